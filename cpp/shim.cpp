@@ -1,0 +1,269 @@
+//===- shim.cpp - The C++ side of polyrs' MLIR integration ----------------===//
+//
+// The MLIR C API has no call to register a pass by name with options, no call
+// to emit a remark or a note, no side-effect query and no mlir-opt main. This
+// file supplies exactly those, as `extern "C"` functions that the Rust module
+// `src/ffi.rs` wraps once each. Everything else goes through melior.
+//
+// Passes: one C++ class, `RustPass`, stands for every polyrs pass. Its
+// identity (argument, summary, anchor op, options) comes from a descriptor that
+// Rust generates from passes/Passes.td; running it calls back into Rust with
+// the anchor operation and the option values in `name=value` lines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir-c/IR.h"
+#include "mlir-c/RegisterEverything.h"
+#include "mlir/CAPI/IR.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+extern "C" {
+
+/// Option value kinds; must match `OptionKind` in src/ffi.rs.
+enum PolyrsOptionKind : int32_t {
+  POLYRS_OPT_BOOL = 0,
+  POLYRS_OPT_INT = 1,
+  POLYRS_OPT_UINT = 2,
+  POLYRS_OPT_STRING = 3,
+  POLYRS_OPT_INT_LIST = 4,
+};
+
+/// One pass option; must match `CPassOption` in src/ffi.rs.
+struct PolyrsPassOption {
+  const char *argument;
+  const char *help;
+  int32_t kind;
+  const char *defaultValue; // textual; empty = none
+};
+
+/// Runs a pass: returns true on success. `options` holds `name=value` lines.
+typedef bool (*PolyrsRunFn)(size_t passIndex, MlirOperation op,
+                            const char *options);
+
+/// Checks option values once they are parsed: returns null when they are
+/// valid, else a message (owned by Rust, valid until the next call).
+typedef const char *(*PolyrsValidateFn)(size_t passIndex, const char *options);
+
+/// The two entry points into Rust; must match `Callbacks` in src/ffi.
+struct PolyrsCallbacks {
+  PolyrsRunFn run;
+  PolyrsValidateFn validate;
+};
+
+/// One pass; must match `CPassInfo` in src/ffi.rs.
+struct PolyrsPassInfo {
+  const char *argument;
+  const char *name;
+  const char *summary;
+  const char *opName; // empty = any operation
+  const PolyrsPassOption *options;
+  size_t numOptions;
+};
+
+} // extern "C"
+
+namespace {
+
+using namespace mlir;
+
+class RustPass : public Pass {
+public:
+  RustPass(const PolyrsPassInfo *info, size_t index, PolyrsCallbacks cb)
+      : Pass(TypeID::getFromOpaquePointer(info),
+             info->opName[0] ? std::optional<StringRef>(info->opName)
+                             : std::nullopt),
+        info(info), index(index), cb(cb) {
+    for (size_t i = 0; i < info->numOptions; ++i)
+      declareOption(info->options[i]);
+  }
+
+  StringRef getName() const override { return info->name; }
+  StringRef getArgument() const override { return info->argument; }
+  StringRef getDescription() const override { return info->summary; }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    // Dialects the polyrs passes create ops in are loaded by name through the
+    // registry of the hosting tool; nothing to add for analysis passes.
+  }
+
+protected:
+  bool canScheduleOn(RegisteredOperationName opName) const override {
+    if (!info->opName[0])
+      return true;
+    return opName.getStringRef() == info->opName;
+  }
+
+  std::unique_ptr<Pass> clonePass() const override {
+    return std::make_unique<RustPass>(info, index, cb);
+  }
+
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    std::string text = optionsText();
+    if (const char *error = cb.validate(index, text.c_str()))
+      return errorHandler(Twine(info->argument) + ": " + error);
+    return success();
+  }
+
+  void runOnOperation() override {
+    std::string text = optionsText();
+    if (!cb.run(index, wrap(getOperation()), text.c_str()))
+      signalPassFailure();
+  }
+
+private:
+  std::string optionsText() const {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    for (const Slot &slot : slots) {
+      os << slot.argument << "=";
+      switch (slot.kind) {
+      case POLYRS_OPT_BOOL:
+        os << (bools[slot.index]->getValue() ? "true" : "false");
+        break;
+      case POLYRS_OPT_INT:
+        os << ints[slot.index]->getValue();
+        break;
+      case POLYRS_OPT_UINT:
+        os << uints[slot.index]->getValue();
+        break;
+      case POLYRS_OPT_STRING:
+        os << strings[slot.index]->getValue();
+        break;
+      case POLYRS_OPT_INT_LIST: {
+        bool first = true;
+        for (int64_t v : *lists[slot.index]) {
+          if (!first)
+            os << ",";
+          os << v;
+          first = false;
+        }
+        break;
+      }
+      }
+      os << "\n";
+    }
+    os.flush();
+    return text;
+  }
+
+  struct Slot {
+    const char *argument;
+    int32_t kind;
+    size_t index;
+  };
+
+  void declareOption(const PolyrsPassOption &opt) {
+    llvm::StringRef def = opt.defaultValue;
+    auto desc = llvm::cl::desc(opt.help);
+    switch (opt.kind) {
+    case POLYRS_OPT_BOOL:
+      slots.push_back({opt.argument, opt.kind, bools.size()});
+      bools.push_back(std::make_unique<Option<bool>>(
+          *this, opt.argument, desc, llvm::cl::init(def == "true")));
+      break;
+    case POLYRS_OPT_INT: {
+      int64_t v = 0;
+      (void)def.getAsInteger(10, v);
+      slots.push_back({opt.argument, opt.kind, ints.size()});
+      ints.push_back(std::make_unique<Option<int64_t>>(
+          *this, opt.argument, desc, llvm::cl::init(v)));
+      break;
+    }
+    case POLYRS_OPT_UINT: {
+      uint64_t v = 0;
+      (void)def.getAsInteger(10, v);
+      slots.push_back({opt.argument, opt.kind, uints.size()});
+      uints.push_back(std::make_unique<Option<uint64_t>>(
+          *this, opt.argument, desc, llvm::cl::init(v)));
+      break;
+    }
+    case POLYRS_OPT_STRING:
+      slots.push_back({opt.argument, opt.kind, strings.size()});
+      strings.push_back(std::make_unique<Option<std::string>>(
+          *this, opt.argument, desc, llvm::cl::init(def.str())));
+      break;
+    case POLYRS_OPT_INT_LIST:
+      slots.push_back({opt.argument, opt.kind, lists.size()});
+      lists.push_back(
+          std::make_unique<ListOption<int64_t>>(*this, opt.argument, desc));
+      break;
+    }
+  }
+
+  const PolyrsPassInfo *info;
+  size_t index;
+  PolyrsCallbacks cb;
+  std::vector<Slot> slots;
+  std::vector<std::unique_ptr<Option<bool>>> bools;
+  std::vector<std::unique_ptr<Option<int64_t>>> ints;
+  std::vector<std::unique_ptr<Option<uint64_t>>> uints;
+  std::vector<std::unique_ptr<Option<std::string>>> strings;
+  std::vector<std::unique_ptr<ListOption<int64_t>>> lists;
+};
+
+} // namespace
+
+extern "C" {
+
+/// Registers every polyrs pass with MLIR's global pass registry.
+void polyrsRegisterPasses(const PolyrsPassInfo *passes, size_t numPasses,
+                          PolyrsCallbacks cb) {
+  for (size_t i = 0; i < numPasses; ++i) {
+    const PolyrsPassInfo *info = &passes[i];
+    mlir::registerPass([info, i, cb]() -> std::unique_ptr<mlir::Pass> {
+      return std::make_unique<RustPass>(info, i, cb);
+    });
+  }
+}
+
+/// Emits a diagnostic (0 error, 1 warning, 2 remark) at `loc`, with an
+/// optional note (`note` may be null) at `noteLoc`.
+void polyrsEmitDiagnostic(MlirLocation loc, int32_t severity,
+                          const char *message, MlirLocation noteLoc,
+                          const char *note) {
+  mlir::Location l = unwrap(loc);
+  mlir::InFlightDiagnostic diag = severity == 0   ? mlir::emitError(l)
+                                  : severity == 1 ? mlir::emitWarning(l)
+                                                  : mlir::emitRemark(l);
+  diag << message;
+  if (note)
+    diag.attachNote(unwrap(noteLoc)) << note;
+}
+
+/// True when `op` (and everything nested in it) has no memory effects.
+bool polyrsIsMemoryEffectFree(MlirOperation op) {
+  return mlir::isMemoryEffectFree(unwrap(op));
+}
+
+/// The mlir-opt main loop with every upstream dialect, extension and pass
+/// registered beside the polyrs passes.
+int polyrsOptMain(int argc, char **argv, const PolyrsPassInfo *passes,
+                  size_t numPasses, PolyrsCallbacks cb) {
+  mlir::DialectRegistry registry;
+  mlirRegisterAllDialects(wrap(&registry));
+  mlirRegisterAllPasses();
+  polyrsRegisterPasses(passes, numPasses, cb);
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv,
+      "polyrs-opt: polyhedral loop optimizer for MLIR (upstream passes and "
+      "polyrs passes)\n",
+      registry));
+}
+
+} // extern "C"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs every system package polyrs needs (idempotent). Run as root or with sudo.
+#
+# LLVM/MLIR 22 come from Debian's packages; tools then live in /usr/lib/llvm-22/bin.
+# libpolly-22-dev is needed because `llvm-config --link-static --libs` lists Polly.
+# lit comes from PyPI (the Debian llvm-22-tools package ships FileCheck and a lit
+# script; PyPI's lit is used so that `lit` works without knowing the LLVM prefix).
+set -euo pipefail
+
+PKGS=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libpolly-22-dev
+      libomp-22-dev clang-22 libclang1-22 zlib1g-dev libzstd-dev libxml2-dev libedit-dev libffi-dev
+      python3-pip)
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${PKGS[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "setup: system packages already installed"
+fi
+
+# Python test-time tools: lit (test runner) and islpy (isl oracle for the math core tests).
+if ! python3 -c 'import lit, islpy' 2>/dev/null; then
+  python3 -m pip install -q lit islpy
+fi
+echo "setup: done"

@@ -1,0 +1,320 @@
+//! Copyable read-only views of MLIR IR handles for the analyses.
+//!
+//! melior's typed references carry two lifetimes, which makes recursive
+//! analyses over nested regions awkward; the analyses only read IR during one
+//! pass run, so they use these plain handles instead. Invariant: a handle is
+//! only used while the operation it was reached from is alive and unchanged —
+//! the analyses never mutate IR.
+
+use std::ffi::CStr;
+
+use mlir_sys::*;
+
+/// Returns the contents of an MLIR string reference.
+fn string_ref(s: MlirStringRef) -> String {
+    if s.data.is_null() {
+        return String::new();
+    }
+    // SAFETY: MLIR string references point to `length` valid bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn str_ref(s: &CStr) -> MlirStringRef {
+    MlirStringRef {
+        data: s.as_ptr(),
+        length: s.to_bytes().len(),
+    }
+}
+
+/// An operation.
+#[derive(Clone, Copy)]
+pub struct Op(MlirOperation);
+
+/// A location.
+#[derive(Clone, Copy)]
+pub struct Loc(MlirLocation);
+
+/// An SSA value.
+#[derive(Clone, Copy)]
+pub struct Val(MlirValue);
+
+/// A block.
+#[derive(Clone, Copy)]
+pub struct Block(MlirBlock);
+
+/// A region.
+#[derive(Clone, Copy)]
+pub struct Region(MlirRegion);
+
+/// An affine map.
+#[derive(Clone, Copy)]
+pub struct Map(MlirAffineMap);
+
+/// An affine expression.
+#[derive(Clone, Copy)]
+pub struct Expr(MlirAffineExpr);
+
+/// An integer set (the condition of `affine.if`).
+#[derive(Clone, Copy)]
+pub struct Set(MlirIntegerSet);
+
+impl std::fmt::Debug for Op {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Op({} @ {:#x})", self.name(), self.key())
+    }
+}
+
+impl Op {
+    /// Wraps a raw operation handle handed over by MLIR.
+    pub fn from_raw(raw: MlirOperation) -> Self {
+        Op(raw)
+    }
+
+    /// Returns the raw handle.
+    pub fn to_raw(self) -> MlirOperation {
+        self.0
+    }
+
+    /// A key identifying this operation (its address).
+    pub fn key(self) -> usize {
+        self.0.ptr as usize
+    }
+
+    /// The operation name, e.g. `affine.for`.
+    pub fn name(self) -> String {
+        // SAFETY: live operation.
+        unsafe { string_ref(mlirIdentifierStr(mlirOperationGetName(self.0))) }
+    }
+
+    /// The operation's location.
+    pub fn loc(self) -> Loc {
+        // SAFETY: live operation.
+        Loc(unsafe { mlirOperationGetLocation(self.0) })
+    }
+
+    /// The operands.
+    pub fn operands(self) -> Vec<Val> {
+        // SAFETY: live operation; indices are in range.
+        unsafe {
+            (0..mlirOperationGetNumOperands(self.0))
+                .map(|i| Val(mlirOperationGetOperand(self.0, i)))
+                .collect()
+        }
+    }
+
+    /// The number of results.
+    pub fn num_results(self) -> usize {
+        // SAFETY: live operation.
+        unsafe { mlirOperationGetNumResults(self.0) as usize }
+    }
+
+    /// The regions.
+    pub fn regions(self) -> Vec<Region> {
+        // SAFETY: live operation; indices are in range.
+        unsafe {
+            (0..mlirOperationGetNumRegions(self.0))
+                .map(|i| Region(mlirOperationGetRegion(self.0, i)))
+                .collect()
+        }
+    }
+
+    /// The operation that contains this one, if any.
+    pub fn parent(self) -> Option<Op> {
+        // SAFETY: live operation.
+        let p = unsafe { mlirOperationGetParentOperation(self.0) };
+        (!p.ptr.is_null()).then_some(Op(p))
+    }
+
+    /// True when `self` is `ancestor` or nested (at any depth) inside it.
+    pub fn is_within(self, ancestor: Op) -> bool {
+        let mut cur = Some(self);
+        while let Some(op) = cur {
+            if op.key() == ancestor.key() {
+                return true;
+            }
+            cur = op.parent();
+        }
+        false
+    }
+
+    /// The attribute `name`, if present.
+    pub fn attr(self, name: &CStr) -> Option<Attr> {
+        // SAFETY: live operation; the name outlives the call.
+        let a = unsafe { mlirOperationGetAttributeByName(self.0, str_ref(name)) };
+        (!a.ptr.is_null()).then_some(Attr(a))
+    }
+
+    /// The affine map stored in attribute `name`, if it is one.
+    pub fn map_attr(self, name: &CStr) -> Option<Map> {
+        self.attr(name).and_then(Attr::as_map)
+    }
+}
+
+/// An attribute.
+#[derive(Clone, Copy)]
+pub struct Attr(MlirAttribute);
+
+impl Attr {
+    /// The affine map, if this is an affine map attribute.
+    pub fn as_map(self) -> Option<Map> {
+        // SAFETY: live attribute.
+        unsafe { mlirAttributeIsAAffineMap(self.0).then(|| Map(mlirAffineMapAttrGetValue(self.0))) }
+    }
+
+    /// The integer set, if this is an integer set attribute.
+    pub fn as_set(self) -> Option<Set> {
+        // SAFETY: live attribute.
+        unsafe {
+            mlirAttributeIsAIntegerSet(self.0).then(|| Set(mlirIntegerSetAttrGetValue(self.0)))
+        }
+    }
+
+    /// The number of elements, if this is an array attribute.
+    pub fn array_len(self) -> Option<usize> {
+        // SAFETY: live attribute.
+        unsafe {
+            mlirAttributeIsAArray(self.0).then(|| mlirArrayAttrGetNumElements(self.0) as usize)
+        }
+    }
+
+    /// The value, if this is an integer attribute.
+    pub fn as_int(self) -> Option<i64> {
+        // SAFETY: live attribute.
+        unsafe { mlirAttributeIsAInteger(self.0).then(|| mlirIntegerAttrGetValueInt(self.0)) }
+    }
+}
+
+impl Loc {
+    /// Returns the raw handle.
+    pub fn to_raw(self) -> MlirLocation {
+        self.0
+    }
+}
+
+impl Val {
+    /// A key identifying this value.
+    pub fn key(self) -> usize {
+        self.0.ptr as usize
+    }
+
+    /// True for values of type `index`.
+    pub fn is_index(self) -> bool {
+        // SAFETY: live value.
+        unsafe { mlirTypeIsAIndex(mlirValueGetType(self.0)) }
+    }
+
+    /// The defining operation, or `None` for a block argument.
+    pub fn defining_op(self) -> Option<Op> {
+        // SAFETY: live value; the owner query matches the value kind.
+        unsafe { mlirValueIsAOpResult(self.0).then(|| Op(mlirOpResultGetOwner(self.0))) }
+    }
+
+    /// The block owning this value if it is a block argument.
+    pub fn owner_block(self) -> Option<Block> {
+        // SAFETY: live value; the owner query matches the value kind.
+        unsafe {
+            mlirValueIsABlockArgument(self.0).then(|| Block(mlirBlockArgumentGetOwner(self.0)))
+        }
+    }
+}
+
+impl Region {
+    /// The blocks, in order.
+    pub fn blocks(self) -> Vec<Block> {
+        let mut out = Vec::new();
+        // SAFETY: live region; iteration stops at the null block.
+        unsafe {
+            let mut b = mlirRegionGetFirstBlock(self.0);
+            while !b.ptr.is_null() {
+                out.push(Block(b));
+                b = mlirBlockGetNextInRegion(b);
+            }
+        }
+        out
+    }
+}
+
+impl Block {
+    /// The operations, in order.
+    pub fn ops(self) -> Vec<Op> {
+        let mut out = Vec::new();
+        // SAFETY: live block; iteration stops at the null operation.
+        unsafe {
+            let mut o = mlirBlockGetFirstOperation(self.0);
+            while !o.ptr.is_null() {
+                out.push(Op(o));
+                o = mlirOperationGetNextInBlock(o);
+            }
+        }
+        out
+    }
+
+    /// The number of block arguments.
+    pub fn num_args(self) -> usize {
+        // SAFETY: live block.
+        unsafe { mlirBlockGetNumArguments(self.0) as usize }
+    }
+
+    /// The operation whose region holds this block.
+    pub fn parent_op(self) -> Option<Op> {
+        // SAFETY: live block.
+        let p = unsafe { mlirBlockGetParentOperation(self.0) };
+        (!p.ptr.is_null()).then_some(Op(p))
+    }
+}
+
+impl Map {
+    /// The result expressions.
+    pub fn results(self) -> Vec<Expr> {
+        // SAFETY: live map; indices are in range.
+        unsafe {
+            (0..mlirAffineMapGetNumResults(self.0))
+                .map(|i| Expr(mlirAffineMapGetResult(self.0, i)))
+                .collect()
+        }
+    }
+
+    /// Number of dimension inputs.
+    pub fn num_dims(self) -> usize {
+        // SAFETY: live map.
+        unsafe { mlirAffineMapGetNumDims(self.0) as usize }
+    }
+
+    /// Number of symbol inputs.
+    pub fn num_symbols(self) -> usize {
+        // SAFETY: live map.
+        unsafe { mlirAffineMapGetNumSymbols(self.0) as usize }
+    }
+
+    /// True when every result is affine (no products of inputs, no division
+    /// or modulo by a non-constant).
+    pub fn is_pure_affine(self) -> bool {
+        self.results().into_iter().all(Expr::is_pure_affine)
+    }
+}
+
+impl Expr {
+    /// True when the expression is affine in its dims and symbols.
+    pub fn is_pure_affine(self) -> bool {
+        // SAFETY: live expression.
+        unsafe { mlirAffineExprIsPureAffine(self.0) }
+    }
+}
+
+impl Set {
+    /// The constraints as (expression, is_equality); each means `e >= 0` or `e == 0`.
+    pub fn constraints(self) -> Vec<(Expr, bool)> {
+        // SAFETY: live set; indices are in range.
+        unsafe {
+            (0..mlirIntegerSetGetNumConstraints(self.0))
+                .map(|i| {
+                    (
+                        Expr(mlirIntegerSetGetConstraint(self.0, i)),
+                        mlirIntegerSetIsConstraintEq(self.0, i),
+                    )
+                })
+                .collect()
+        }
+    }
+}

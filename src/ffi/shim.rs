@@ -1,0 +1,227 @@
+//! Bindings to `cpp/shim.cpp`: pass registration with options, diagnostics
+//! with notes, the side-effect query, and the mlir-opt main loop.
+//!
+//! The pass descriptors handed to C++ are built once from
+//! [`crate::passes::PASSES`] and live for the rest of the process (MLIR's pass
+//! registry keeps pointers into them).
+
+use std::ffi::{c_char, c_int, CStr, CString};
+use std::sync::OnceLock;
+
+use mlir_sys::{MlirLocation, MlirOperation};
+
+use crate::passes::{OptionKind, PassDef};
+
+/// One pass option as C++ sees it (`PolyrsPassOption`).
+#[repr(C)]
+struct CPassOption {
+    argument: *const c_char,
+    help: *const c_char,
+    kind: i32,
+    default_value: *const c_char,
+}
+
+/// One pass as C++ sees it (`PolyrsPassInfo`).
+#[repr(C)]
+struct CPassInfo {
+    argument: *const c_char,
+    name: *const c_char,
+    summary: *const c_char,
+    op_name: *const c_char,
+    options: *const CPassOption,
+    num_options: usize,
+}
+
+/// The entry points C++ calls back into (`PolyrsCallbacks`).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Callbacks {
+    run: extern "C" fn(usize, MlirOperation, *const c_char) -> bool,
+    validate: extern "C" fn(usize, *const c_char) -> *const c_char,
+}
+
+extern "C" {
+    fn polyrsRegisterPasses(passes: *const CPassInfo, num_passes: usize, cb: Callbacks);
+    fn polyrsEmitDiagnostic(
+        loc: MlirLocation,
+        severity: i32,
+        message: *const c_char,
+        note_loc: MlirLocation,
+        note: *const c_char,
+    );
+    fn polyrsIsMemoryEffectFree(op: MlirOperation) -> bool;
+    fn polyrsOptMain(
+        argc: c_int,
+        argv: *mut *mut c_char,
+        passes: *const CPassInfo,
+        num_passes: usize,
+        cb: Callbacks,
+    ) -> c_int;
+}
+
+/// Owns the C strings and arrays behind the descriptors.
+struct Descriptors {
+    _strings: Vec<CString>,
+    _options: Vec<Vec<CPassOption>>,
+    passes: Vec<CPassInfo>,
+}
+
+// SAFETY: the descriptors are immutable after construction and only hold
+// pointers into the strings and vectors owned by the same struct.
+unsafe impl Send for Descriptors {}
+unsafe impl Sync for Descriptors {}
+
+fn cstring(s: &str) -> CString {
+    // Pass names and help texts come from Passes.td and contain no NUL.
+    CString::new(s.replace('\0', " ")).unwrap_or_default()
+}
+
+fn descriptors() -> &'static Descriptors {
+    static DESCRIPTORS: OnceLock<Descriptors> = OnceLock::new();
+    DESCRIPTORS.get_or_init(|| build_descriptors(crate::passes::PASSES))
+}
+
+fn build_descriptors(defs: &[PassDef]) -> Descriptors {
+    let mut strings = Vec::new();
+    let mut keep = |s: &str| {
+        let c = cstring(s);
+        let p = c.as_ptr();
+        strings.push(c);
+        p
+    };
+    let mut options = Vec::new();
+    let mut passes = Vec::new();
+    for def in defs {
+        let opts: Vec<CPassOption> = def
+            .options
+            .iter()
+            .map(|o| CPassOption {
+                argument: keep(o.argument),
+                help: keep(o.help),
+                kind: match o.kind {
+                    OptionKind::Bool => 0,
+                    OptionKind::Int => 1,
+                    OptionKind::UInt => 2,
+                    OptionKind::String => 3,
+                    OptionKind::IntList => 4,
+                },
+                default_value: keep(o.default),
+            })
+            .collect();
+        passes.push(CPassInfo {
+            argument: keep(def.argument),
+            name: keep(def.name),
+            summary: keep(def.summary),
+            op_name: keep(def.op_name),
+            options: opts.as_ptr(),
+            num_options: opts.len(),
+        });
+        // Moving the Vec into `options` keeps its heap buffer in place.
+        options.push(opts);
+    }
+    Descriptors {
+        _strings: strings,
+        _options: options,
+        passes,
+    }
+}
+
+fn callbacks() -> Callbacks {
+    Callbacks {
+        run: run_callback,
+        validate: validate_callback,
+    }
+}
+
+extern "C" fn run_callback(index: usize, op: MlirOperation, options: *const c_char) -> bool {
+    // SAFETY: C++ passes a NUL-terminated string that outlives this call.
+    let text = unsafe { CStr::from_ptr(options) }
+        .to_string_lossy()
+        .into_owned();
+    crate::passes::run_pass(index, crate::ffi::ir::Op::from_raw(op), &text)
+}
+
+extern "C" fn validate_callback(index: usize, options: *const c_char) -> *const c_char {
+    thread_local! {
+        static LAST_ERROR: std::cell::RefCell<CString> = std::cell::RefCell::new(CString::default());
+    }
+    // SAFETY: C++ passes a NUL-terminated string that outlives this call.
+    let text = unsafe { CStr::from_ptr(options) }
+        .to_string_lossy()
+        .into_owned();
+    match crate::passes::validate_options(index, &text) {
+        Ok(()) => std::ptr::null(),
+        Err(message) => LAST_ERROR.with(|slot| {
+            *slot.borrow_mut() = cstring(&message);
+            slot.borrow().as_ptr()
+        }),
+    }
+}
+
+/// Registers every polyrs pass with MLIR's global pass registry.
+pub fn register_passes() {
+    let d = descriptors();
+    // SAFETY: the descriptors live for the rest of the process.
+    unsafe { polyrsRegisterPasses(d.passes.as_ptr(), d.passes.len(), callbacks()) }
+}
+
+/// Diagnostic severities understood by [`emit`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// An error: the pass fails.
+    Error,
+    /// A warning.
+    Warning,
+    /// A remark: information for the user.
+    Remark,
+}
+
+/// Emits a diagnostic at `loc` through the context's diagnostic engine, with an
+/// optional note at another location.
+pub fn emit(
+    loc: crate::ffi::ir::Loc,
+    severity: Severity,
+    message: &str,
+    note: Option<(crate::ffi::ir::Loc, &str)>,
+) {
+    let message = cstring(message);
+    let sev = match severity {
+        Severity::Error => 0,
+        Severity::Warning => 1,
+        Severity::Remark => 2,
+    };
+    let (note_loc, note_text) = match note {
+        Some((l, t)) => (l.to_raw(), Some(cstring(t))),
+        None => (loc.to_raw(), None),
+    };
+    let note_ptr = note_text.as_ref().map_or(std::ptr::null(), |n| n.as_ptr());
+    // SAFETY: the locations are live handles; the strings outlive the call.
+    unsafe { polyrsEmitDiagnostic(loc.to_raw(), sev, message.as_ptr(), note_loc, note_ptr) }
+}
+
+/// True when `op` and everything nested in it have no memory effects
+/// (`mlir::isMemoryEffectFree`).
+pub fn is_memory_effect_free(op: crate::ffi::ir::Op) -> bool {
+    // SAFETY: `op` is a live operation.
+    unsafe { polyrsIsMemoryEffectFree(op.to_raw()) }
+}
+
+/// Runs MLIR's `MlirOptMain` with all upstream dialects and passes and the
+/// polyrs passes registered; returns the process exit code.
+pub fn opt_main(args: &[String]) -> i32 {
+    let owned: Vec<CString> = args.iter().map(|a| cstring(a)).collect();
+    let mut argv: Vec<*mut c_char> = owned.iter().map(|a| a.as_ptr() as *mut c_char).collect();
+    argv.push(std::ptr::null_mut());
+    let d = descriptors();
+    // SAFETY: argv is a NULL-terminated array of NUL-terminated strings that
+    // outlive the call; LLVM's command line parser does not write through it.
+    unsafe {
+        polyrsOptMain(
+            owned.len() as c_int,
+            argv.as_mut_ptr(),
+            d.passes.as_ptr(),
+            d.passes.len(),
+            callbacks(),
+        )
+    }
+}

@@ -1,0 +1,39 @@
+//! polyrs: a polyhedral loop optimizer for MLIR's affine dialect.
+//!
+//! # Architecture
+//!
+//! ```text
+//! .mlir (affine dialect)
+//!   └─ extract   SCoPs: statements, domains, accesses, schedule    [scop]
+//!   └─ analyze   dependences RAW/WAR/WAW (+RAR) as polyhedra        [deps]
+//!   └─ schedule  Pluto-style Farkas ILP: bands, parallel dims       [sched]
+//!   └─ verify    independent legality check                         [sched]
+//!   └─ transform tiling, intra-tile order, wavefronts                [transform]
+//!   └─ codegen   polyhedra scanning → affine.for/if/parallel        [codegen]
+//!   └─ lower     CPU (OpenMP, LLVM) and GPU (NVPTX)                 [lower]
+//! ```
+//!
+//! Implemented so far: the foundation — the pass registry generated from
+//! `passes/Passes.td`, the `polyrs-opt` driver, the `libpolyrs.so` plugin for
+//! the stock `mlir-opt`, and SCoP detection (`poly-detect-scops`).
+//!
+//! # Modules
+//!
+//! * [`ffi`] — every call into C and C++: the shim in `cpp/shim.cpp` (pass
+//!   registration, diagnostics, mlir-opt main) and read-only IR handles.
+//! * [`passes`] — the generated registry and one file per pass.
+//! * [`scop`] — static control parts.
+//! * [`plugin`] — the `mlirGetPassPluginInfo` entry point of the plugin.
+
+#![deny(missing_docs)]
+
+pub mod ffi;
+pub mod passes;
+pub mod plugin;
+pub mod scop;
+
+/// Silences Rust's default panic message: polyrs catches panics at the pass
+/// boundary and reports them as MLIR diagnostics instead.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|_| {}));
+}
