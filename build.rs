@@ -115,9 +115,12 @@ fn compile_shim(prefix: &Path) -> Res<()> {
     for flag in cxxflags.split_whitespace() {
         // Keep includes, defines and the language standard; drop optimisation
         // and warning choices of the LLVM build itself.
-        if flag.starts_with("-I") || flag.starts_with("-D") || flag.starts_with("-std=") {
-            build.flag(flag);
-        } else if flag == "-fno-exceptions" || flag == "-fno-rtti" {
+        let keep = flag.starts_with("-I")
+            || flag.starts_with("-D")
+            || flag.starts_with("-std=")
+            || flag == "-fno-exceptions"
+            || flag == "-fno-rtti";
+        if keep {
             build.flag(flag);
         }
     }

@@ -3,8 +3,7 @@
 #
 # LLVM/MLIR 22 come from Debian's packages; tools then live in /usr/lib/llvm-22/bin.
 # libpolly-22-dev is needed because `llvm-config --link-static --libs` lists Polly.
-# lit comes from PyPI (the Debian llvm-22-tools package ships FileCheck and a lit
-# script; PyPI's lit is used so that `lit` works without knowing the LLVM prefix).
+# llvm-22-tools ships lit, FileCheck and not in /usr/lib/llvm-22/bin.
 set -euo pipefail
 
 PKGS=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libpolly-22-dev
@@ -29,8 +28,8 @@ else
   echo "setup: system packages already installed"
 fi
 
-# Python test-time tools: lit (test runner) and islpy (isl oracle for the math core tests).
-if ! python3 -c 'import lit, islpy' 2>/dev/null; then
-  python3 -m pip install -q lit islpy
+# Python test-time tool: islpy, the isl oracle of the math-core tests.
+if ! python3 -c 'import islpy' 2>/dev/null; then
+  python3 -m pip install -q --root-user-action=ignore islpy
 fi
 echo "setup: done"

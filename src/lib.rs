@@ -21,12 +21,14 @@
 //!
 //! * [`ffi`] — every call into C and C++: the shim in `cpp/shim.cpp` (pass
 //!   registration, diagnostics, mlir-opt main) and read-only IR handles.
+//! * [`driver`] — command-line checks of `polyrs-opt` before MLIR's main loop.
 //! * [`passes`] — the generated registry and one file per pass.
 //! * [`scop`] — static control parts.
 //! * [`plugin`] — the `mlirGetPassPluginInfo` entry point of the plugin.
 
 #![deny(missing_docs)]
 
+pub mod driver;
 pub mod ffi;
 pub mod passes;
 pub mod plugin;

@@ -9,6 +9,10 @@ fn main() {
     reset_sigpipe();
     polyrs::install_panic_hook();
     let args: Vec<String> = std::env::args().collect();
+    if let Err(message) = polyrs::driver::check_args(&args) {
+        eprintln!("{message}");
+        std::process::exit(1);
+    }
     std::process::exit(polyrs::ffi::shim::opt_main(&args));
 }
 

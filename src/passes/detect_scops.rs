@@ -23,11 +23,14 @@ pub fn run(func: Op, options: &DetectScopsOptions) -> Result<(), PassError> {
     let found = detect(func, min_depth);
     if options.report_rejected {
         for r in &found.rejections {
+            // The note points at the culprit unless it is the nest itself.
+            let note = format!("'{}' breaks the static control part here", r.culprit.name());
+            let note = (r.culprit.key() != r.nest.key()).then(|| (r.culprit.loc(), note.as_str()));
             emit(
                 r.nest.loc(),
                 Severity::Remark,
                 &format!("loop nest is not a static control part: {}", r.reason),
-                Some((r.culprit.loc(), &format!("'{}' breaks the static control part here", r.culprit.name()))),
+                note,
             );
         }
     }

@@ -67,7 +67,7 @@ pub fn detect(root: Op, min_depth: usize) -> Detection {
     let mut d = Detection::default();
     for region in root.regions() {
         for block in region.blocks() {
-            scan_block(block, min_depth, &mut d);
+            scan_block(block, min_depth, false, &mut d);
         }
     }
     d
@@ -105,7 +105,9 @@ struct Run {
     last_nest_end: usize,
 }
 
-fn scan_block(block: Block, min_depth: usize, d: &mut Detection) {
+/// Scans one block; `quiet` is set inside a rejected nest, whose inner nests
+/// are searched for SCoPs but not reported again when rejected.
+fn scan_block(block: Block, min_depth: usize, quiet: bool, d: &mut Detection) {
     let mut run = Run::default();
     for op in block.ops() {
         let name = op.name();
@@ -119,8 +121,10 @@ fn scan_block(block: Block, min_depth: usize, d: &mut Detection) {
                 }
                 Err(rejection) => {
                     flush(&mut run, min_depth, d);
-                    d.rejections.push(rejection);
-                    scan_regions(op, min_depth, d);
+                    if !quiet {
+                        d.rejections.push(rejection);
+                    }
+                    scan_regions(op, min_depth, true, d);
                 }
             }
         } else if !run.ops.is_empty() && op.regions().is_empty() && check_tree(op, op).is_ok() {
@@ -130,16 +134,16 @@ fn scan_block(block: Block, min_depth: usize, d: &mut Detection) {
             run.stats.merge(stats);
         } else {
             flush(&mut run, min_depth, d);
-            scan_regions(op, min_depth, d);
+            scan_regions(op, min_depth, quiet, d);
         }
     }
     flush(&mut run, min_depth, d);
 }
 
-fn scan_regions(op: Op, min_depth: usize, d: &mut Detection) {
+fn scan_regions(op: Op, min_depth: usize, quiet: bool, d: &mut Detection) {
     for region in op.regions() {
         for block in region.blocks() {
-            scan_block(block, min_depth, d);
+            scan_block(block, min_depth, quiet, d);
         }
     }
 }
