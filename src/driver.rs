@@ -11,6 +11,13 @@ use crate::passes::{find, OptionKind, PassDef, PASSES};
 
 /// Checks the options of every polyrs pass named on the command line; `Err`
 /// is a one-line message for the user.
+///
+/// ```
+/// let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert!(polyrs::driver::check_args(&args(&["polyrs-opt", "--poly-detect-scops=min-depth=2"])).is_ok());
+/// let err = polyrs::driver::check_args(&args(&["polyrs-opt", "--poly-detect-scops=min-depth=x"]));
+/// assert!(err.unwrap_err().contains("invalid value 'x' for option 'min-depth'"));
+/// ```
 pub fn check_args(args: &[String]) -> Result<(), String> {
     let mut i = 0;
     while i < args.len() {
