@@ -15,6 +15,9 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/RegisterEverything.h"
 #include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Operation.h"
@@ -264,6 +267,48 @@ int polyrsOptMain(int argc, char **argv, const PolyrsPassInfo *passes,
       "polyrs-opt: polyhedral loop optimizer for MLIR (upstream passes and "
       "polyrs passes)\n",
       registry));
+}
+
+/// Marks every function with a body `llvm.emit_c_interface`, so that lowering
+/// adds a `_mlir_ciface_<name>` entry point callable from C.
+void polyrsSetCInterface(MlirOperation module) {
+  mlir::Operation *op = unwrap(module);
+  op->walk([](mlir::func::FuncOp f) {
+    if (!f.isExternal())
+      f->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(f.getContext()));
+  });
+}
+
+/// Surrounds every `func.call @callee` in `module` with calls to the
+/// argument-less functions `start` and `stop` (declared private at the top of
+/// the module). Returns the number of call sites instrumented.
+size_t polyrsInstrumentCalls(MlirOperation module, const char *callee,
+                             const char *start, const char *stop) {
+  auto mod = llvm::dyn_cast<mlir::ModuleOp>(unwrap(module));
+  if (!mod)
+    return 0;
+  mlir::MLIRContext *ctx = mod.getContext();
+  mlir::OpBuilder b(ctx);
+  auto fnType = b.getFunctionType({}, {});
+  for (const char *name : {start, stop}) {
+    if (mod.lookupSymbol(name))
+      continue;
+    b.setInsertionPointToStart(mod.getBody());
+    auto decl = b.create<mlir::func::FuncOp>(mod.getLoc(), name, fnType);
+    decl.setPrivate();
+  }
+  llvm::SmallVector<mlir::func::CallOp> calls;
+  mod.walk([&](mlir::func::CallOp call) {
+    if (call.getCallee() == callee)
+      calls.push_back(call);
+  });
+  for (mlir::func::CallOp call : calls) {
+    b.setInsertionPoint(call);
+    b.create<mlir::func::CallOp>(call.getLoc(), start, mlir::TypeRange{});
+    b.setInsertionPointAfter(call);
+    b.create<mlir::func::CallOp>(call.getLoc(), stop, mlir::TypeRange{});
+  }
+  return calls.size();
 }
 
 } // extern "C"

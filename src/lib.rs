@@ -21,15 +21,20 @@
 //!
 //! * [`ffi`] — every call into C and C++: the shim in `cpp/shim.cpp` (pass
 //!   registration, diagnostics, mlir-opt main) and read-only IR handles.
+//! * [`cli`] — the command-line parser of `polyrs-translate` and `polyrs-runner`.
 //! * [`driver`] — command-line checks of `polyrs-opt` before MLIR's main loop.
+//! * [`lower`] — lowering to LLVM for the host CPU (OpenMP), native code
+//!   emission through inkwell, and the JIT runner.
 //! * [`passes`] — the generated registry and one file per pass.
 //! * [`scop`] — static control parts.
 //! * [`plugin`] — the `mlirGetPassPluginInfo` entry point of the plugin.
 
 #![deny(missing_docs)]
 
+pub mod cli;
 pub mod driver;
 pub mod ffi;
+pub mod lower;
 pub mod passes;
 pub mod plugin;
 pub mod scop;

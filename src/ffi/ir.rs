@@ -186,9 +186,48 @@ impl Attr {
 }
 
 impl Loc {
+    /// Wraps a raw location handle.
+    pub fn from_raw(raw: MlirLocation) -> Self {
+        Loc(raw)
+    }
+
     /// Returns the raw handle.
     pub fn to_raw(self) -> MlirLocation {
         self.0
+    }
+
+    /// `file:line:col` for file locations (looking through names, call sites
+    /// and fused locations to the first file location); `None` otherwise.
+    pub fn file_line_col(self) -> Option<String> {
+        // SAFETY: live location; each accessor matches the location kind.
+        unsafe {
+            if mlirLocationIsAFileLineColRange(self.0) {
+                let file = string_ref(mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(
+                    self.0,
+                )));
+                let line = mlirLocationFileLineColRangeGetStartLine(self.0);
+                let col = mlirLocationFileLineColRangeGetStartColumn(self.0);
+                return Some(format!("{file}:{line}:{col}"));
+            }
+            if mlirLocationIsAName(self.0) {
+                return Loc(mlirLocationNameGetChildLoc(self.0)).file_line_col();
+            }
+            if mlirLocationIsACallSite(self.0) {
+                return Loc(mlirLocationCallSiteGetCallee(self.0)).file_line_col();
+            }
+            if mlirLocationIsAFused(self.0) {
+                let n = mlirLocationFusedGetNumLocations(self.0) as usize;
+                let mut locs = vec![
+                    MlirLocation {
+                        ptr: std::ptr::null()
+                    };
+                    n
+                ];
+                mlirLocationFusedGetLocations(self.0, locs.as_mut_ptr());
+                return locs.into_iter().find_map(|l| Loc(l).file_line_col());
+            }
+        }
+        None
     }
 }
 
@@ -316,5 +355,22 @@ impl Set {
                 })
                 .collect()
         }
+    }
+}
+
+/// Parses a module from a file, so that locations name the file; `None` when
+/// it cannot be read or parsed (diagnostics go to the context's handler).
+pub fn parse_module_file<'c>(
+    context: &'c melior::Context,
+    path: &str,
+) -> Option<melior::ir::Module<'c>> {
+    let c = std::ffi::CString::new(path).ok()?;
+    // SAFETY: live context; the path outlives the call; a null module is
+    // turned into `None` by `from_option_raw`.
+    unsafe {
+        melior::ir::Module::from_option_raw(mlirModuleCreateParseFromFile(
+            context.to_raw(),
+            str_ref(&c),
+        ))
     }
 }

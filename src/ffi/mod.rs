@@ -7,4 +7,5 @@
 //! analysis means "during the pass run that produced them".
 
 pub mod ir;
+pub mod llvm;
 pub mod shim;

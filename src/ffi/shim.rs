@@ -50,6 +50,13 @@ extern "C" {
         note: *const c_char,
     );
     fn polyrsIsMemoryEffectFree(op: MlirOperation) -> bool;
+    fn polyrsSetCInterface(module: MlirOperation);
+    fn polyrsInstrumentCalls(
+        module: MlirOperation,
+        callee: *const c_char,
+        start: *const c_char,
+        stop: *const c_char,
+    ) -> usize;
     fn polyrsOptMain(
         argc: c_int,
         argv: *mut *mut c_char,
@@ -204,6 +211,40 @@ pub fn emit(
 pub fn is_memory_effect_free(op: crate::ffi::ir::Op) -> bool {
     // SAFETY: `op` is a live operation.
     unsafe { polyrsIsMemoryEffectFree(op.to_raw()) }
+}
+
+/// Marks every function with a body in `module` with `llvm.emit_c_interface`.
+pub fn set_c_interface(module: crate::ffi::ir::Op) {
+    // SAFETY: `module` is a live operation; the shim only adds attributes.
+    unsafe { polyrsSetCInterface(module.to_raw()) }
+}
+
+/// Surrounds every `func.call @callee` in `module` with calls to the
+/// argument-less functions `start` and `stop` (declared if missing); returns
+/// the number of call sites.
+pub fn instrument_calls(
+    module: crate::ffi::ir::Op,
+    callee: &str,
+    start: &str,
+    stop: &str,
+) -> usize {
+    let (callee, start, stop) = (cstring(callee), cstring(start), cstring(stop));
+    // SAFETY: `module` is a live operation; the strings outlive the call.
+    unsafe {
+        polyrsInstrumentCalls(
+            module.to_raw(),
+            callee.as_ptr(),
+            start.as_ptr(),
+            stop.as_ptr(),
+        )
+    }
+}
+
+/// Registers the polyrs passes once per process (for tools that build their
+/// own pass managers; `opt_main` registers them itself).
+pub fn register_passes_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(register_passes);
 }
 
 /// Runs MLIR's `MlirOptMain` with all upstream dialects and passes and the

@@ -1,0 +1,130 @@
+//! `polyrs-runner`: JIT-runs the entry function of an MLIR module (like
+//! mlir-runner) with the runner-utils printing helpers and the OpenMP runtime
+//! loaded; `--time=FUNC` reports the wall time of the calls to one function.
+
+use polyrs::cli::{help, parse, Flag};
+use polyrs::lower::jit::{run, RunOptions};
+use polyrs::lower::{Compiler, CpuOptions};
+
+const FLAGS: &[Flag] = &[
+    Flag {
+        name: "e",
+        takes_value: true,
+        help: "entry function, no arguments or results (default: main)",
+    },
+    Flag {
+        name: "time",
+        takes_value: true,
+        help: "time every call to this function (default: off)",
+    },
+    Flag {
+        name: "repeat",
+        takes_value: true,
+        help: "run the entry function N times (default: 1; 5 with --time)",
+    },
+    Flag {
+        name: "threads",
+        takes_value: true,
+        help: "OpenMP threads, sets OMP_NUM_THREADS (default: inherited)",
+    },
+    Flag {
+        name: "no-openmp",
+        takes_value: false,
+        help: "lower parallel loops sequentially (default: OpenMP)",
+    },
+    Flag {
+        name: "shared-libs",
+        takes_value: true,
+        help: "extra shared libraries, comma-separated (default: none)",
+    },
+    Flag {
+        name: "O",
+        takes_value: true,
+        help: "JIT optimization level 0-3, as -O3 (default: 3)",
+    },
+    Flag {
+        name: "help",
+        takes_value: false,
+        help: "print this help",
+    },
+];
+
+const USAGE: &str = "polyrs-runner: JIT-run an MLIR module on the host CPU\n\n\
+Usage: polyrs-runner [options] <input.mlir | ->";
+
+fn main() {
+    std::process::exit(match main_inner() {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("polyrs-runner: {e}");
+            1
+        }
+    });
+}
+
+fn main_inner() -> Result<(), String> {
+    polyrs::install_panic_hook();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let p = parse(&args, FLAGS)?;
+    if p.has("help") {
+        print!("{}", help(USAGE, FLAGS));
+        return Ok(());
+    }
+    let input = match p.positional.as_slice() {
+        [one] => one.clone(),
+        [] => return Err("no input file (use - for stdin)".into()),
+        _ => return Err("more than one input file".into()),
+    };
+    let time = p.value("time").map(str::to_string);
+    let repeat: usize = match p.value("repeat") {
+        Some(r) => r
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("invalid --repeat '{r}'"))?,
+        None if time.is_some() => 5,
+        None => 1,
+    };
+    if let Some(t) = p.value("threads") {
+        let n: usize = t
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("invalid --threads '{t}'"))?;
+        // Set before the OpenMP runtime is loaded by the JIT.
+        std::env::set_var("OMP_NUM_THREADS", n.to_string());
+    }
+    let opt_level: u8 = match p.value("O").unwrap_or("3").parse() {
+        Ok(l) if l <= 3 => l,
+        _ => return Err("invalid optimization level: expected -O0 to -O3".into()),
+    };
+    let opts = RunOptions {
+        entry: p.value("e").unwrap_or("main").to_string(),
+        time,
+        repeat,
+        opt_level,
+        libs: p
+            .value("shared-libs")
+            .map(|s| s.split(',').map(str::to_string).collect())
+            .unwrap_or_default(),
+        cpu: CpuOptions {
+            openmp: !p.has("no-openmp"),
+            c_interface: true,
+        },
+    };
+    let compiler = Compiler::new();
+    let mut module = compiler.parse_file(&input).map_err(|e| e.to_string())?;
+    let timing = run(&compiler, &mut module, &opts).map_err(|e| e.to_string())?;
+    if let Some(t) = timing {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        eprintln!(
+            "polyrs-runner: time {} calls={} min={:.6}s median={:.6}s",
+            t.function,
+            t.samples.len(),
+            t.min().as_secs_f64(),
+            t.median().as_secs_f64()
+        );
+    }
+    Ok(())
+}

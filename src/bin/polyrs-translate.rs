@@ -1,0 +1,111 @@
+//! `polyrs-translate`: lowers an MLIR module (affine, scf, parallel loops) to
+//! LLVM IR, assembly or an object file for the host CPU, optimized at O3 by
+//! LLVM's pass builder. Parallel loops become OpenMP.
+
+use polyrs::cli::{help, parse, Flag};
+use polyrs::lower::native::{emit, host_target_machine, optimize, Emit};
+use polyrs::lower::{Compiler, CpuOptions, LowerError};
+
+const FLAGS: &[Flag] = &[
+    Flag {
+        name: "emit",
+        takes_value: true,
+        help: "llvm | asm | obj (default: llvm)",
+    },
+    Flag {
+        name: "o",
+        takes_value: true,
+        help: "output file, - for stdout (default: -)",
+    },
+    Flag {
+        name: "no-openmp",
+        takes_value: false,
+        help: "lower parallel loops sequentially (default: OpenMP)",
+    },
+    Flag {
+        name: "c-interface",
+        takes_value: false,
+        help: "add C entry points _mlir_ciface_<fn> for every function (default: off)",
+    },
+    Flag {
+        name: "O",
+        takes_value: true,
+        help: "LLVM optimization level 0-3, as -O3 (default: 3)",
+    },
+    Flag {
+        name: "help",
+        takes_value: false,
+        help: "print this help",
+    },
+];
+
+const USAGE: &str = "polyrs-translate: MLIR (affine/scf/parallel) -> LLVM IR, assembly or object for the host CPU\n\n\
+Usage: polyrs-translate [options] <input.mlir | ->";
+
+fn main() {
+    std::process::exit(match run() {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("polyrs-translate: {e}");
+            1
+        }
+    });
+}
+
+fn run() -> Result<(), String> {
+    polyrs::install_panic_hook();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let p = parse(&args, FLAGS)?;
+    if p.has("help") {
+        print!("{}", help(USAGE, FLAGS));
+        return Ok(());
+    }
+    let what = match p.value("emit").unwrap_or("llvm") {
+        "llvm" => Emit::LlvmIr,
+        "asm" => Emit::Asm,
+        "obj" => Emit::Object,
+        other => {
+            return Err(format!(
+                "invalid value '{other}' for --emit: expected llvm, asm or obj"
+            ))
+        }
+    };
+    let level: u8 = match p.value("O").unwrap_or("3").parse() {
+        Ok(l) if l <= 3 => l,
+        _ => return Err("invalid optimization level: expected -O0 to -O3".into()),
+    };
+    let input = match p.positional.as_slice() {
+        [one] => one.clone(),
+        [] => return Err("no input file (use - for stdin)".into()),
+        _ => return Err("more than one input file".into()),
+    };
+    let out = p.value("o").unwrap_or("-").to_string();
+    let opts = CpuOptions {
+        openmp: !p.has("no-openmp"),
+        c_interface: p.has("c-interface"),
+    };
+    translate(&input, &out, what, level, &opts).map_err(|e| e.to_string())
+}
+
+fn translate(
+    input: &str,
+    out: &str,
+    what: Emit,
+    level: u8,
+    opts: &CpuOptions,
+) -> Result<(), LowerError> {
+    let compiler = Compiler::new();
+    let mut module = compiler.parse_file(input)?;
+    compiler.lower_to_llvm_dialect(&mut module, opts)?;
+    let llvm = inkwell::context::Context::create();
+    let ir = compiler.translate(&module, &llvm)?;
+    let cg_level = match level {
+        0 => inkwell::OptimizationLevel::None,
+        1 => inkwell::OptimizationLevel::Less,
+        2 => inkwell::OptimizationLevel::Default,
+        _ => inkwell::OptimizationLevel::Aggressive,
+    };
+    let tm = host_target_machine(cg_level)?;
+    optimize(&ir, &tm, level)?;
+    emit(&ir, &tm, what, out)
+}

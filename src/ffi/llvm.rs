@@ -1,0 +1,106 @@
+//! MLIR → LLVM: translation of an LLVM-dialect module to an inkwell module and
+//! MLIR's JIT execution engine.
+//!
+//! melior does not wrap the translation and ignores a failed engine creation;
+//! both are wrapped here with explicit failure results. inkwell and MLIR share
+//! one libLLVM.so, so the module handed over is a plain `LLVMModuleRef`.
+
+use std::ffi::{c_void, CString};
+
+use mlir_sys::{
+    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineInvokePacked,
+    mlirExecutionEngineLookup, mlirExecutionEngineRegisterSymbol, mlirTranslateModuleToLLVMIR,
+    MlirExecutionEngine, MlirStringRef,
+};
+
+fn str_ref(s: &CString) -> MlirStringRef {
+    MlirStringRef {
+        data: s.as_ptr(),
+        length: s.as_bytes().len(),
+    }
+}
+
+/// Translates an LLVM-dialect module to LLVM IR in `ctx`; `None` when the
+/// translation fails (MLIR has emitted the diagnostics).
+pub fn translate_to_llvm_ir<'ctx>(
+    module: &melior::ir::Module,
+    ctx: &'ctx inkwell::context::Context,
+) -> Option<inkwell::module::Module<'ctx>> {
+    // SAFETY: the module is live; the LLVM context outlives the returned module
+    // (its lifetime is tied to `ctx`); a null result is checked before use.
+    unsafe {
+        let raw = mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), ctx.raw().cast());
+        if raw.is_null() {
+            return None;
+        }
+        Some(inkwell::module::Module::new(raw.cast()))
+    }
+}
+
+/// MLIR's JIT execution engine for one LLVM-dialect module.
+pub struct Engine {
+    raw: MlirExecutionEngine,
+}
+
+impl Engine {
+    /// Compiles `module` at `opt_level` (0–3) with `libs` loaded for symbol
+    /// resolution; `None` when the engine cannot be created.
+    pub fn new(module: &melior::ir::Module, opt_level: u8, libs: &[String]) -> Option<Self> {
+        let owned: Vec<CString> = libs
+            .iter()
+            .filter_map(|l| CString::new(l.as_str()).ok())
+            .collect();
+        let refs: Vec<MlirStringRef> = owned.iter().map(str_ref).collect();
+        // SAFETY: the module is live and the library paths outlive the call.
+        let raw = unsafe {
+            mlirExecutionEngineCreate(
+                module.to_raw(),
+                i32::from(opt_level.min(3)),
+                refs.len() as i32,
+                refs.as_ptr(),
+                false,
+                false,
+            )
+        };
+        (!raw.ptr.is_null()).then_some(Engine { raw })
+    }
+
+    /// True when the module defines a function `name`.
+    pub fn has_function(&self, name: &str) -> bool {
+        let Ok(c) = CString::new(name) else {
+            return false;
+        };
+        // SAFETY: live engine; the name outlives the call.
+        !unsafe { mlirExecutionEngineLookup(self.raw, str_ref(&c)) }.is_null()
+    }
+
+    /// Makes the C function `f` visible to the JIT-compiled code as `name`.
+    pub fn register_function(&self, name: &str, f: extern "C" fn()) {
+        let Ok(c) = CString::new(name) else { return };
+        // SAFETY: live engine; `f` is a function with the C ABI and static lifetime.
+        unsafe { mlirExecutionEngineRegisterSymbol(self.raw, str_ref(&c), f as *mut c_void) }
+    }
+
+    /// Calls `name`, a function without arguments or results, through its
+    /// packed wrapper. `Err` when there is no such function.
+    pub fn call_void(&self, name: &str) -> Result<(), ()> {
+        let c = CString::new(name).map_err(drop)?;
+        let mut args: [*mut c_void; 1] = [std::ptr::null_mut()];
+        // SAFETY: live engine; a function without arguments and results reads
+        // no entry of the (empty) packed argument array.
+        let r =
+            unsafe { mlirExecutionEngineInvokePacked(self.raw, str_ref(&c), args.as_mut_ptr()) };
+        if r.value != 0 {
+            Ok(())
+        } else {
+            Err(())
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // SAFETY: the engine was created by `new` and is destroyed once.
+        unsafe { mlirExecutionEngineDestroy(self.raw) }
+    }
+}

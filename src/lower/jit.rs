@@ -1,0 +1,135 @@
+//! JIT execution of an entry function through MLIR's ExecutionEngine, with the
+//! runner-utils printing helpers and the OpenMP runtime loaded, and optional
+//! timing of one function.
+//!
+//! Timing: every `func.call @FUNC` is surrounded with calls to
+//! `polyrs_timer_start` / `polyrs_timer_stop` before lowering; the JIT binds
+//! them to Rust functions that record the wall time of each call. The entry
+//! function runs `repeat` times (each run redoes its own setup, e.g. array
+//! initialization, which is not timed) and the runner reports the minimum and
+//! the median of the recorded times.
+//!
+//! MLIR's C API invokes `_mlir_ciface_<entry>`, so the runner lowers with
+//! `CpuOptions::c_interface` set.
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use melior::ir::Module;
+
+use super::{Compiler, CpuOptions, LowerError};
+use crate::ffi::ir::Op;
+use crate::ffi::llvm::Engine;
+
+/// The libraries every JIT run loads (printing helpers and OpenMP).
+pub fn default_libs() -> Vec<String> {
+    [
+        "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so",
+        "/usr/lib/llvm-22/lib/libmlir_runner_utils.so",
+        "/usr/lib/llvm-22/lib/libomp.so",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// The entry function (no arguments, no results).
+    pub entry: String,
+    /// The function whose calls are timed, if any.
+    pub time: Option<String>,
+    /// How often the entry function runs.
+    pub repeat: usize,
+    /// Optimization level of the JIT (0–3).
+    pub opt_level: u8,
+    /// Extra shared libraries to load.
+    pub libs: Vec<String>,
+    /// CPU lowering options.
+    pub cpu: CpuOptions,
+}
+
+/// Timing of the calls to one function.
+#[derive(Debug, Clone)]
+pub struct Timing {
+    /// The timed function.
+    pub function: String,
+    /// Every recorded call, in order.
+    pub samples: Vec<Duration>,
+}
+
+impl Timing {
+    /// The fastest call.
+    pub fn min(&self) -> Duration {
+        self.samples.iter().copied().min().unwrap_or_default()
+    }
+
+    /// The median call (lower median for an even count).
+    pub fn median(&self) -> Duration {
+        let mut s = self.samples.clone();
+        s.sort();
+        s.get(s.len().saturating_sub(1) / 2)
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+static STARTED: Mutex<Option<Instant>> = Mutex::new(None);
+static SAMPLES: Mutex<Vec<Duration>> = Mutex::new(Vec::new());
+
+extern "C" fn timer_start() {
+    if let Ok(mut s) = STARTED.lock() {
+        *s = Some(Instant::now());
+    }
+}
+
+extern "C" fn timer_stop() {
+    let now = Instant::now();
+    let start = STARTED.lock().ok().and_then(|mut s| s.take());
+    if let (Some(t0), Ok(mut samples)) = (start, SAMPLES.lock()) {
+        samples.push(now - t0);
+    }
+}
+
+/// Lowers `module`, JIT-compiles it and runs the entry function; returns the
+/// timing when `opts.time` is set.
+pub fn run(
+    compiler: &Compiler,
+    module: &mut Module,
+    opts: &RunOptions,
+) -> Result<Option<Timing>, LowerError> {
+    let module_op = Op::from_raw(module.as_operation().to_raw());
+    if let Some(f) = &opts.time {
+        if crate::ffi::shim::instrument_calls(
+            module_op,
+            f,
+            "polyrs_timer_start",
+            "polyrs_timer_stop",
+        ) == 0
+        {
+            return Err(LowerError::NothingToTime(f.clone()));
+        }
+    }
+    compiler.lower_to_llvm_dialect(module, &opts.cpu)?;
+    let mut libs = default_libs();
+    libs.extend(opts.libs.iter().cloned());
+    let engine = Engine::new(module, opts.opt_level, &libs).ok_or(LowerError::Jit)?;
+    engine.register_function("polyrs_timer_start", timer_start);
+    engine.register_function("polyrs_timer_stop", timer_stop);
+    if !engine.has_function(&opts.entry) {
+        return Err(LowerError::EntryNotFound(opts.entry.clone()));
+    }
+    if let Ok(mut s) = SAMPLES.lock() {
+        s.clear();
+    }
+    for _ in 0..opts.repeat.max(1) {
+        engine
+            .call_void(&opts.entry)
+            .map_err(|_| LowerError::EntryNotFound(opts.entry.clone()))?;
+    }
+    Ok(opts.time.as_ref().map(|f| Timing {
+        function: f.clone(),
+        samples: SAMPLES.lock().map(|s| s.clone()).unwrap_or_default(),
+    }))
+}
