@@ -33,5 +33,7 @@ fn check(path: &PathBuf) {
 fn driver_and_plugin_link_dynamically_and_are_small() {
     let opt = PathBuf::from(env!("CARGO_BIN_EXE_polyrs-opt"));
     check(&opt);
+    check(&PathBuf::from(env!("CARGO_BIN_EXE_polyrs-translate")));
+    check(&PathBuf::from(env!("CARGO_BIN_EXE_polyrs-runner")));
     check(&opt.parent().expect("dir").join("libpolyrs.so"));
 }

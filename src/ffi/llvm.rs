@@ -82,19 +82,18 @@ impl Engine {
     }
 
     /// Calls `name`, a function without arguments or results, through its
-    /// packed wrapper. `Err` when there is no such function.
-    pub fn call_void(&self, name: &str) -> Result<(), ()> {
-        let c = CString::new(name).map_err(drop)?;
+    /// packed wrapper (`_mlir_ciface_<name>`); false when there is no such
+    /// function.
+    pub fn call_void(&self, name: &str) -> bool {
+        let Ok(c) = CString::new(name) else {
+            return false;
+        };
         let mut args: [*mut c_void; 1] = [std::ptr::null_mut()];
         // SAFETY: live engine; a function without arguments and results reads
         // no entry of the (empty) packed argument array.
         let r =
             unsafe { mlirExecutionEngineInvokePacked(self.raw, str_ref(&c), args.as_mut_ptr()) };
-        if r.value != 0 {
-            Ok(())
-        } else {
-            Err(())
-        }
+        r.value != 0
     }
 }
 

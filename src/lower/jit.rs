@@ -124,9 +124,9 @@ pub fn run(
         s.clear();
     }
     for _ in 0..opts.repeat.max(1) {
-        engine
-            .call_void(&opts.entry)
-            .map_err(|_| LowerError::EntryNotFound(opts.entry.clone()))?;
+        if !engine.call_void(&opts.entry) {
+            return Err(LowerError::EntryNotFound(opts.entry.clone()));
+        }
     }
     Ok(opts.time.as_ref().map(|f| Timing {
         function: f.clone(),
