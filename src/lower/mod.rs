@@ -2,9 +2,11 @@
 //!
 //! ```text
 //! affine / scf / memref / arith / math (+ affine.parallel, scf.parallel)
-//!   └─ MLIR passes   lower-affine, [convert-scf-to-openmp], expand-strided-metadata,
-//!                    convert-to-llvm, convert-scf-to-cf, convert-to-llvm,
-//!                    reconcile-unrealized-casts                      [cpu_pipeline]
+//!   └─ MLIR passes   lower-affine, convert-vector-to-scf, [convert-scf-to-openmp],
+//!                    expand-strided-metadata, convert-vector-to-llvm, convert-to-llvm,
+//!                    convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts
+//!                                                                    [cpu_pipeline]
+//!   └─ check         every op is now in the llvm / omp / builtin dialects
 //!   └─ translate     mlirTranslateModuleToLLVMIR → inkwell::Module   [Compiler::translate]
 //!   └─ optimize      default<O3> for the host CPU name and features   [native]
 //!   └─ emit          LLVM IR, assembly, object file                    [native]
@@ -59,6 +61,10 @@ pub enum LowerError {
     /// Translation to LLVM IR failed (unsupported input); diagnostics printed.
     #[error("translation to LLVM IR failed")]
     Translate,
+    /// An operation the CPU lowering leaves unconverted (unsupported input);
+    /// a diagnostic at the op was printed.
+    #[error("cannot lower '{0}' to the LLVM dialect")]
+    Unconverted(String),
     /// The host target is unavailable or code emission failed (limit).
     #[error("code generation failed: {0}")]
     Codegen(String),
@@ -101,8 +107,9 @@ pub fn cpu_pipeline(opts: &CpuOptions) -> String {
         ""
     };
     format!(
-        "builtin.module(lower-affine,{omp}expand-strided-metadata,convert-to-llvm,\
-         convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)"
+        "builtin.module(lower-affine,convert-vector-to-scf,{omp}expand-strided-metadata,\
+         convert-vector-to-llvm,convert-to-llvm,convert-scf-to-cf,convert-to-llvm,\
+         reconcile-unrealized-casts)"
     )
 }
 
@@ -214,7 +221,17 @@ impl Compiler {
         if opts.c_interface {
             crate::ffi::shim::set_c_interface(Op::from_raw(module.as_operation().to_raw()));
         }
-        self.run_pipeline(module, &cpu_pipeline(opts))
+        self.run_pipeline(module, &cpu_pipeline(opts))?;
+        if let Some(op) = first_unconverted(Op::from_raw(module.as_operation().to_raw())) {
+            crate::ffi::shim::emit(
+                op.loc(),
+                crate::ffi::shim::Severity::Error,
+                &format!("'{}' is not supported by the CPU lowering", op.name()),
+                None,
+            );
+            return Err(LowerError::Unconverted(op.name()));
+        }
+        Ok(())
     }
 
     /// Translates an LLVM-dialect module to LLVM IR.
@@ -230,4 +247,26 @@ impl Compiler {
     pub fn unknown_location(&self) -> Location<'_> {
         Location::unknown(&self.context)
     }
+}
+
+/// The first operation nested in `root` that is not in the LLVM, OpenMP or
+/// builtin dialects, i.e. that translation to LLVM IR would reject.
+fn first_unconverted(root: Op) -> Option<Op> {
+    for region in root.regions() {
+        for block in region.blocks() {
+            for op in block.ops() {
+                let name = op.name();
+                if !(name.starts_with("llvm.")
+                    || name.starts_with("omp.")
+                    || name.starts_with("builtin."))
+                {
+                    return Some(op);
+                }
+                if let Some(inner) = first_unconverted(op) {
+                    return Some(inner);
+                }
+            }
+        }
+    }
+    None
 }

@@ -1,0 +1,31 @@
+/* Shared helpers for the C references of bench/polybench (mirrors PolyBench/C 4.2.1
+   with DATA_TYPE forced to double, and the checksum printed by the MLIR @main). */
+#ifndef POLYRS_REF_COMMON_H
+#define POLYRS_REF_COMMON_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+
+#if !defined(MINI_DATASET) && !defined(SMALL_DATASET) && !defined(MEDIUM_DATASET) && \
+    !defined(LARGE_DATASET) && !defined(EXTRALARGE_DATASET)
+#define LARGE_DATASET
+#endif
+
+#define DATA_TYPE double
+#define SCALAR_VAL(x) x
+#define SQRT_FUN(x) sqrt(x)
+#define EXP_FUN(x) exp(x)
+#define POW_FUN(x, y) pow(x, y)
+
+/* checksum = sum_k v[k] * (1 + k mod 7), k = row-major linear index inside each array,
+   accumulated over the output arrays in PolyBench's print_array order. */
+static double polyrs_checksum = 0.0;
+static void checksum_array(const double *p, long count)
+{
+  long k;
+  for (k = 0; k < count; k++)
+    polyrs_checksum += p[k] * (double)(1 + k % 7);
+}
+#define CHECKSUM(arr) checksum_array((const double *)(arr), (long)(sizeof(arr) / sizeof(double)))
+#define PRINT_CHECKSUM() printf("%.17g\n", polyrs_checksum)
+#endif
