@@ -314,7 +314,7 @@ fn generate_registry(prefix: &Path, manifest: &Path, out: &Path) -> Res<()> {
         }
         writeln!(
             rs,
-            "}}\n\nimpl Default for {ty} {{\n    fn default() -> Self {{\n        Self {{"
+            "}}\n\n#[allow(clippy::derivable_impls)]\nimpl Default for {ty} {{\n    fn default() -> Self {{\n        Self {{"
         )?;
         for o in &p.options {
             writeln!(
@@ -325,7 +325,10 @@ fn generate_registry(prefix: &Path, manifest: &Path, out: &Path) -> Res<()> {
             )?;
         }
         writeln!(rs, "        }}\n    }}\n}}\n")?;
-        writeln!(rs, "impl {ty} {{")?;
+        writeln!(
+            rs,
+            "#[allow(clippy::never_loop, clippy::match_single_binding)]\nimpl {ty} {{"
+        )?;
         writeln!(
             rs,
             "    /// Parses the `name=value` lines the C++ pass hands over."
@@ -344,7 +347,7 @@ fn generate_registry(prefix: &Path, manifest: &Path, out: &Path) -> Res<()> {
         )?;
         writeln!(
             rs,
-            "            let (name, value) = line.split_once('=').unwrap_or((line, \"\"));"
+            "            #[allow(unused_variables)]\n            let (name, value) = line.split_once('=').unwrap_or((line, \"\"));"
         )?;
         writeln!(rs, "            match name {{")?;
         for o in &p.options {

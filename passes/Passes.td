@@ -37,3 +37,36 @@ def DetectScops : Pass<"poly-detect-scops", "func::FuncOp"> {
            "Emit a remark for each loop nest that is not a SCoP">,
   ];
 }
+
+def PrintScop : Pass<"poly-print-scop", "func::FuncOp"> {
+  let summary = "Print the polyhedral model of each SCoP in isl notation";
+  let description = [{
+    Builds the polyhedral model of every static control part found by
+    `poly-detect-scops` and prints it to stderr: the parameters, and for each
+    statement (one store with the pure computation feeding it) its iteration
+    domain, its original 2d+1 schedule and its accesses (read/write, array,
+    access relation), all in isl syntax. A SCoP the model cannot represent
+    exactly gets a remark saying why and is skipped. The IR is unchanged.
+    Output of several functions may interleave unless threading is disabled
+    (`--mlir-disable-threading`).
+  }];
+}
+
+def PrintDeps : Pass<"poly-print-deps", "func::FuncOp"> {
+  let summary = "Print the exact dependences of each SCoP in isl notation";
+  let description = [{
+    Computes the memory-based dependences of every modeled SCoP — RAW, WAR and
+    WAW, and RAR with `rar=true` — and prints each non-empty relation to stderr
+    with its kind, source and sink statements, array, the loop depth that
+    carries it under the original schedule (or `independent`), and the
+    range of the distance along each shared loop: `1` (constant), `-1..1`,
+    `>=1`, `<=-1`, or `*` (unbounded both ways; parameters are free). Access
+    pairs with the same kind, statements, array and depth are merged into
+    one relation.
+    The IR is unchanged.
+  }];
+  let options = [
+    Option<"rar", "rar", "bool", /*default=*/"false",
+           "Also print read-after-read (input) dependences">,
+  ];
+}

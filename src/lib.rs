@@ -22,9 +22,12 @@
 //! * [`ffi`] — every call into C and C++: the shim in `cpp/shim.cpp` (pass
 //!   registration, diagnostics, mlir-opt main) and read-only IR handles.
 //! * [`cli`] — the command-line parser of `polyrs-translate` and `polyrs-runner`.
+//! * [`deps`] — exact memory-based dependences (RAW, WAR, WAW, RAR).
 //! * [`driver`] — command-line checks of `polyrs-opt` before MLIR's main loop.
 //! * [`lower`] — lowering to LLVM for the host CPU (OpenMP), native code
 //!   emission through inkwell, and the JIT runner.
+//! * [`math`] — the exact integer/rational core: sets, maps, simplex, ILP,
+//!   projection, isl text form.
 //! * [`passes`] — the generated registry and one file per pass.
 //! * [`scop`] — static control parts.
 //! * [`plugin`] — the `mlirGetPassPluginInfo` entry point of the plugin.
@@ -32,9 +35,11 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod deps;
 pub mod driver;
 pub mod ffi;
 pub mod lower;
+pub mod math;
 pub mod passes;
 pub mod plugin;
 pub mod scop;

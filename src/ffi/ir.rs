@@ -39,6 +39,12 @@ pub struct Loc(MlirLocation);
 #[derive(Clone, Copy)]
 pub struct Val(MlirValue);
 
+impl std::fmt::Debug for Val {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Val({:#x})", self.key())
+    }
+}
+
 /// A block.
 #[derive(Clone, Copy)]
 pub struct Block(MlirBlock);
@@ -54,6 +60,14 @@ pub struct Map(MlirAffineMap);
 /// An affine expression.
 #[derive(Clone, Copy)]
 pub struct Expr(MlirAffineExpr);
+
+/// Block identity helpers.
+impl Block {
+    /// A key identifying this block.
+    pub fn key(self) -> usize {
+        self.0.ptr as usize
+    }
+}
 
 /// An integer set (the condition of `affine.if`).
 #[derive(Clone, Copy)]
@@ -107,6 +121,12 @@ impl Op {
     pub fn num_results(self) -> usize {
         // SAFETY: live operation.
         unsafe { mlirOperationGetNumResults(self.0) as usize }
+    }
+
+    /// Result `k`.
+    pub fn result(self, k: usize) -> Option<Val> {
+        // SAFETY: live operation; the index is checked.
+        unsafe { (k < self.num_results()).then(|| Val(mlirOperationGetResult(self.0, k as isize))) }
     }
 
     /// The regions.
@@ -178,6 +198,34 @@ impl Attr {
         }
     }
 
+    /// The integers of an array of integer attributes or a dense i64 array.
+    pub fn int_list(self) -> Option<Vec<i64>> {
+        // SAFETY: live attribute; element accessors match the tested kind.
+        unsafe {
+            if mlirAttributeIsAArray(self.0) {
+                (0..mlirArrayAttrGetNumElements(self.0))
+                    .map(|i| Attr(mlirArrayAttrGetElement(self.0, i)).as_int())
+                    .collect()
+            } else if mlirAttributeIsADenseI64Array(self.0) {
+                Some(
+                    (0..mlirDenseArrayGetNumElements(self.0))
+                        .map(|i| mlirDenseI64ArrayGetElement(self.0, i))
+                        .collect(),
+                )
+            } else {
+                None
+            }
+        }
+    }
+
+    /// The text, if this is a string attribute.
+    pub fn as_string(self) -> Option<String> {
+        // SAFETY: live attribute; the accessor matches the tested kind.
+        unsafe {
+            mlirAttributeIsAString(self.0).then(|| string_ref(mlirStringAttrGetValue(self.0)))
+        }
+    }
+
     /// The value, if this is an integer attribute.
     pub fn as_int(self) -> Option<i64> {
         // SAFETY: live attribute.
@@ -231,10 +279,57 @@ impl Loc {
     }
 }
 
+/// Returns the names MLIR's printer gives `vals` within `scope` (`%arg0`,
+/// `%0`, `%alloc`), without the `%`.
+pub fn value_names(scope: Op, vals: &[Val]) -> Vec<String> {
+    unsafe extern "C" fn append(s: MlirStringRef, data: *mut std::ffi::c_void) {
+        // SAFETY: `data` is the `String` passed below; `s` is valid for the call.
+        let out = unsafe { &mut *(data as *mut String) };
+        out.push_str(&string_ref(s));
+    }
+    // SAFETY: live operation; the state is destroyed after use; the callback
+    // only appends to the String it is given.
+    unsafe {
+        let flags = mlirOpPrintingFlagsCreate();
+        let state = mlirAsmStateCreateForOperation(scope.0, flags);
+        let names = vals
+            .iter()
+            .map(|v| {
+                let mut s = String::new();
+                mlirValuePrintAsOperand(
+                    v.0,
+                    state,
+                    Some(append),
+                    &mut s as *mut String as *mut std::ffi::c_void,
+                );
+                s.trim_start_matches('%').to_string()
+            })
+            .collect();
+        mlirAsmStateDestroy(state);
+        mlirOpPrintingFlagsDestroy(flags);
+        names
+    }
+}
+
 impl Val {
     /// A key identifying this value.
     pub fn key(self) -> usize {
         self.0.ptr as usize
+    }
+
+    /// The block argument number, for block arguments.
+    pub fn arg_number(self) -> Option<usize> {
+        // SAFETY: live value; the query matches the value kind.
+        unsafe {
+            mlirValueIsABlockArgument(self.0)
+                .then(|| mlirBlockArgumentGetArgNumber(self.0) as usize)
+        }
+    }
+
+    /// True for values of a memref type.
+    pub fn is_memref(self) -> bool {
+        // SAFETY: live value.
+        unsafe { mlirTypeIsAMemRef(mlirValueGetType(self.0)) }
     }
 
     /// True for values of type `index`.
@@ -247,6 +342,14 @@ impl Val {
     pub fn defining_op(self) -> Option<Op> {
         // SAFETY: live value; the owner query matches the value kind.
         unsafe { mlirValueIsAOpResult(self.0).then(|| Op(mlirOpResultGetOwner(self.0))) }
+    }
+
+    /// The result number, for operation results.
+    pub fn result_number(self) -> Option<usize> {
+        // SAFETY: live value; the query matches the value kind.
+        unsafe {
+            mlirValueIsAOpResult(self.0).then(|| mlirOpResultGetResultNumber(self.0) as usize)
+        }
     }
 
     /// The block owning this value if it is a block argument.
@@ -295,6 +398,12 @@ impl Block {
         unsafe { mlirBlockGetNumArguments(self.0) as usize }
     }
 
+    /// Argument `k`.
+    pub fn arg(self, k: usize) -> Option<Val> {
+        // SAFETY: live block; the index is checked.
+        unsafe { (k < self.num_args()).then(|| Val(mlirBlockGetArgument(self.0, k as isize))) }
+    }
+
     /// The operation whose region holds this block.
     pub fn parent_op(self) -> Option<Op> {
         // SAFETY: live block.
@@ -333,15 +442,90 @@ impl Map {
     }
 }
 
+/// The shape of an affine expression node.
+#[derive(Debug, Clone, Copy)]
+pub enum ExprKind {
+    /// Dimension input `d<n>`.
+    Dim(usize),
+    /// Symbol input `s<n>`.
+    Symbol(usize),
+    /// An integer constant.
+    Constant(i64),
+    /// `lhs + rhs`.
+    Add(Expr, Expr),
+    /// `lhs * rhs`.
+    Mul(Expr, Expr),
+    /// `lhs mod rhs`.
+    Mod(Expr, Expr),
+    /// `lhs floordiv rhs`.
+    FloorDiv(Expr, Expr),
+    /// `lhs ceildiv rhs`.
+    CeilDiv(Expr, Expr),
+}
+
+impl std::fmt::Debug for Expr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Expr({:?})", self.kind())
+    }
+}
+
 impl Expr {
     /// True when the expression is affine in its dims and symbols.
     pub fn is_pure_affine(self) -> bool {
         // SAFETY: live expression.
         unsafe { mlirAffineExprIsPureAffine(self.0) }
     }
+
+    /// The node kind with its children.
+    pub fn kind(self) -> ExprKind {
+        // SAFETY: live expression; each accessor matches the tested kind.
+        unsafe {
+            let e = self.0;
+            let bin = |e| {
+                (
+                    Expr(mlirAffineBinaryOpExprGetLHS(e)),
+                    Expr(mlirAffineBinaryOpExprGetRHS(e)),
+                )
+            };
+            if mlirAffineExprIsADim(e) {
+                ExprKind::Dim(mlirAffineDimExprGetPosition(e) as usize)
+            } else if mlirAffineExprIsASymbol(e) {
+                ExprKind::Symbol(mlirAffineSymbolExprGetPosition(e) as usize)
+            } else if mlirAffineExprIsAConstant(e) {
+                ExprKind::Constant(mlirAffineConstantExprGetValue(e))
+            } else if mlirAffineExprIsAAdd(e) {
+                let (l, r) = bin(e);
+                ExprKind::Add(l, r)
+            } else if mlirAffineExprIsAMul(e) {
+                let (l, r) = bin(e);
+                ExprKind::Mul(l, r)
+            } else if mlirAffineExprIsAMod(e) {
+                let (l, r) = bin(e);
+                ExprKind::Mod(l, r)
+            } else if mlirAffineExprIsAFloorDiv(e) {
+                let (l, r) = bin(e);
+                ExprKind::FloorDiv(l, r)
+            } else {
+                let (l, r) = bin(e);
+                ExprKind::CeilDiv(l, r)
+            }
+        }
+    }
 }
 
 impl Set {
+    /// Number of dimension inputs.
+    pub fn num_dims(self) -> usize {
+        // SAFETY: live set.
+        unsafe { mlirIntegerSetGetNumDims(self.0) as usize }
+    }
+
+    /// Number of symbol inputs.
+    pub fn num_symbols(self) -> usize {
+        // SAFETY: live set.
+        unsafe { mlirIntegerSetGetNumSymbols(self.0) as usize }
+    }
+
     /// The constraints as (expression, is_equality); each means `e >= 0` or `e == 0`.
     pub fn constraints(self) -> Vec<(Expr, bool)> {
         // SAFETY: live set; indices are in range.

@@ -1,4 +1,6 @@
-//! Static control parts: detection now; the polyhedral model (domains,
-//! accesses, schedules) is built here by later stages.
+//! Static control parts: detection ([`detect`]), affine forms ([`form`]) and
+//! the polyhedral model — domains, accesses, original schedule ([`model`]).
 
 pub mod detect;
+pub mod form;
+pub mod model;

@@ -1,0 +1,384 @@
+//! Exact memory-based dependences between statement instances.
+//!
+//! For two accesses `a` (in statement `S`) and `b` (in `T`) to the same array,
+//! at least one a write, the dependence from `S` to `T` is
+//!
+//! ```text
+//! { S[i] -> T[j] : i ∈ D_S, j ∈ D_T, A_a(i) = A_b(j), θ_S(i) ≺ θ_T(j) }
+//! ```
+//!
+//! with `θ` the original schedule. The lexicographic order is split by the
+//! level that decides it: with `c` iterators of loops shared by `S` and `T`,
+//! level `k < c` means `i_0..i_(k-1)` equal and `i_k < j_k` (carried by the
+//! loop of iterator `k`, depth `k + 1`), and level `c` means all shared
+//! iterators equal and `S` textually before `T` (loop-independent). Each
+//! non-empty level gives one [`Dependence`], built directly as constraint
+//! rows over `[params | i | j | locals(S) | locals(T) | 1]` and tested for
+//! integer emptiness by the math core — no projection, so nothing is
+//! approximated. A math-core failure (a limit) is reported as an error
+//! instead of being treated as "no dependence".
+
+use thiserror::Error;
+
+use crate::math::{BasicRel, MathError, Optimum, Space, Tuple};
+use crate::scop::model::{insert_zeros, piece_rows, AccessKind, ArrayId, Scop, Statement, StmtId};
+
+/// The kind of a dependence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DepKind {
+    /// Read after write (flow).
+    Raw,
+    /// Write after read (anti).
+    War,
+    /// Write after write (output).
+    Waw,
+    /// Read after read (input; only for locality).
+    Rar,
+}
+
+impl DepKind {
+    /// `RAW`, `WAR`, `WAW` or `RAR`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DepKind::Raw => "RAW",
+            DepKind::War => "WAR",
+            DepKind::Waw => "WAW",
+            DepKind::Rar => "RAR",
+        }
+    }
+}
+
+/// The range of one distance component over the whole relation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Range {
+    /// The smallest value; `None` when unbounded below.
+    pub min: Option<i64>,
+    /// The largest value; `None` when unbounded above.
+    pub max: Option<i64>,
+}
+
+impl Range {
+    /// The smallest range holding both.
+    pub fn merge(self, o: Range) -> Range {
+        let lo = match (self.min, o.min) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            _ => None,
+        };
+        let hi = match (self.max, o.max) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            _ => None,
+        };
+        Range { min: lo, max: hi }
+    }
+
+    /// The distance as text: `1` (constant), `-1..1` (bounded), `>=1`,
+    /// `<=-1` (bounded on one side), `*` (unbounded both ways).
+    pub fn summary(&self) -> String {
+        match (self.min, self.max) {
+            (Some(a), Some(b)) if a == b => a.to_string(),
+            (Some(a), Some(b)) => format!("{a}..{b}"),
+            (Some(a), None) => format!(">={a}"),
+            (None, Some(b)) => format!("<={b}"),
+            (None, None) => "*".into(),
+        }
+    }
+}
+
+/// One dependence relation.
+#[derive(Debug, Clone)]
+pub struct Dependence {
+    /// The kind.
+    pub kind: DepKind,
+    /// The source statement.
+    pub source: StmtId,
+    /// The sink statement.
+    pub sink: StmtId,
+    /// The (source, sink) access pairs that contribute (indices into the
+    /// statements' accesses).
+    pub accesses: Vec<(usize, usize)>,
+    /// The array.
+    pub array: ArrayId,
+    /// The loop depth (1-based, counting iterators) that carries it; `None`
+    /// for a loop-independent dependence.
+    pub depth: Option<usize>,
+    /// The relation, one basic map per pair of domain pieces (non-empty ones).
+    pub relation: Vec<BasicRel>,
+    /// Distance ranges of the shared iterators (`j_k - i_k`).
+    pub distance: Vec<Range>,
+}
+
+/// Why dependence analysis failed: a limit of the math core. The caller must
+/// not optimize the SCoP (a failed test never counts as "independent").
+#[derive(Debug, Clone, Error)]
+#[error("dependence analysis failed: {0}")]
+pub struct DepsError(#[from] pub MathError);
+
+/// Options of the analysis.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DepOptions {
+    /// Also compute read-after-read dependences.
+    pub rar: bool,
+}
+
+/// True when access `k` of `s` equals an earlier access of `s`.
+fn is_repeat(s: &Statement, k: usize) -> bool {
+    let a = &s.accesses[k];
+    s.accesses[..k]
+        .iter()
+        .any(|b| b.kind == a.kind && b.array == a.array && b.index == a.index)
+}
+
+/// Number of iterators of loops shared by two statements.
+fn shared_iters(s: &Statement, t: &Statement) -> usize {
+    s.loops
+        .iter()
+        .zip(&t.loops)
+        .take_while(|(a, b)| a == b)
+        .count()
+}
+
+/// Number of loop levels (ops) shared: the index into `beta` where they diverge.
+fn shared_levels(s: &Statement, shared_iters: usize) -> usize {
+    s.depth_iters
+        .iter()
+        .take_while(|&&d| d <= shared_iters)
+        .count()
+}
+
+/// Computes all dependences of `scop`: one [`Dependence`] per kind, source,
+/// sink, array and carrying depth (the access pairs that give the same
+/// key are merged into one union relation).
+pub fn compute(scop: &Scop, opts: DepOptions) -> Result<Vec<Dependence>, DepsError> {
+    let mut out = Vec::new();
+    let n = scop.statements.len();
+    for si in 0..n {
+        for ti in 0..n {
+            let (s, t) = (&scop.statements[si], &scop.statements[ti]);
+            for (ai, a) in s.accesses.iter().enumerate() {
+                for (bi, b) in t.accesses.iter().enumerate() {
+                    if a.array != b.array {
+                        continue;
+                    }
+                    let kind = match (a.kind, b.kind) {
+                        (AccessKind::Write, AccessKind::Read) => DepKind::Raw,
+                        (AccessKind::Read, AccessKind::Write) => DepKind::War,
+                        (AccessKind::Write, AccessKind::Write) => DepKind::Waw,
+                        (AccessKind::Read, AccessKind::Read) if opts.rar => DepKind::Rar,
+                        _ => continue,
+                    };
+                    // An access that repeats an earlier one of the same
+                    // statement (same kind, array and index) adds nothing.
+                    if is_repeat(s, ai) || is_repeat(t, bi) {
+                        continue;
+                    }
+                    let c = shared_iters(s, t);
+                    // With several levels to try, first ask whether the
+                    // instances touch the same cell at all, in any order.
+                    if c > 0 && relation(scop, (StmtId(si), ai), (StmtId(ti), bi), 0, 0)?.is_empty()
+                    {
+                        continue;
+                    }
+                    for level in 0..=c {
+                        if level == c {
+                            let l = shared_levels(s, c);
+                            let before = si != ti && s.beta.get(l) < t.beta.get(l);
+                            if !before {
+                                continue;
+                            }
+                        }
+                        let pieces = relation(scop, (StmtId(si), ai), (StmtId(ti), bi), level, c)?;
+                        if pieces.is_empty() {
+                            continue;
+                        }
+                        let distance = (0..c)
+                            .map(|k| distance_range(&pieces, scop, s, k))
+                            .collect::<Result<_, _>>()?;
+                        let depth = (level < c).then_some(level + 1);
+                        let same = |d: &&mut Dependence| {
+                            d.kind == kind
+                                && d.source.0 == si
+                                && d.sink.0 == ti
+                                && d.array == a.array
+                                && d.depth == depth
+                        };
+                        if let Some(d) = out.iter_mut().find(same) {
+                            d.accesses.push((ai, bi));
+                            for p in pieces {
+                                if !d.relation.contains(&p) {
+                                    d.relation.push(p);
+                                }
+                            }
+                            for (r, n) in d.distance.iter_mut().zip(distance) {
+                                *r = r.merge(n);
+                            }
+                        } else {
+                            out.push(Dependence {
+                                kind,
+                                source: StmtId(si),
+                                sink: StmtId(ti),
+                                accesses: vec![(ai, bi)],
+                                array: a.array,
+                                depth,
+                                relation: pieces,
+                                distance,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The space `[params] -> { S[i] -> T[j] }`.
+fn dep_space(scop: &Scop, s: &Statement, t: &Statement) -> Space {
+    let tuple = |st: &Statement| {
+        Tuple::new(
+            Some(&st.name),
+            &st.iters.iter().map(String::as_str).collect::<Vec<_>>(),
+        )
+    };
+    let params: Vec<&str> = scop.params.iter().map(String::as_str).collect();
+    Space::map(&params, tuple(s), tuple(t))
+}
+
+/// Moves a row over `[params | iters | locals | 1]` of one statement (with
+/// `ni` iterators and `nl` locals) into a row of `width` columns whose
+/// iterators start at `iter_off` and locals at `local_off`.
+fn place(
+    row: &[i64],
+    np: usize,
+    ni: usize,
+    nl: usize,
+    iter_off: usize,
+    local_off: usize,
+    width: usize,
+) -> Vec<i64> {
+    let mut r = vec![0; width];
+    r[..np].copy_from_slice(&row[..np]);
+    r[iter_off..iter_off + ni].copy_from_slice(&row[np..np + ni]);
+    r[local_off..local_off + nl].copy_from_slice(&row[np + ni..np + ni + nl]);
+    r[width - 1] = row[row.len() - 1];
+    r
+}
+
+fn relation(
+    scop: &Scop,
+    (s_id, ai): (StmtId, usize),
+    (t_id, bi): (StmtId, usize),
+    level: usize,
+    shared: usize,
+) -> Result<Vec<BasicRel>, DepsError> {
+    let (s, t) = (&scop.statements[s_id.0], &scop.statements[t_id.0]);
+    let np = scop.params.len();
+    let (ni, nj) = (s.iters.len(), t.iters.len());
+    let (nls, nlt) = (s.locals.count, t.locals.count);
+    let width = np + ni + nj + nls + nlt + 1;
+    let space = dep_space(scop, s, t);
+    let src = |r: &[i64]| place(r, np, ni, nls, np, np + ni + nj, width);
+    let snk = |r: &[i64]| place(r, np, nj, nlt, np + ni, np + ni + nj + nls, width);
+    let mut pieces = Vec::new();
+    // Access equalities and order constraints are the same for every piece.
+    let mut common_eqs = Vec::new();
+    let mut common_ineqs = Vec::new();
+    let (a, b) = (&s.accesses[ai], &t.accesses[bi]);
+    for (fa, fb) in a.index.iter().zip(&b.index) {
+        let ra = src(&fa.row(np, ni, nls));
+        let rb = snk(&fb.row(np, nj, nlt));
+        // A_a(i) - A_b(j) == 0
+        let row: Vec<i64> = ra
+            .iter()
+            .zip(&rb)
+            .map(|(x, y)| x.checked_sub(*y).ok_or(MathError::Overflow))
+            .collect::<Result<_, _>>()?;
+        common_eqs.push(row);
+    }
+    for k in 0..level.min(shared) {
+        let mut r = vec![0; width];
+        r[np + k] = 1;
+        r[np + ni + k] = -1;
+        common_eqs.push(r);
+    }
+    if level < shared {
+        // j_level - i_level - 1 >= 0
+        let mut r = vec![0; width];
+        r[np + level] = -1;
+        r[np + ni + level] = 1;
+        r[width - 1] = -1;
+        common_ineqs.push(r);
+    }
+    for ps in &s.domain {
+        let (seqs, sineqs) = piece_rows(s, ps, np, ni, nls);
+        for pt in &t.domain {
+            let (teqs, tineqs) = piece_rows(t, pt, np, nj, nlt);
+            let mut eqs = common_eqs.clone();
+            let mut ineqs = common_ineqs.clone();
+            eqs.extend(seqs.iter().map(|r| src(r)));
+            ineqs.extend(sineqs.iter().map(|r| src(r)));
+            eqs.extend(teqs.iter().map(|r| snk(r)));
+            ineqs.extend(tineqs.iter().map(|r| snk(r)));
+            let rel = BasicRel::from_constraints(space.clone(), nls + nlt, eqs, ineqs)?;
+            if !rel.is_empty()? {
+                pieces.push(rel);
+            }
+        }
+    }
+    Ok(pieces)
+}
+
+/// The range of `j_k - i_k` over the relation, with parameters free.
+fn distance_range(
+    pieces: &[BasicRel],
+    scop: &Scop,
+    s: &Statement,
+    k: usize,
+) -> Result<Range, DepsError> {
+    let np = scop.params.len();
+    let ni = s.iters.len();
+    let mut min: Option<Option<i64>> = None;
+    let mut max: Option<Option<i64>> = None;
+    for p in pieces {
+        // { [d] : exists params, i, j, locals : rel and d = j_k - i_k }
+        let total = p.space().n_total() + p.n_local();
+        let lift = |row: &[i64]| {
+            // Everything but the new dim becomes a local: [d | old columns... | 1].
+            let mut r = insert_zeros(row, 0, 1);
+            r.truncate(total + 2);
+            r
+        };
+        let mut eqs: Vec<Vec<i64>> = p.eqs().iter().map(|r| lift(r)).collect();
+        let ineqs: Vec<Vec<i64>> = p.ineqs().iter().map(|r| lift(r)).collect();
+        let mut d = vec![0; total + 2];
+        d[0] = 1;
+        d[1 + np + k] = 1;
+        d[1 + np + ni + k] = -1;
+        eqs.push(d);
+        let space = Space::set(&[], Tuple::anonymous(None, 1));
+        let set = BasicRel::from_constraints(space, total, eqs, ineqs)?;
+        let lo = match set.lexmin()? {
+            Optimum::Bounded(v) => Some(v[0]),
+            Optimum::Unbounded => None,
+            Optimum::Empty => continue,
+        };
+        let hi = match set.lexmax()? {
+            Optimum::Bounded(v) => Some(v[0]),
+            Optimum::Unbounded => None,
+            Optimum::Empty => continue,
+        };
+        min = Some(match (min, lo) {
+            (None, x) => x,
+            (Some(Some(a)), Some(b)) => Some(a.min(b)),
+            _ => None,
+        });
+        max = Some(match (max, hi) {
+            (None, x) => x,
+            (Some(Some(a)), Some(b)) => Some(a.max(b)),
+            _ => None,
+        });
+    }
+    Ok(Range {
+        min: min.flatten(),
+        max: max.flatten(),
+    })
+}

@@ -1,0 +1,622 @@
+//! Exact integer programming on unnamed constraint systems: integer
+//! emptiness and sampling, integer minimization, integer and rational
+//! lexicographic optimization, and the scheduler's lexicographic
+//! multi-objective entry point.
+//!
+//! A `System` holds `n` integer variables and rows of `n` coefficients
+//! followed by a constant: equalities mean `row·(x,1) = 0`, inequalities
+//! `row·(x,1) >= 0`. Every answer is exact; budgets that run out give
+//! `MathError::Limit`, never a guess.
+
+use super::int::{self, MathError, Result};
+use super::matrix;
+use super::rational::Rational;
+use super::simplex;
+use super::Optimum;
+
+/// Largest number of branch-and-bound nodes explored by one sample search.
+pub const BRANCH_LIMIT: u64 = 200_000;
+
+/// A conjunction of integer affine constraints over `n` unnamed variables.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct System {
+    /// Number of variables.
+    pub n: usize,
+    /// Equalities `row·(x,1) = 0`; each row has `n + 1` entries.
+    pub eqs: Vec<Vec<i64>>,
+    /// Inequalities `row·(x,1) >= 0`; each row has `n + 1` entries.
+    pub ineqs: Vec<Vec<i64>>,
+}
+
+/// Outcome of normalizing one row.
+pub(crate) enum Norm {
+    /// The row holds for every point.
+    Trivial,
+    /// The row holds for no integer point.
+    Infeasible,
+    /// The gcd-normalized (and, for inequalities, tightened) row.
+    Row(Vec<i64>),
+}
+
+/// Returns the inequality divided by the gcd `g` of its coefficients with
+/// the constant rounded down: `a·x + c >= 0` ⇔ `(a/g)·x + ⌊c/g⌋ >= 0` over
+/// the integers, because `(a/g)·x` is an integer.
+pub(crate) fn norm_ineq(row: &[i64]) -> Result<Norm> {
+    let n = row.len() - 1;
+    let g = int::gcd_slice(&row[..n])?;
+    if g == 0 {
+        return Ok(if row[n] >= 0 {
+            Norm::Trivial
+        } else {
+            Norm::Infeasible
+        });
+    }
+    let mut out: Vec<i64> = row[..n].iter().map(|v| v / g).collect();
+    out.push(int::floor_div(row[n], g)?);
+    Ok(Norm::Row(out))
+}
+
+/// Returns the equality divided by the gcd of its coefficients, with its
+/// first nonzero coefficient made positive; infeasible if the gcd does not
+/// divide the constant.
+pub(crate) fn norm_eq(row: &[i64]) -> Result<Norm> {
+    let n = row.len() - 1;
+    let g = int::gcd_slice(&row[..n])?;
+    if g == 0 {
+        return Ok(if row[n] == 0 {
+            Norm::Trivial
+        } else {
+            Norm::Infeasible
+        });
+    }
+    if row[n] % g != 0 {
+        return Ok(Norm::Infeasible);
+    }
+    let first = row[..n].iter().find(|v| **v != 0).copied().unwrap_or(1);
+    let g = if first < 0 { int::neg(g)? } else { g };
+    Ok(Norm::Row(row.iter().map(|v| v / g).collect()))
+}
+
+fn eval_row(row: &[i64], x: &[i64]) -> Result<i128> {
+    let n = row.len() - 1;
+    let mut acc = row[n] as i128;
+    for (a, v) in row[..n].iter().zip(x) {
+        acc = matrix::fma(acc, *a, *v)?;
+    }
+    Ok(acc)
+}
+
+fn rat_to_i64(v: i128) -> Result<i64> {
+    int::narrow(v)
+}
+
+impl System {
+    /// Returns the universe over `n` variables.
+    pub fn new(n: usize) -> System {
+        System {
+            n,
+            eqs: Vec::new(),
+            ineqs: Vec::new(),
+        }
+    }
+
+    fn check(&self) -> Result<()> {
+        if self
+            .eqs
+            .iter()
+            .chain(self.ineqs.iter())
+            .any(|r| r.len() != self.n + 1)
+        {
+            return Err(MathError::Space("row length differs from n + 1".into()));
+        }
+        Ok(())
+    }
+
+    /// Adds the equality `row·(x,1) = 0`.
+    pub fn add_eq(&mut self, row: Vec<i64>) {
+        self.eqs.push(row);
+    }
+
+    /// Adds the inequality `row·(x,1) >= 0`.
+    pub fn add_ineq(&mut self, row: Vec<i64>) {
+        self.ineqs.push(row);
+    }
+
+    /// Adds `lo <= x_var <= hi`.
+    pub fn add_bounds(&mut self, var: usize, lo: i64, hi: i64) -> Result<()> {
+        if var >= self.n {
+            return Err(MathError::Space(format!("variable {var} out of range")));
+        }
+        let mut l = vec![0; self.n + 1];
+        l[var] = 1;
+        l[self.n] = int::neg(lo)?;
+        let mut h = vec![0; self.n + 1];
+        h[var] = -1;
+        h[self.n] = hi;
+        self.ineqs.push(l);
+        self.ineqs.push(h);
+        Ok(())
+    }
+
+    /// Returns whether the integer point satisfies every constraint.
+    pub fn contains(&self, x: &[i64]) -> Result<bool> {
+        self.check()?;
+        if x.len() != self.n {
+            return Err(MathError::Space("point length differs from n".into()));
+        }
+        for r in &self.eqs {
+            if eval_row(r, x)? != 0 {
+                return Ok(false);
+            }
+        }
+        for r in &self.ineqs {
+            if eval_row(r, x)? < 0 {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Returns the gcd-normalized, tightened and deduplicated system, or
+    /// `None` when a single row is already infeasible over the integers.
+    pub fn normalized(&self) -> Result<Option<System>> {
+        self.check()?;
+        let mut out = System::new(self.n);
+        for r in &self.eqs {
+            match norm_eq(r)? {
+                Norm::Trivial => {}
+                Norm::Infeasible => return Ok(None),
+                Norm::Row(r) => {
+                    if !out.eqs.contains(&r) {
+                        out.eqs.push(r)
+                    }
+                }
+            }
+        }
+        for r in &self.ineqs {
+            match norm_ineq(r)? {
+                Norm::Trivial => {}
+                Norm::Infeasible => return Ok(None),
+                Norm::Row(r) => {
+                    if !out.ineqs.contains(&r) {
+                        out.ineqs.push(r)
+                    }
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// Returns the rational minimum of `obj·(x,1)` (`obj` has `n + 1` entries).
+    pub fn lp_min(&self, obj: &[i64]) -> Result<Optimum<(Rational, Vec<Rational>)>> {
+        self.check()?;
+        if obj.len() != self.n + 1 {
+            return Err(MathError::Space(
+                "objective length differs from n + 1".into(),
+            ));
+        }
+        simplex::lp_min(self.n, &self.eqs, &self.ineqs, obj)
+    }
+
+    /// Returns whether the system has no integer solution.
+    pub fn is_empty(&self) -> Result<bool> {
+        Ok(self.sample()?.is_none())
+    }
+
+    /// Returns an integer solution, or `None` if there is none.
+    ///
+    /// Math: (1) equalities are solved over the integers
+    /// (`x = x0 + V z`, see `matrix::solve_equalities`), leaving only
+    /// inequalities `A z + c >= 0`. (2) The implicit equalities `R` of the
+    /// recession cone `{A z >= 0}` are found by one LP each. With the
+    /// column Hermite form `R U = [H 0]` and `z = U y`, the cone lies in
+    /// `{y_1 = 0}` and is full-dimensional in `y_2`, so the projection of
+    /// the set onto `y_1` is bounded. (3) Branch and bound on `y_1` alone
+    /// therefore terminates. (4) Once `y_1` is integral, the slice in `y_2`
+    /// has a full-dimensional recession cone: with an integer `d` satisfying
+    /// `a_i·d >= 1` on every row and `t = max_i ‖a_i‖₁`, the point
+    /// `⌊p + t d⌋` is integral and feasible, since rounding down loses less
+    /// than `‖a_i‖₁` on row `i` while `t d` gains at least `t`.
+    /// Source: the same decomposition as isl's `isl_basic_set_sample`
+    /// (Verdoolaege, "isl: An Integer Set Library", ICMS 2010).
+    pub fn sample(&self) -> Result<Option<Vec<i64>>> {
+        let Some(sys) = self.normalized()? else {
+            return Ok(None);
+        };
+        if sys.eqs.is_empty() {
+            return sample_ineqs(&sys);
+        }
+        let Some(lat) = matrix::solve_equalities(&sys.eqs, sys.n)? else {
+            return Ok(None);
+        };
+        let k = lat.v.first().map_or(0, |r| r.len());
+        let mut sub = System::new(k);
+        for r in &sys.ineqs {
+            sub.ineqs.push(matrix::substitute_lattice(r, &lat)?);
+        }
+        match sub.sample()? {
+            None => Ok(None),
+            Some(z) => Ok(Some(matrix::lattice_point(&lat, &z)?)),
+        }
+    }
+
+    /// Returns `self` with `x_var` replaced by the integer `v` (the column
+    /// becomes zero, so `x_var` no longer appears).
+    pub fn fix(&self, var: usize, v: i64) -> Result<System> {
+        let mut out = self.clone();
+        for r in out.eqs.iter_mut().chain(out.ineqs.iter_mut()) {
+            r[self.n] = int::narrow(matrix::fma(r[self.n] as i128, r[var], v)?)?;
+            r[var] = 0;
+        }
+        Ok(out)
+    }
+
+    /// Returns the integer minimum of `obj·(x,1)` with a minimizer.
+    ///
+    /// Math: after an integer sample `s` exists, an unbounded LP implies an
+    /// unbounded integer program (the integer hull of a rational polyhedron
+    /// has the same recession cone, Meyer 1974). Otherwise the optimum lies
+    /// in `[⌈lp⌉, obj(s)]` and is found by bisection on `obj <= mid`, each
+    /// step an exact integer emptiness test.
+    pub fn int_min(&self, obj: &[i64]) -> Result<Optimum<(i64, Vec<i64>)>> {
+        self.check()?;
+        let Some(s) = self.sample()? else {
+            return Ok(Optimum::Empty);
+        };
+        let lo_r = match self.lp_min(obj)? {
+            Optimum::Empty => return Err(MathError::Internal("integer point but LP empty")),
+            Optimum::Unbounded => return Ok(Optimum::Unbounded),
+            Optimum::Bounded((v, _)) => v,
+        };
+        let mut lo = rat_to_i64(lo_r.ceil())?;
+        let mut hi = int::narrow(eval_row(obj, &s)?)?;
+        let mut best = s;
+        while lo < hi {
+            let mid = int::narrow((lo as i128 + hi as i128).div_euclid(2))?;
+            let mut sys = self.clone();
+            let mut row: Vec<i64> = obj[..self.n]
+                .iter()
+                .map(|v| int::neg(*v))
+                .collect::<Result<_>>()?;
+            row.push(int::sub(mid, obj[self.n])?);
+            sys.ineqs.push(row);
+            match sys.sample()? {
+                Some(p) => {
+                    hi = int::narrow(eval_row(obj, &p)?)?;
+                    best = p;
+                }
+                None => lo = mid + 1,
+            }
+        }
+        Ok(Optimum::Bounded((hi, best)))
+    }
+
+    /// Returns the integer lexicographic minimum (or maximum when `max`) of
+    /// the first `k` variables; the remaining variables are existential and
+    /// the returned point holds a witness for them.
+    ///
+    /// Math: minimize `x_0`, fix it, minimize `x_1`, and so on; each step is
+    /// an exact `int_min`, and fixing keeps later steps within the optimal
+    /// face, which is the definition of the lexicographic order.
+    pub fn lexopt(&self, k: usize, max: bool) -> Result<Optimum<Vec<i64>>> {
+        self.check()?;
+        if k > self.n {
+            return Err(MathError::Space("lexopt prefix longer than n".into()));
+        }
+        let mut sys = self.clone();
+        let mut vals = Vec::with_capacity(k);
+        for j in 0..k {
+            let mut obj = vec![0; self.n + 1];
+            obj[j] = if max { -1 } else { 1 };
+            match sys.int_min(&obj)? {
+                Optimum::Empty => return Ok(Optimum::Empty),
+                Optimum::Unbounded => return Ok(Optimum::Unbounded),
+                Optimum::Bounded((v, _)) => {
+                    let v = if max { int::neg(v)? } else { v };
+                    sys = sys.fix(j, v)?;
+                    vals.push(v);
+                }
+            }
+        }
+        let Some(mut p) = sys.sample()? else {
+            return Err(MathError::Internal("lexopt lost feasibility"));
+        };
+        p[..k].copy_from_slice(&vals);
+        Ok(Optimum::Bounded(p))
+    }
+
+    /// Returns the integer lexicographic minimum of all variables.
+    pub fn lexmin(&self) -> Result<Optimum<Vec<i64>>> {
+        self.lexopt(self.n, false)
+    }
+
+    /// Returns the integer lexicographic maximum of all variables.
+    pub fn lexmax(&self) -> Result<Optimum<Vec<i64>>> {
+        self.lexopt(self.n, true)
+    }
+
+    /// Returns the rational lexicographic minimum (or maximum when `max`)
+    /// of the first `k` variables, with a rational witness for the rest.
+    ///
+    /// Math: as `lexopt`, but each step is an LP and fixing `x_j = p/q`
+    /// scales every row by `q` before substituting, keeping rows integral.
+    pub fn rational_lexopt(&self, k: usize, max: bool) -> Result<Optimum<Vec<Rational>>> {
+        self.check()?;
+        if k > self.n {
+            return Err(MathError::Space("lexopt prefix longer than n".into()));
+        }
+        let mut sys = self.clone();
+        let mut vals = Vec::with_capacity(k);
+        if let Optimum::Empty = sys.lp_min(&vec![0; self.n + 1])? {
+            return Ok(Optimum::Empty);
+        }
+        for j in 0..k {
+            let mut obj = vec![0; self.n + 1];
+            obj[j] = if max { -1 } else { 1 };
+            match sys.lp_min(&obj)? {
+                Optimum::Empty => {
+                    return Err(MathError::Internal("rational lexopt lost feasibility"))
+                }
+                Optimum::Unbounded => return Ok(Optimum::Unbounded),
+                Optimum::Bounded((_, x)) => {
+                    let v = x[j];
+                    let (p, q) = (int::narrow(v.num())?, int::narrow(v.den())?);
+                    for r in sys.eqs.iter_mut().chain(sys.ineqs.iter_mut()) {
+                        let a = r[j];
+                        r[j] = 0;
+                        for c in r.iter_mut() {
+                            *c = int::mul(*c, q)?;
+                        }
+                        let n = self.n;
+                        r[n] = int::narrow(matrix::fma(r[n] as i128, a, p)?)?;
+                        let g = int::gcd_slice(r)?;
+                        if g > 1 {
+                            for c in r.iter_mut() {
+                                *c /= g;
+                            }
+                        }
+                    }
+                    vals.push(v);
+                }
+            }
+        }
+        match sys.lp_min(&vec![0; self.n + 1])? {
+            Optimum::Bounded((_, mut x)) => {
+                x[..k].copy_from_slice(&vals);
+                Ok(Optimum::Bounded(x))
+            }
+            _ => Err(MathError::Internal("rational lexopt lost feasibility")),
+        }
+    }
+
+    /// Returns the point minimizing `objs[0]`, then `objs[1]` among those
+    /// minimizers, and so on, ending with the lexicographic minimum of the
+    /// variables themselves, all over the integers.
+    ///
+    /// This is the scheduler's entry point: each objective row has `n + 1`
+    /// entries (coefficients then constant). `Unbounded` is returned as soon
+    /// as one objective (or a variable in the final step) is unbounded.
+    pub fn lexmin_objectives(&self, objs: &[Vec<i64>]) -> Result<Optimum<Vec<i64>>> {
+        self.check()?;
+        let mut sys = self.clone();
+        for obj in objs {
+            match sys.int_min(obj)? {
+                Optimum::Empty => return Ok(Optimum::Empty),
+                Optimum::Unbounded => return Ok(Optimum::Unbounded),
+                Optimum::Bounded((v, _)) => {
+                    let mut row = obj.clone();
+                    row[self.n] = int::sub(row[self.n], v)?;
+                    sys.eqs.push(row);
+                }
+            }
+        }
+        sys.lexmin()
+    }
+}
+
+/// Returns `true` when every variable either has a constant lower and upper
+/// bound row or appears nowhere, so branching on all variables terminates.
+fn syntactically_bounded(sys: &System) -> bool {
+    let n = sys.n;
+    let mut lo = vec![false; n];
+    let mut hi = vec![false; n];
+    for r in &sys.ineqs {
+        let mut nz = r[..n].iter().enumerate().filter(|(_, v)| **v != 0);
+        if let (Some((j, v)), None) = (nz.next(), nz.next()) {
+            if *v > 0 {
+                lo[j] = true;
+            } else {
+                hi[j] = true;
+            }
+        }
+    }
+    let unused = |j: usize| sys.ineqs.iter().all(|r| r[j] == 0);
+    (0..n).all(|j| (lo[j] && hi[j]) || unused(j))
+}
+
+/// Returns the rows of the recession cone `{A z >= 0}` that are implicit
+/// equalities: row `a` is one iff `max a·z` over the cone cut by `a·z <= 1`
+/// is 0 (a cone either stays at 0 or reaches 1 along some ray).
+fn cone_equalities(sys: &System) -> Result<Vec<Vec<i64>>> {
+    let n = sys.n;
+    let homog: Vec<Vec<i64>> = sys
+        .ineqs
+        .iter()
+        .map(|r| {
+            let mut h = r[..n].to_vec();
+            h.push(0);
+            h
+        })
+        .collect();
+    let mut out: Vec<Vec<i64>> = Vec::new();
+    for h in &homog {
+        if h[..n].iter().all(|v| *v == 0) || out.iter().any(|o| o[..n] == h[..n]) {
+            continue;
+        }
+        let mut cut = homog.clone();
+        let mut c: Vec<i64> = h[..n].iter().map(|v| int::neg(*v)).collect::<Result<_>>()?;
+        c.push(1);
+        cut.push(c);
+        let mut obj: Vec<i64> = h[..n].iter().map(|v| int::neg(*v)).collect::<Result<_>>()?;
+        obj.push(0);
+        match simplex::lp_min(n, &[], &cut, &obj)? {
+            Optimum::Bounded((v, _)) if v.is_zero() => out.push(h.clone()),
+            Optimum::Bounded(_) => {}
+            _ => return Err(MathError::Internal("cone LP not bounded")),
+        }
+    }
+    Ok(out
+        .into_iter()
+        .map(|mut r| {
+            r.pop();
+            r
+        })
+        .collect())
+}
+
+fn sample_ineqs(sys: &System) -> Result<Option<Vec<i64>>> {
+    let n = sys.n;
+    if n == 0 {
+        return Ok(Some(Vec::new()));
+    }
+    let zero = vec![0; n + 1];
+    if let Optimum::Empty = simplex::lp_min(n, &[], &sys.ineqs, &zero)? {
+        return Ok(None);
+    }
+    let r: Vec<Vec<i64>> = if syntactically_bounded(sys) {
+        (0..n)
+            .map(|i| (0..n).map(|j| i64::from(i == j)).collect())
+            .collect()
+    } else {
+        cone_equalities(sys)?
+    };
+    let ch = matrix::column_hermite(&r, n)?;
+    let (k, u) = (ch.rank, ch.u);
+    let rows_y: Vec<Vec<i64>> = sys
+        .ineqs
+        .iter()
+        .map(|row| matrix::row_times(row, &u))
+        .collect::<Result<_>>()?;
+    // Interior integer direction of the cone restricted to y_2.
+    let mut dir: Vec<i64> = Vec::new();
+    let mut stretch: i128 = 0;
+    if k < n {
+        let m2 = n - k;
+        let mut drows = Vec::new();
+        for row in &rows_y {
+            let part = &row[k..n];
+            if part.iter().all(|v| *v == 0) {
+                continue;
+            }
+            let mut d = part.to_vec();
+            d.push(-1);
+            drows.push(d);
+            let norm: i128 = part.iter().map(|v| v.unsigned_abs() as i128).sum();
+            stretch = stretch.max(norm);
+        }
+        match simplex::lp_min(m2, &[], &drows, &vec![0; m2 + 1])? {
+            Optimum::Bounded((_, d)) => {
+                let mut l: i64 = 1;
+                for v in &d {
+                    l = int::lcm(l, int::narrow(v.den())?)?;
+                }
+                for v in &d {
+                    let s = v
+                        .num()
+                        .checked_mul(l as i128 / v.den())
+                        .ok_or(MathError::Overflow)?;
+                    dir.push(int::narrow(s)?);
+                }
+            }
+            _ => return Err(MathError::Internal("cone interior direction missing")),
+        }
+    }
+    let mut stack: Vec<Vec<Vec<i64>>> = vec![Vec::new()];
+    let mut nodes: u64 = 0;
+    while let Some(extra) = stack.pop() {
+        nodes += 1;
+        if nodes > BRANCH_LIMIT {
+            return Err(MathError::Limit("branch and bound nodes"));
+        }
+        let mut rows = rows_y.clone();
+        rows.extend(extra.iter().cloned());
+        let p = match simplex::lp_min(n, &[], &rows, &zero)? {
+            Optimum::Bounded((_, p)) => p,
+            Optimum::Empty => continue,
+            Optimum::Unbounded => return Err(MathError::Internal("feasibility LP unbounded")),
+        };
+        if let Some(j) = (0..k).find(|&j| !p[j].is_integer()) {
+            let f = rat_to_i64(p[j].floor())?;
+            let mut up = extra.clone();
+            let mut r = vec![0; n + 1];
+            r[j] = 1;
+            r[n] = int::neg(int::add(f, 1)?)?;
+            up.push(r);
+            let mut down = extra;
+            let mut r = vec![0; n + 1];
+            r[j] = -1;
+            r[n] = f;
+            down.push(r);
+            stack.push(up);
+            stack.push(down);
+            continue;
+        }
+        let mut y: Vec<i64> = Vec::with_capacity(n);
+        for v in &p[..k] {
+            y.push(rat_to_i64(v.floor())?);
+        }
+        for (j, pj) in p[k..].iter().enumerate() {
+            let shift = stretch
+                .checked_mul(dir[j] as i128)
+                .and_then(|s| s.checked_mul(pj.den()))
+                .ok_or(MathError::Overflow)?;
+            let q = Rational::new(
+                pj.num().checked_add(shift).ok_or(MathError::Overflow)?,
+                pj.den(),
+            )?;
+            y.push(rat_to_i64(q.floor())?);
+        }
+        let x = matrix::mat_vec(&u, &y)?;
+        if !sys.contains(&x)? {
+            return Err(MathError::Internal("rounded sample violates a constraint"));
+        }
+        return Ok(Some(x));
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thin_unbounded() {
+        // 1 <= 2x - 2y <= 1 has no integer point (parity) and is unbounded.
+        let mut s = System::new(2);
+        s.add_ineq(vec![2, -2, -1]);
+        s.add_ineq(vec![-2, 2, 1]);
+        assert!(s.is_empty().unwrap());
+        // 1 <= 3x - 2y <= 1, unbounded, has points.
+        let mut s = System::new(2);
+        s.add_ineq(vec![3, -2, -1]);
+        s.add_ineq(vec![-3, 2, 1]);
+        let p = s.sample().unwrap().unwrap();
+        assert_eq!(3 * p[0] - 2 * p[1], 1);
+        // cone with a hidden equality: x - y >= 0, y - x >= 0, 2x >= 1, 3y <= 100+...
+        let mut s = System::new(3);
+        s.add_ineq(vec![2, -3, 0, -1]);
+        s.add_ineq(vec![-2, 3, 0, 1]);
+        s.add_ineq(vec![0, 0, 1, -5]);
+        let p = s.sample().unwrap().unwrap();
+        assert!(s.contains(&p).unwrap());
+    }
+
+    #[test]
+    fn int_min_basic() {
+        // min x s.t. 2x >= 3 → 2
+        let mut s = System::new(1);
+        s.add_ineq(vec![2, -3]);
+        assert_eq!(s.int_min(&[1, 0]).unwrap(), Optimum::Bounded((2, vec![2])));
+        assert_eq!(s.int_min(&[-1, 0]).unwrap(), Optimum::Unbounded);
+    }
+}

@@ -1,0 +1,239 @@
+//! Integer matrices as `Vec<Vec<i64>>`: column Hermite form with its
+//! unimodular transform, and the integer solution lattice of `E x + c = 0`.
+//!
+//! Invariant: every transform returned here is unimodular (determinant ±1),
+//! so it maps the integer lattice onto itself; all arithmetic is checked.
+
+use super::int::{self, MathError, Result};
+
+/// Column echelon form `R·U = H` of an integer matrix.
+#[derive(Clone, Debug)]
+pub struct ColumnHermite {
+    /// The echelon matrix `H` (same shape as `R`); columns `rank..` are zero.
+    pub h: Vec<Vec<i64>>,
+    /// The unimodular `n × n` transform `U`.
+    pub u: Vec<Vec<i64>>,
+    /// The rank of `R`.
+    pub rank: usize,
+    /// For each pivot column `j < rank`, the row holding its nonzero pivot.
+    pub pivot_rows: Vec<usize>,
+}
+
+/// Returns the column echelon form of the `rows × n` matrix `r`.
+///
+/// Math: process rows top to bottom with pivot column `p`; for each column
+/// `j > p` with `R[i][j] != 0`, replace columns `(p, j)` by
+/// `(s·c_p + t·c_j, -(b/g)·c_p + (a/g)·c_j)` where `a = R[i][p]`,
+/// `b = R[i][j]`, `s·a + t·b = g`. The 2×2 block `[[s, -b/g], [t, a/g]]`
+/// has determinant `(s·a + t·b)/g = 1`, so `U` stays unimodular, and row
+/// `i` ends up with a single nonzero `g` at column `p`. Later steps touch
+/// only columns `> p`, which are zero in earlier rows, so `H` is lower
+/// echelon. Example: `R = [2 3]` gives `H = [1 0]`, `U = [[-1, -3], [1, 2]]`.
+pub fn column_hermite(r: &[Vec<i64>], n: usize) -> Result<ColumnHermite> {
+    let mut h: Vec<Vec<i64>> = r.to_vec();
+    let mut u: Vec<Vec<i64>> = (0..n)
+        .map(|i| (0..n).map(|j| i64::from(i == j)).collect())
+        .collect();
+    let mut p = 0;
+    let mut pivot_rows = Vec::new();
+    for i in 0..h.len() {
+        if p == n {
+            break;
+        }
+        for j in p + 1..n {
+            let b = h[i][j];
+            if b == 0 {
+                continue;
+            }
+            let a = h[i][p];
+            let (g, s, t) = int::ext_gcd(a, b)?;
+            let (bg, ag) = (b / g, a / g);
+            combine_cols(&mut h, p, j, s, t, bg, ag)?;
+            combine_cols(&mut u, p, j, s, t, bg, ag)?;
+        }
+        if h[i][p] != 0 {
+            if h[i][p] < 0 {
+                for row in h.iter_mut().chain(u.iter_mut()) {
+                    row[p] = int::neg(row[p])?;
+                }
+            }
+            pivot_rows.push(i);
+            p += 1;
+        }
+    }
+    Ok(ColumnHermite {
+        h,
+        u,
+        rank: p,
+        pivot_rows,
+    })
+}
+
+fn combine_cols(
+    m: &mut [Vec<i64>],
+    p: usize,
+    j: usize,
+    s: i64,
+    t: i64,
+    bg: i64,
+    ag: i64,
+) -> Result<()> {
+    for row in m.iter_mut() {
+        let (cp, cj) = (row[p], row[j]);
+        row[p] = int::mul_add(s, cp, t, cj)?;
+        row[j] = int::mul_add(-bg, cp, ag, cj)?;
+    }
+    Ok(())
+}
+
+/// Returns `acc + a*b` in i128, or `Overflow`.
+pub fn fma(acc: i128, a: i64, b: i64) -> Result<i128> {
+    acc.checked_add(a as i128 * b as i128)
+        .ok_or(MathError::Overflow)
+}
+
+/// Integer solutions of `E x + c = 0` as `x = x0 + V z` for all integer `z`.
+#[derive(Clone, Debug)]
+pub struct Lattice {
+    /// A particular integer solution.
+    pub x0: Vec<i64>,
+    /// Generator columns, stored row-major as `n × k`.
+    pub v: Vec<Vec<i64>>,
+}
+
+/// Solves `E x + c = 0` over the integers; rows hold `n` coefficients then `c`.
+///
+/// Math: with `E U = H` (column Hermite), `x = U y` turns the system into
+/// `H y = -c`, which is lower echelon in the first `rank` coordinates:
+/// forward substitution fixes `y_1` (each pivot division must be exact,
+/// and rows without a pivot must vanish), while `y_2` stays free. Since
+/// `U` is unimodular, integer `y` and integer `x` correspond one to one.
+/// Returns `Ok(None)` when there is no integer solution.
+pub fn solve_equalities(eqs: &[Vec<i64>], n: usize) -> Result<Option<Lattice>> {
+    let e: Vec<Vec<i64>> = eqs.iter().map(|r| r[..n].to_vec()).collect();
+    let ch = column_hermite(&e, n)?;
+    let mut y = vec![0i64; ch.rank];
+    let mut next = 0;
+    for (i, row) in ch.h.iter().enumerate() {
+        let mut s = -(eqs[i][n] as i128);
+        for (j, yj) in y.iter().enumerate().take(next) {
+            s = s
+                .checked_sub(row[j] as i128 * *yj as i128)
+                .ok_or(MathError::Overflow)?;
+        }
+        if next < ch.rank && ch.pivot_rows[next] == i {
+            let piv = row[next] as i128;
+            if s % piv != 0 {
+                return Ok(None);
+            }
+            y[next] = int::narrow(s / piv)?;
+            next += 1;
+        } else if s != 0 {
+            return Ok(None);
+        }
+    }
+    let mut x0 = vec![0i64; n];
+    for (i, x) in x0.iter_mut().enumerate() {
+        let mut acc: i128 = 0;
+        for (j, yj) in y.iter().enumerate() {
+            acc = fma(acc, ch.u[i][j], *yj)?;
+        }
+        *x = int::narrow(acc)?;
+    }
+    let v = (0..n).map(|i| ch.u[i][ch.rank..].to_vec()).collect();
+    Ok(Some(Lattice { x0, v }))
+}
+
+/// Returns `row · (x0 + V z) + c` rewritten as a row over `z` (then constant).
+pub fn substitute_lattice(row: &[i64], lat: &Lattice) -> Result<Vec<i64>> {
+    let n = lat.x0.len();
+    let k = lat.v.first().map_or(0, |r| r.len());
+    let mut out = vec![0i64; k + 1];
+    for (j, o) in out.iter_mut().enumerate().take(k) {
+        let mut acc: i128 = 0;
+        for (r, v) in row[..n].iter().zip(&lat.v) {
+            acc = fma(acc, *r, v[j])?;
+        }
+        *o = int::narrow(acc)?;
+    }
+    let mut c: i128 = row[n] as i128;
+    for (r, x) in row[..n].iter().zip(&lat.x0) {
+        c = fma(c, *r, *x)?;
+    }
+    out[k] = int::narrow(c)?;
+    Ok(out)
+}
+
+/// Returns `x0 + V z`.
+pub fn lattice_point(lat: &Lattice, z: &[i64]) -> Result<Vec<i64>> {
+    let mut x = Vec::with_capacity(lat.x0.len());
+    for (i, x0) in lat.x0.iter().enumerate() {
+        let mut acc = *x0 as i128;
+        for (j, zj) in z.iter().enumerate() {
+            acc = fma(acc, lat.v[i][j], *zj)?;
+        }
+        x.push(int::narrow(acc)?);
+    }
+    Ok(x)
+}
+
+/// Returns `M · x` for a row-major matrix and an integer vector.
+pub fn mat_vec(m: &[Vec<i64>], x: &[i64]) -> Result<Vec<i64>> {
+    m.iter()
+        .map(|row| {
+            let mut acc: i128 = 0;
+            for (a, b) in row.iter().zip(x) {
+                acc = fma(acc, *a, *b)?;
+            }
+            int::narrow(acc)
+        })
+        .collect()
+}
+
+/// Returns the row `row[..n] · U` followed by the unchanged constant `row[n]`.
+pub fn row_times(row: &[i64], u: &[Vec<i64>]) -> Result<Vec<i64>> {
+    let n = u.len();
+    if row.len() != n + 1 {
+        return Err(MathError::Internal("row length mismatch"));
+    }
+    let mut out = vec![0i64; n + 1];
+    for (j, o) in out.iter_mut().enumerate().take(n) {
+        let mut acc: i128 = 0;
+        for i in 0..n {
+            acc = fma(acc, row[i], u[i][j])?;
+        }
+        *o = int::narrow(acc)?;
+    }
+    out[n] = row[n];
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hermite_small() {
+        let r = vec![vec![2, 3, 4], vec![1, 1, 1]];
+        let ch = column_hermite(&r, 3).unwrap();
+        assert_eq!(ch.rank, 2);
+        for (i, row) in r.iter().enumerate() {
+            let got = row_times(&[row.clone(), vec![0]].concat(), &ch.u).unwrap();
+            assert_eq!(&got[..3], &ch.h[i][..]);
+        }
+        assert_eq!(ch.h[0][1], 0);
+        assert_eq!(ch.h[0][2], 0);
+        assert_eq!(ch.h[1][2], 0);
+    }
+
+    #[test]
+    fn lattice_solutions() {
+        // 2x + 4y = 6  → x = 3 - 2y
+        let lat = solve_equalities(&[vec![2, 4, -6]], 2).unwrap().unwrap();
+        for z in -3..=3 {
+            let p = lattice_point(&lat, &[z]).unwrap();
+            assert_eq!(2 * p[0] + 4 * p[1], 6);
+        }
+        assert!(solve_equalities(&[vec![2, 4, -5]], 2).unwrap().is_none());
+    }
+}

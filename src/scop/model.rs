@@ -1,0 +1,1009 @@
+//! The polyhedral model of a static control part: statements with iteration
+//! domains, access relations and the original schedule.
+//!
+//! # Statements
+//!
+//! A statement is one store (`affine.store` or `memref.store`) together with
+//! the backward slice of pure operations that compute the stored value; the
+//! loads in that slice are the statement's reads, modeled as happening at the
+//! statement's own position. That is exact only when nothing may overwrite
+//! the loaded location between the load and the store, so the builder checks
+//! it and refuses the SCoP otherwise (see [`check_load_hazard`]). A load that
+//! feeds several statements is a read of each of them.
+//!
+//! # Domains
+//!
+//! Each enclosing `affine.for` gives one iterator with
+//! `max(lower bounds) <= i <= min(upper bounds) - 1`; a step `s > 1` adds a
+//! local `k >= 0` with `i = lb + s·k` (single lower bound only). Each
+//! `affine.parallel` dimension is an iterator the same way. `affine.if`
+//! conditions are added to the then-branch; the else-branch gets the
+//! negation, a disjunction, so a domain is a union of pieces: for conditions
+//! `c1 ∧ … ∧ ck`, piece `j` holds `c1 … c(j-1)` and `¬cj`. `floordiv`,
+//! `ceildiv` and `mod` become locals ([`super::form`]).
+//!
+//! # Arrays
+//!
+//! Accesses are grouped by memref root: `memref.cast` is looked through;
+//! other view operations (subview, reinterpret_cast, …) make the SCoP
+//! unsupported. Distinct roots are assumed not to alias, as MLIR's own affine
+//! dependence analysis assumes (function arguments passed the same buffer
+//! twice are outside the model).
+//!
+//! # Schedule
+//!
+//! The original schedule is the `2d+1` form `[b0, i1, b1, …, id, bd]`: `bk` is
+//! the textual position of the statement's ancestor among the loops and
+//! statements of the loop body at depth `k` (`affine.if` is transparent;
+//! an `affine.parallel` contributes all its iterators at one level). All
+//! schedules are padded with zeros to one length.
+
+use std::collections::HashMap;
+
+use thiserror::Error;
+
+use super::detect::Scop as DetectedScop;
+use super::form::{from_expr, Form, FormError, Locals};
+use crate::ffi::ir::{value_names, Block, Op, Val};
+use crate::math::{BasicRel, MathError, Space, Tuple};
+
+/// Why a detected SCoP cannot be modeled exactly (it is then left alone).
+#[derive(Debug, Clone, Error)]
+#[error("{reason}")]
+pub struct Unsupported {
+    /// The operation at fault.
+    pub op: Op,
+    /// Why, as a sentence fragment.
+    pub reason: String,
+}
+
+/// A typed statement index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StmtId(pub usize);
+
+/// A typed array index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ArrayId(pub usize);
+
+/// Read or write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessKind {
+    /// A load.
+    Read,
+    /// A store.
+    Write,
+}
+
+/// A memref accessed in the SCoP, identified by its root value.
+#[derive(Debug, Clone)]
+pub struct Array {
+    /// The name (from MLIR's printer: `arg0`, `alloc`, …).
+    pub name: String,
+    /// The rank.
+    pub rank: usize,
+    root: Val,
+}
+
+/// One access of a statement.
+#[derive(Debug, Clone)]
+pub struct Access {
+    /// Read or write.
+    pub kind: AccessKind,
+    /// The array.
+    pub array: ArrayId,
+    /// One form per array dimension, over the statement's variables.
+    pub index: Vec<Form>,
+    /// The load or store.
+    pub op: Op,
+}
+
+/// One piece of a domain: constraints `form >= 0` and `form == 0`.
+#[derive(Debug, Clone, Default)]
+pub struct Piece {
+    /// Inequalities.
+    pub ineqs: Vec<Form>,
+    /// Equalities.
+    pub eqs: Vec<Form>,
+}
+
+/// A statement.
+#[derive(Debug, Clone)]
+pub struct Statement {
+    /// `S0`, `S1`, … in program order.
+    pub name: String,
+    /// The store.
+    pub op: Op,
+    /// Iterator names, outermost first.
+    pub iters: Vec<String>,
+    /// For each iterator, the key of the loop op that defines it.
+    pub loops: Vec<usize>,
+    /// Textual positions: `beta[k]` at loop depth `k` (one more than loops).
+    pub beta: Vec<usize>,
+    /// For each loop depth `k >= 1`, the number of iterators of loops 1..=k.
+    pub depth_iters: Vec<usize>,
+    /// Locals of the domain and accesses, with their definitions.
+    pub locals: Locals,
+    /// The domain, a union of pieces (locals' definitions apply to each).
+    pub domain: Vec<Piece>,
+    /// The accesses: the write first, then the reads in slice order.
+    pub accesses: Vec<Access>,
+}
+
+/// The polyhedral model of one SCoP.
+#[derive(Debug, Clone)]
+pub struct Scop {
+    /// Parameter names.
+    pub params: Vec<String>,
+    /// The statements, in program order.
+    pub statements: Vec<Statement>,
+    /// The arrays.
+    pub arrays: Vec<Array>,
+    /// Length of every schedule (2·max depth + 1, counting iterators).
+    pub schedule_len: usize,
+    /// The first operation of the SCoP.
+    pub first_op: Op,
+}
+
+fn unsupported(op: Op, reason: impl Into<String>) -> Unsupported {
+    Unsupported {
+        op,
+        reason: reason.into(),
+    }
+}
+
+fn form_err(op: Op, e: FormError) -> Unsupported {
+    unsupported(op, format!("'{}': {e}", op.name()))
+}
+
+/// An enclosing loop during the walk.
+#[derive(Clone)]
+struct Frame {
+    key: usize,
+    /// (block argument key, iterator index).
+    ivs: Vec<(usize, usize)>,
+}
+
+struct Builder {
+    scope: Op,
+    nest_roots: Vec<Op>,
+    params: Vec<Val>,
+    arrays: Vec<Array>,
+    statements: Vec<Statement>,
+    frames: Vec<Frame>,
+    n_iters: usize,
+    pieces: Vec<Piece>,
+    locals: Locals,
+    /// Position counters per loop depth for the current path.
+    beta: Vec<usize>,
+    /// Positions of the enclosing loops.
+    path: Vec<usize>,
+    /// Preorder index of every op in the SCoP, and the index past its subtree.
+    order: HashMap<usize, (usize, usize)>,
+    /// All stores: (preorder index, root key, op).
+    stores: Vec<(usize, usize, Op)>,
+}
+
+/// Builds the model of a detected SCoP. `scope` is the function (for names).
+pub fn build(scope: Op, scop: &DetectedScop) -> Result<Scop, Unsupported> {
+    let mut b = Builder {
+        scope,
+        nest_roots: scop.ops.clone(),
+        params: Vec::new(),
+        arrays: Vec::new(),
+        statements: Vec::new(),
+        frames: Vec::new(),
+        n_iters: 0,
+        pieces: vec![Piece::default()],
+        locals: Locals::default(),
+        beta: vec![0],
+        path: Vec::new(),
+        order: HashMap::new(),
+        stores: Vec::new(),
+    };
+    let mut counter = 0;
+    for &op in &scop.ops {
+        b.number(op, &mut counter)?;
+    }
+    for &op in &scop.ops {
+        b.walk_op(op)?;
+    }
+    let names = value_names(scope, &b.params);
+    let params = unique_names(names.iter().map(|n| ident(n, "p")).collect());
+    let schedule_len = b
+        .statements
+        .iter()
+        .map(|s| 2 * s.loops.len() + 1)
+        .max()
+        .unwrap_or(1);
+    let array_names = unique_names(
+        value_names(scope, &b.arrays.iter().map(|a| a.root).collect::<Vec<_>>())
+            .iter()
+            .map(|n| ident(n, "A"))
+            .collect(),
+    );
+    for (a, n) in b.arrays.iter_mut().zip(array_names) {
+        a.name = n;
+    }
+    Ok(Scop {
+        params,
+        statements: b.statements,
+        arrays: b.arrays,
+        schedule_len,
+        first_op: scop.ops[0],
+    })
+}
+
+/// Makes a printer name a valid isl identifier (`0` → `p0`, `arg1` stays).
+fn ident(name: &str, prefix: &str) -> String {
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    match clean.chars().next() {
+        Some(c) if c.is_ascii_alphabetic() => clean,
+        _ => format!("{prefix}{clean}"),
+    }
+}
+
+fn unique_names(names: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        let mut cand = n.clone();
+        let mut k = 1;
+        while out.contains(&cand) {
+            cand = format!("{n}_{k}");
+            k += 1;
+        }
+        out.push(cand);
+    }
+    out
+}
+
+fn is_loop(name: &str) -> bool {
+    name == "affine.for" || name == "affine.parallel"
+}
+
+impl Builder {
+    /// Numbers ops in preorder; records stores.
+    fn number(&mut self, op: Op, counter: &mut usize) -> Result<(), Unsupported> {
+        let start = *counter;
+        *counter += 1;
+        for r in op.regions() {
+            for blk in r.blocks() {
+                for inner in blk.ops() {
+                    self.number(inner, counter)?;
+                }
+            }
+        }
+        self.order.insert(op.key(), (start, *counter));
+        let name = op.name();
+        if name == "affine.store" || name == "memref.store" {
+            let root = memref_root(op, op.operands().get(1).copied())?;
+            self.stores.push((start, root.key(), op));
+        }
+        Ok(())
+    }
+
+    fn in_scop(&self, op: Op) -> bool {
+        self.nest_roots.iter().any(|&r| op.is_within(r))
+    }
+
+    fn param(&mut self, v: Val) -> Form {
+        let k = match self.params.iter().position(|p| p.key() == v.key()) {
+            Some(k) => k,
+            None => {
+                self.params.push(v);
+                self.params.len() - 1
+            }
+        };
+        Form::param(k)
+    }
+
+    /// The affine form of an index value at the current position.
+    fn value_form(&mut self, at: Op, v: Val, depth: usize) -> Result<Form, Unsupported> {
+        if depth > 64 {
+            return Err(unsupported(at, "index expression too deep"));
+        }
+        if let Some(block) = v.owner_block() {
+            if let Some(f) = self
+                .frames
+                .iter()
+                .flat_map(|f| f.ivs.iter())
+                .find(|(k, _)| *k == v.key())
+            {
+                return Ok(Form::iter(f.1));
+            }
+            let owner = block.parent_op();
+            if owner.is_some_and(|o| self.in_scop(o)) {
+                return Err(unsupported(
+                    at,
+                    "index uses a block argument that is not a loop counter",
+                ));
+            }
+            return Ok(self.param(v));
+        }
+        let Some(def) = v.defining_op() else {
+            return Err(unsupported(at, "unknown index value"));
+        };
+        let name = def.name();
+        if name == "arith.constant" {
+            return def
+                .attr(c"value")
+                .and_then(|a| a.as_int())
+                .map(Form::constant)
+                .ok_or_else(|| unsupported(at, "non-integer constant index"));
+        }
+        if !self.in_scop(def) {
+            return Ok(self.param(v));
+        }
+        let operands = def.operands();
+        match name.as_str() {
+            "affine.apply" => {
+                let map = def
+                    .map_attr(c"map")
+                    .ok_or_else(|| unsupported(def, "affine.apply without map"))?;
+                let nd = map.num_dims();
+                let forms = operands
+                    .iter()
+                    .map(|&o| self.value_form(at, o, depth + 1))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let (dims, syms) = forms.split_at(nd.min(forms.len()));
+                let result = *map
+                    .results()
+                    .first()
+                    .ok_or_else(|| unsupported(def, "empty map"))?;
+                from_expr(result, dims, syms, &mut self.locals).map_err(|e| form_err(def, e))
+            }
+            "arith.addi" | "arith.subi" | "arith.muli" if operands.len() == 2 => {
+                let a = self.value_form(at, operands[0], depth + 1)?;
+                let c = self.value_form(at, operands[1], depth + 1)?;
+                let r = match name.as_str() {
+                    "arith.addi" => a.plus(&c),
+                    "arith.subi" => a.minus(&c),
+                    _ => match (a.as_constant(), c.as_constant()) {
+                        (Some(k), _) => c.scale(k),
+                        (_, Some(k)) => a.scale(k),
+                        _ => Err(FormError::NotAffine("product of two variables")),
+                    },
+                };
+                r.map_err(|e| form_err(def, e))
+            }
+            _ => {
+                if crate::ffi::shim::is_memory_effect_free(def)
+                    && def.regions().is_empty()
+                    && operands.iter().all(|&o| self.is_invariant(o))
+                {
+                    Ok(self.param(v))
+                } else {
+                    Err(unsupported(
+                        at,
+                        format!("index computed by '{name}' is not affine"),
+                    ))
+                }
+            }
+        }
+    }
+
+    fn is_invariant(&self, v: Val) -> bool {
+        if let Some(block) = v.owner_block() {
+            return !block.parent_op().is_some_and(|o| self.in_scop(o));
+        }
+        match v.defining_op() {
+            Some(def) if self.in_scop(def) => {
+                crate::ffi::shim::is_memory_effect_free(def)
+                    && def.regions().is_empty()
+                    && def.operands().iter().all(|&o| self.is_invariant(o))
+            }
+            _ => true,
+        }
+    }
+
+    /// Forms of the results of `map` applied to `operands`.
+    fn map_forms(
+        &mut self,
+        op: Op,
+        map: crate::ffi::ir::Map,
+        operands: &[Val],
+    ) -> Result<Vec<Form>, Unsupported> {
+        let forms = operands
+            .iter()
+            .map(|&o| self.value_form(op, o, 0))
+            .collect::<Result<Vec<_>, _>>()?;
+        let nd = map.num_dims();
+        if forms.len() != nd + map.num_symbols() {
+            return Err(unsupported(op, "map operand count does not match the map"));
+        }
+        let (dims, syms) = forms.split_at(nd);
+        map.results()
+            .into_iter()
+            .map(|e| from_expr(e, dims, syms, &mut self.locals).map_err(|err| form_err(op, err)))
+            .collect()
+    }
+
+    fn add_ineq(&mut self, f: Form) {
+        for p in &mut self.pieces {
+            p.ineqs.push(f.clone());
+        }
+    }
+
+    fn add_eq(&mut self, f: Form) {
+        for p in &mut self.pieces {
+            p.eqs.push(f.clone());
+        }
+    }
+
+    /// Adds `lbs <= iv`, `iv <= ubs - 1` and the stride of one iterator.
+    fn bound_iterator(
+        &mut self,
+        op: Op,
+        iv: usize,
+        lbs: Vec<Form>,
+        ubs: Vec<Form>,
+        step: i64,
+    ) -> Result<(), Unsupported> {
+        let i = Form::iter(iv);
+        if step < 1 {
+            return Err(unsupported(op, "non-positive step"));
+        }
+        if step > 1 && lbs.len() != 1 {
+            return Err(unsupported(
+                op,
+                "a step with several lower bounds is not modeled",
+            ));
+        }
+        for lb in &lbs {
+            self.add_ineq(i.minus(lb).map_err(|e| form_err(op, e))?);
+        }
+        for ub in &ubs {
+            self.add_ineq(
+                ub.minus(&i)
+                    .and_then(|f| f.plus(&Form::constant(-1)))
+                    .map_err(|e| form_err(op, e))?,
+            );
+        }
+        if step > 1 {
+            let k = self.locals.fresh();
+            // i - lb - step·k == 0, k >= 0
+            let f = i
+                .minus(&lbs[0])
+                .and_then(|f| f.minus(&Form::local(k).scale(step)?))
+                .map_err(|e| form_err(op, e))?;
+            self.locals.eqs.push(f);
+            self.locals.ineqs.push(Form::local(k));
+        }
+        Ok(())
+    }
+
+    fn walk_block(&mut self, block: Block) -> Result<(), Unsupported> {
+        for op in block.ops() {
+            self.walk_op(op)?;
+        }
+        Ok(())
+    }
+
+    fn walk_op(&mut self, op: Op) -> Result<(), Unsupported> {
+        let name = op.name();
+        match name.as_str() {
+            "affine.for" | "affine.parallel" => {
+                let saved = (self.pieces.clone(), self.locals.clone(), self.n_iters);
+                let body = op
+                    .regions()
+                    .first()
+                    .and_then(|r| r.blocks().first().copied())
+                    .ok_or_else(|| unsupported(op, "loop without body"))?;
+                let n = if name == "affine.for" {
+                    1
+                } else {
+                    body.num_args()
+                };
+                let mut frame = Frame {
+                    key: op.key(),
+                    ivs: Vec::new(),
+                };
+                for k in 0..n {
+                    let arg = body
+                        .arg(k)
+                        .ok_or_else(|| unsupported(op, "missing induction variable"))?;
+                    frame.ivs.push((arg.key(), self.n_iters + k));
+                }
+                self.bound_loop(op, &name, n)?;
+                self.frames.push(frame);
+                self.n_iters += n;
+                let pos = self.next_position();
+                self.path.push(pos);
+                self.beta.push(0);
+                self.walk_block(body)?;
+                self.beta.pop();
+                self.path.pop();
+                self.frames.pop();
+                (self.pieces, self.locals, self.n_iters) = saved;
+                Ok(())
+            }
+            "affine.if" => {
+                let set = op
+                    .attr(c"condition")
+                    .and_then(|a| a.as_set())
+                    .ok_or_else(|| unsupported(op, "affine.if without condition"))?;
+                let operands = op.operands();
+                let forms = operands
+                    .iter()
+                    .map(|&o| self.value_form(op, o, 0))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let nd = set.num_dims();
+                if forms.len() != nd + set.num_symbols() {
+                    return Err(unsupported(
+                        op,
+                        "condition operand count does not match the set",
+                    ));
+                }
+                let (dims, syms) = forms.split_at(nd);
+                let mut conds = Vec::new();
+                for (e, is_eq) in set.constraints() {
+                    conds.push((
+                        from_expr(e, dims, syms, &mut self.locals)
+                            .map_err(|err| form_err(op, err))?,
+                        is_eq,
+                    ));
+                }
+                let regions = op.regions();
+                // Then-branch.
+                let saved = (self.pieces.clone(), self.locals.clone());
+                for (f, is_eq) in &conds {
+                    if *is_eq {
+                        self.add_eq(f.clone());
+                    } else {
+                        self.add_ineq(f.clone());
+                    }
+                }
+                if let Some(b) = regions.first().and_then(|r| r.blocks().first().copied()) {
+                    self.walk_block(b)?;
+                }
+                (self.pieces, self.locals) = saved.clone();
+                // Else-branch: the union of "first j-1 hold, the j-th fails".
+                if let Some(b) = regions.get(1).and_then(|r| r.blocks().first().copied()) {
+                    let base = self.pieces.clone();
+                    let mut pieces = Vec::new();
+                    for p in &base {
+                        for j in 0..conds.len() {
+                            let mut negs = Vec::new();
+                            let (f, is_eq) = &conds[j];
+                            let neg = f
+                                .scale(-1)
+                                .and_then(|g| g.plus(&Form::constant(-1)))
+                                .map_err(|e| form_err(op, e))?;
+                            if *is_eq {
+                                negs.push(neg); // f <= -1
+                                negs.push(
+                                    f.plus(&Form::constant(-1)).map_err(|e| form_err(op, e))?,
+                                ); // f >= 1
+                            } else {
+                                negs.push(neg); // f <= -1
+                            }
+                            for n in negs {
+                                let mut q = p.clone();
+                                for (g, g_eq) in &conds[..j] {
+                                    if *g_eq {
+                                        q.eqs.push(g.clone());
+                                    } else {
+                                        q.ineqs.push(g.clone());
+                                    }
+                                }
+                                q.ineqs.push(n);
+                                pieces.push(q);
+                            }
+                        }
+                    }
+                    self.pieces = pieces;
+                    if !b.ops().is_empty() {
+                        self.walk_block(b)?;
+                    }
+                    (self.pieces, self.locals) = saved;
+                }
+                Ok(())
+            }
+            "affine.store" | "memref.store" => self.statement(op),
+            _ => Ok(()),
+        }
+    }
+
+    fn next_position(&mut self) -> usize {
+        let last = self.beta.len() - 1;
+        let p = self.beta[last];
+        self.beta[last] += 1;
+        p
+    }
+
+    fn bound_loop(&mut self, op: Op, name: &str, n: usize) -> Result<(), Unsupported> {
+        let operands = op.operands();
+        if name == "affine.for" {
+            let lb = op
+                .map_attr(c"lowerBoundMap")
+                .ok_or_else(|| unsupported(op, "missing lower bound"))?;
+            let ub = op
+                .map_attr(c"upperBoundMap")
+                .ok_or_else(|| unsupported(op, "missing upper bound"))?;
+            let nlb = lb.num_dims() + lb.num_symbols();
+            let nub = ub.num_dims() + ub.num_symbols();
+            if operands.len() < nlb + nub {
+                return Err(unsupported(op, "bound operands do not match the maps"));
+            }
+            let lbs = self.map_forms(op, lb, &operands[..nlb])?;
+            let ubs = self.map_forms(op, ub, &operands[nlb..nlb + nub])?;
+            let step = op.attr(c"step").and_then(|a| a.as_int()).unwrap_or(1);
+            self.bound_iterator(op, self.n_iters, lbs, ubs, step)
+        } else {
+            let lb = op
+                .map_attr(c"lowerBoundsMap")
+                .ok_or_else(|| unsupported(op, "missing lower bounds"))?;
+            let ub = op
+                .map_attr(c"upperBoundsMap")
+                .ok_or_else(|| unsupported(op, "missing upper bounds"))?;
+            if lb.results().len() != n || ub.results().len() != n {
+                return Err(unsupported(
+                    op,
+                    "'affine.parallel' with max/min bound groups is not modeled",
+                ));
+            }
+            let nlb = lb.num_dims() + lb.num_symbols();
+            let lbs = self.map_forms(op, lb, &operands[..nlb.min(operands.len())])?;
+            let ubs = self.map_forms(op, ub, &operands[nlb.min(operands.len())..])?;
+            let steps = op
+                .attr(c"steps")
+                .and_then(|a| a.int_list())
+                .unwrap_or_else(|| vec![1; n]);
+            for k in 0..n {
+                let step = steps.get(k).copied().unwrap_or(1);
+                self.bound_iterator(
+                    op,
+                    self.n_iters + k,
+                    vec![lbs[k].clone()],
+                    vec![ubs[k].clone()],
+                    step,
+                )?;
+            }
+            Ok(())
+        }
+    }
+
+    fn array(&mut self, op: Op, memref: Option<Val>) -> Result<ArrayId, Unsupported> {
+        let root = memref_root(op, memref)?;
+        if let Some(k) = self.arrays.iter().position(|a| a.root.key() == root.key()) {
+            return Ok(ArrayId(k));
+        }
+        let rank = memref_rank(op);
+        self.arrays.push(Array {
+            name: String::new(),
+            rank,
+            root,
+        });
+        Ok(ArrayId(self.arrays.len() - 1))
+    }
+
+    /// The index forms of an access (affine map or memref indices).
+    fn access_index(&mut self, op: Op) -> Result<Vec<Form>, Unsupported> {
+        let operands = op.operands();
+        let name = op.name();
+        let first = if name.ends_with("load") { 1 } else { 2 };
+        let idx = &operands[first.min(operands.len())..];
+        if name.starts_with("affine.") {
+            let map = op
+                .map_attr(c"map")
+                .ok_or_else(|| unsupported(op, "access without map"))?;
+            self.map_forms(op, map, idx)
+        } else {
+            idx.iter().map(|&v| self.value_form(op, v, 0)).collect()
+        }
+    }
+
+    fn statement(&mut self, store: Op) -> Result<(), Unsupported> {
+        let pos = self.next_position();
+        let saved_locals = self.locals.clone();
+        let operands = store.operands();
+        let mut accesses = Vec::new();
+        let warray = self.array(store, operands.get(1).copied())?;
+        let windex = self.access_index(store)?;
+        accesses.push(Access {
+            kind: AccessKind::Write,
+            array: warray,
+            index: windex,
+            op: store,
+        });
+        let mut loads = Vec::new();
+        let mut seen = Vec::new();
+        if let Some(&v) = operands.first() {
+            self.slice_loads(v, &mut loads, &mut seen, 0)?;
+        }
+        for load in loads {
+            self.check_load_hazard(load, store)?;
+            let array = self.array(load, load.operands().first().copied())?;
+            let index = self.access_index(load)?;
+            accesses.push(Access {
+                kind: AccessKind::Read,
+                array,
+                index,
+                op: load,
+            });
+        }
+        let n = self.statements.len();
+        let loops: Vec<usize> = self
+            .frames
+            .iter()
+            .flat_map(|f| f.ivs.iter().map(move |_| f.key))
+            .collect();
+        let mut depth_iters = Vec::new();
+        let mut acc = 0;
+        for f in &self.frames {
+            acc += f.ivs.len();
+            depth_iters.push(acc);
+        }
+        let mut beta = self.path.clone();
+        beta.push(pos);
+        self.statements.push(Statement {
+            name: format!("S{n}"),
+            op: store,
+            iters: (0..self.n_iters).map(|k| format!("i{k}")).collect(),
+            loops,
+            beta,
+            depth_iters,
+            locals: self.locals.clone(),
+            domain: self.pieces.clone(),
+            accesses,
+        });
+        self.locals = saved_locals;
+        Ok(())
+    }
+
+    /// Collects the loads in the backward slice of `v` inside the SCoP.
+    fn slice_loads(
+        &self,
+        v: Val,
+        loads: &mut Vec<Op>,
+        seen: &mut Vec<usize>,
+        depth: usize,
+    ) -> Result<(), Unsupported> {
+        if depth > 256 {
+            return Err(unsupported(self.scope, "statement expression too deep"));
+        }
+        let Some(def) = v.defining_op() else {
+            return Ok(());
+        };
+        if !self.in_scop(def) || seen.contains(&def.key()) {
+            return Ok(());
+        }
+        seen.push(def.key());
+        let name = def.name();
+        if name == "affine.load" || name == "memref.load" {
+            loads.push(def);
+            return Ok(());
+        }
+        for o in def.operands() {
+            self.slice_loads(o, loads, seen, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// Refuses a load whose location may be overwritten between the load and
+    /// the statement that uses it (the model reads at the statement).
+    fn check_load_hazard(&self, load: Op, store: Op) -> Result<(), Unsupported> {
+        let root = memref_root(load, load.operands().first().copied())?.key();
+        let (lpos, _) = self.order[&load.key()];
+        let (spos, _) = self.order[&store.key()];
+        // Loops around the store but not around the load.
+        let mut outermost_inner: Option<Op> = None;
+        let mut cur = store.parent();
+        while let Some(p) = cur {
+            if load.is_within(p) {
+                break;
+            }
+            if is_loop(&p.name()) {
+                outermost_inner = Some(p);
+            }
+            cur = p.parent();
+        }
+        let range = outermost_inner.map(|l| self.order[&l.key()]);
+        for &(wpos, wroot, w) in &self.stores {
+            if wroot != root {
+                continue;
+            }
+            let between = lpos < wpos && wpos < spos;
+            let in_inner = range.is_some_and(|(a, b)| a <= wpos && wpos < b);
+            if between || in_inner {
+                return Err(Unsupported {
+                    op: load,
+                    reason: format!(
+                        "the value loaded here is used by a later store after '{}' may have changed it",
+                        w.name()
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Traces a memref value to its root buffer through `memref.cast`.
+fn memref_root(op: Op, v: Option<Val>) -> Result<Val, Unsupported> {
+    let mut v = v.ok_or_else(|| unsupported(op, "access without memref"))?;
+    for _ in 0..64 {
+        match v.defining_op() {
+            Some(def) if def.name() == "memref.cast" => {
+                v = def.operands()[0];
+            }
+            Some(def)
+                if def.name().starts_with("memref.")
+                    && !matches!(
+                        def.name().as_str(),
+                        "memref.alloc" | "memref.alloca" | "memref.get_global"
+                    ) =>
+            {
+                return Err(unsupported(
+                    op,
+                    format!("access through '{}' (a view) is not modeled", def.name()),
+                ));
+            }
+            _ => return Ok(v),
+        }
+    }
+    Err(unsupported(op, "memref cast chain too long"))
+}
+
+fn memref_rank(op: Op) -> usize {
+    let operands = op.operands();
+    let name = op.name();
+    if name.starts_with("affine.") {
+        op.map_attr(c"map").map(|m| m.results().len()).unwrap_or(0)
+    } else {
+        let first = if name.ends_with("load") { 1 } else { 2 };
+        operands.len().saturating_sub(first)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Conversion to math relations
+// ---------------------------------------------------------------------------
+
+impl Scop {
+    fn np(&self) -> usize {
+        self.params.len()
+    }
+
+    /// The domain of statement `s` as basic sets (one per piece).
+    pub fn domain(&self, s: StmtId) -> Result<Vec<BasicRel>, MathError> {
+        let st = &self.statements[s.0];
+        let space = Space::set(&self.param_refs(), self.tuple(st));
+        let (np, ni, nl) = (self.np(), st.iters.len(), st.locals.count);
+        st.domain
+            .iter()
+            .map(|p| {
+                let (eqs, ineqs) = piece_rows(st, p, np, ni, nl);
+                BasicRel::from_constraints(space.clone(), nl, eqs, ineqs)
+            })
+            .collect()
+    }
+
+    /// The access relation of access `a` of statement `s`, one basic map per
+    /// domain piece, restricted to the domain.
+    pub fn access(&self, s: StmtId, a: usize) -> Result<Vec<BasicRel>, MathError> {
+        let st = &self.statements[s.0];
+        let acc = &st.accesses[a];
+        let arr = &self.arrays[acc.array.0];
+        let out = Tuple::new(
+            Some(&arr.name),
+            &(0..acc.index.len())
+                .map(|k| format!("o{k}"))
+                .collect::<Vec<_>>()
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        );
+        let space = Space::map(&self.param_refs(), self.tuple(st), out);
+        let (np, ni, nl, no) = (self.np(), st.iters.len(), st.locals.count, acc.index.len());
+        st.domain
+            .iter()
+            .map(|p| {
+                let (eqs, ineqs) = piece_rows(st, p, np, ni, nl);
+                let widen = |r: Vec<i64>| insert_zeros(&r, np + ni, no);
+                let mut eqs: Vec<Vec<i64>> = eqs.into_iter().map(widen).collect();
+                let ineqs: Vec<Vec<i64>> = ineqs.into_iter().map(widen).collect();
+                for (k, f) in acc.index.iter().enumerate() {
+                    // o_k - index_k == 0
+                    let mut r = insert_zeros(&f.row(np, ni, nl), np + ni, no);
+                    for c in r.iter_mut() {
+                        *c = c.checked_neg().ok_or(MathError::Overflow)?;
+                    }
+                    r[np + ni + k] = 1;
+                    eqs.push(r);
+                }
+                BasicRel::from_constraints(space.clone(), nl, eqs, ineqs)
+            })
+            .collect()
+    }
+
+    /// The original schedule of statement `s`: `S[i] -> [b0, i1, b1, …]`.
+    pub fn schedule(&self, s: StmtId) -> Result<BasicRel, MathError> {
+        let st = &self.statements[s.0];
+        let n = self.schedule_len;
+        let out = Tuple::anonymous(None, n);
+        let space = Space::map(&self.param_refs(), self.tuple(st), out);
+        let (np, ni) = (self.np(), st.iters.len());
+        let width = np + ni + n + 1;
+        let mut eqs = Vec::new();
+        let mut d = 0;
+        let mut it = 0;
+        let mut put = |target: Option<usize>, value: i64, d: usize| {
+            let mut r = vec![0; width];
+            r[np + ni + d] = 1;
+            match target {
+                Some(k) => r[np + k] = -1,
+                None => r[width - 1] = -value,
+            }
+            eqs.push(r);
+        };
+        put(None, st.beta[0] as i64, d);
+        d += 1;
+        for (level, &upto) in st.depth_iters.iter().enumerate() {
+            while it < upto {
+                put(Some(it), 0, d);
+                d += 1;
+                it += 1;
+            }
+            put(None, st.beta[level + 1] as i64, d);
+            d += 1;
+        }
+        while d < n {
+            put(None, 0, d);
+            d += 1;
+        }
+        BasicRel::from_constraints(space, 0, eqs, Vec::new())
+    }
+
+    fn param_refs(&self) -> Vec<&str> {
+        self.params.iter().map(String::as_str).collect()
+    }
+
+    fn tuple(&self, st: &Statement) -> Tuple {
+        Tuple::new(
+            Some(&st.name),
+            &st.iters.iter().map(String::as_str).collect::<Vec<_>>(),
+        )
+    }
+}
+
+/// The rows of one domain piece and the locals' definitions, over
+/// `[params | iters | locals | constant]`.
+pub(crate) fn piece_rows(
+    st: &Statement,
+    p: &Piece,
+    np: usize,
+    ni: usize,
+    nl: usize,
+) -> (Vec<Vec<i64>>, Vec<Vec<i64>>) {
+    let eqs = p
+        .eqs
+        .iter()
+        .chain(st.locals.eqs.iter())
+        .map(|f| f.row(np, ni, nl))
+        .collect();
+    let ineqs = p
+        .ineqs
+        .iter()
+        .chain(st.locals.ineqs.iter())
+        .map(|f| f.row(np, ni, nl))
+        .collect();
+    (eqs, ineqs)
+}
+
+/// Inserts `n` zero columns at position `at`.
+pub(crate) fn insert_zeros(row: &[i64], at: usize, n: usize) -> Vec<i64> {
+    let mut r = Vec::with_capacity(row.len() + n);
+    r.extend_from_slice(&row[..at]);
+    r.extend(std::iter::repeat_n(0, n));
+    r.extend_from_slice(&row[at..]);
+    r
+}
