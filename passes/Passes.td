@@ -70,3 +70,28 @@ def PrintDeps : Pass<"poly-print-deps", "func::FuncOp"> {
            "Also print read-after-read (input) dependences">,
   ];
 }
+
+def VerifySchedule : Pass<"poly-verify-schedule", "func::FuncOp"> {
+  let summary = "Check a schedule against the exact dependences of a SCoP";
+  let description = [{
+    The independent legality checker as a pass. Builds the model and the
+    dependences of SCoP number `scop` of each function and checks that the
+    schedule given in `schedule` (isl syntax, one map per statement, e.g.
+    `{ S0[i, j] -> [j, i] }`; statement names as printed by
+    `poly-print-scop`) runs every dependence sink strictly after its source.
+    With an empty `schedule`, checks the original schedule. `func` limits the
+    check to one function; otherwise functions without SCoP number `scop`
+    are skipped. A legal schedule
+    gets a remark; each violated dependence gets an error naming it, the
+    schedule dimension at which it breaks and a sample instance pair, and
+    the pass fails. The IR is unchanged.
+  }];
+  let options = [
+    Option<"schedule", "schedule", "std::string", /*default=*/"\"\"",
+           "The schedule to check, in isl syntax (empty: the original schedule)">,
+    Option<"scop", "scop", "unsigned", /*default=*/"0",
+           "Which SCoP of the function to check (in program order)">,
+    Option<"func", "func", "std::string", /*default=*/"\"\"",
+           "Only check this function (empty: every function with such a SCoP)">,
+  ];
+}

@@ -29,7 +29,8 @@
 //! * [`math`] — the exact integer/rational core: sets, maps, simplex, ILP,
 //!   projection, isl text form.
 //! * [`passes`] — the generated registry and one file per pass.
-//! * [`scop`] — static control parts.
+//! * [`scop`] — static control parts: detection and the polyhedral model.
+//! * [`sched`] — schedules and the independent legality checker.
 //! * [`plugin`] — the `mlirGetPassPluginInfo` entry point of the plugin.
 
 #![deny(missing_docs)]
@@ -42,6 +43,7 @@ pub mod lower;
 pub mod math;
 pub mod passes;
 pub mod plugin;
+pub mod sched;
 pub mod scop;
 
 /// Silences Rust's default panic message: polyrs catches panics at the pass
