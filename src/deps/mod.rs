@@ -20,7 +20,7 @@
 
 use thiserror::Error;
 
-use crate::math::{BasicRel, MathError, Optimum, Space, Tuple};
+use crate::math::{BasicRel, DimKind, MathError, Optimum, Space, Tuple};
 use crate::scop::model::{insert_zeros, piece_rows, AccessKind, ArrayId, Scop, Statement, StmtId};
 
 /// The kind of a dependence.
@@ -190,9 +190,6 @@ pub fn compute(scop: &Scop, opts: DepOptions) -> Result<Vec<Dependence>, DepsErr
                         if pieces.is_empty() {
                             continue;
                         }
-                        let distance = (0..c)
-                            .map(|k| distance_range(&pieces, scop, s, k))
-                            .collect::<Result<_, _>>()?;
                         let depth = (level < c).then_some(level + 1);
                         let same = |d: &&mut Dependence| {
                             d.kind == kind
@@ -208,9 +205,6 @@ pub fn compute(scop: &Scop, opts: DepOptions) -> Result<Vec<Dependence>, DepsErr
                                     d.relation.push(p);
                                 }
                             }
-                            for (r, n) in d.distance.iter_mut().zip(distance) {
-                                *r = r.merge(n);
-                            }
                         } else {
                             out.push(Dependence {
                                 kind,
@@ -220,13 +214,21 @@ pub fn compute(scop: &Scop, opts: DepOptions) -> Result<Vec<Dependence>, DepsErr
                                 array: a.array,
                                 depth,
                                 relation: pieces,
-                                distance,
+                                distance: Vec::new(),
                             });
                         }
                     }
                 }
             }
         }
+    }
+    // Distances once per merged relation.
+    for d in &mut out {
+        let s = &scop.statements[d.source.0];
+        let c = shared_iters(s, &scop.statements[d.sink.0]);
+        d.distance = (0..c)
+            .map(|k| distance_range(&d.relation, scop, s, k))
+            .collect::<Result<_, _>>()?;
     }
     Ok(out)
 }
@@ -327,6 +329,32 @@ fn relation(
     Ok(pieces)
 }
 
+/// The integer minimum (or maximum) of the single dimension of `set`:
+/// `Some(None)` when unbounded, `None` when the set is empty.
+///
+/// The rational optimum `r` comes from the simplex; the integer optimum is
+/// `⌈r⌉` (`⌊r⌋` for the maximum) exactly when that value is attained by an
+/// integer point, which one emptiness test decides. Otherwise (rare: strides
+/// or divisions make the bound unreachable) the integer lexicographic
+/// optimum is computed.
+fn int_bound(set: &BasicRel, max: bool) -> Result<Option<Option<i64>>, DepsError> {
+    let r = match set.rational_lexopt(max)? {
+        Optimum::Empty => return Ok(None),
+        Optimum::Unbounded => return Ok(Some(None)),
+        Optimum::Bounded(v) => v[0],
+    };
+    let guess = if max { r.floor() } else { r.ceil() };
+    let guess = i64::try_from(guess).map_err(|_| MathError::Overflow)?;
+    if !set.fix(DimKind::Out, 0, guess)?.is_empty()? {
+        return Ok(Some(Some(guess)));
+    }
+    Ok(match set.lexopt(max)? {
+        Optimum::Bounded(v) => Some(Some(v[0])),
+        Optimum::Unbounded => Some(None),
+        Optimum::Empty => None,
+    })
+}
+
 /// The range of `j_k - i_k` over the relation, with parameters free.
 fn distance_range(
     pieces: &[BasicRel],
@@ -356,15 +384,8 @@ fn distance_range(
         eqs.push(d);
         let space = Space::set(&[], Tuple::anonymous(None, 1));
         let set = BasicRel::from_constraints(space, total, eqs, ineqs)?;
-        let lo = match set.lexmin()? {
-            Optimum::Bounded(v) => Some(v[0]),
-            Optimum::Unbounded => None,
-            Optimum::Empty => continue,
-        };
-        let hi = match set.lexmax()? {
-            Optimum::Bounded(v) => Some(v[0]),
-            Optimum::Unbounded => None,
-            Optimum::Empty => continue,
+        let (Some(lo), Some(hi)) = (int_bound(&set, false)?, int_bound(&set, true)?) else {
+            continue;
         };
         min = Some(match (min, lo) {
             (None, x) => x,

@@ -19,6 +19,15 @@ pub struct Rational {
 
 fn gcd128(a: i128, b: i128) -> u128 {
     let (mut x, mut y) = (a.unsigned_abs(), b.unsigned_abs());
+    // Fast path: hardware 64-bit division instead of the software 128-bit one.
+    if let (Ok(mut x64), Ok(mut y64)) = (u64::try_from(x), u64::try_from(y)) {
+        while y64 != 0 {
+            let t = x64 % y64;
+            x64 = y64;
+            y64 = t;
+        }
+        return x64 as u128;
+    }
     while y != 0 {
         let t = x % y;
         x = y;
@@ -83,6 +92,10 @@ impl Rational {
 
     /// Returns the sum.
     pub fn add(&self, o: &Rational) -> Result<Rational> {
+        if self.den == 1 && o.den == 1 {
+            let n = self.num.checked_add(o.num).ok_or(MathError::Overflow)?;
+            return Ok(Rational { num: n, den: 1 });
+        }
         if self.den == o.den {
             let n = self.num.checked_add(o.num).ok_or(MathError::Overflow)?;
             return Rational::new(n, self.den);
@@ -114,6 +127,10 @@ impl Rational {
         if self.num == 0 || o.num == 0 {
             return Ok(Rational::ZERO);
         }
+        if self.den == 1 && o.den == 1 {
+            let n = self.num.checked_mul(o.num).ok_or(MathError::Overflow)?;
+            return Ok(Rational { num: n, den: 1 });
+        }
         let g1 = gcd128(self.num, o.den) as i128;
         let g2 = gcd128(o.num, self.den) as i128;
         let n = (self.num / g1)
@@ -122,7 +139,10 @@ impl Rational {
         let d = (self.den / g2)
             .checked_mul(o.den / g1)
             .ok_or(MathError::Overflow)?;
-        Rational::new(n, d)
+        // Both factors were reduced and cross-reduced, so n/d is reduced and
+        // d > 0 (both denominators are positive).
+        debug_assert_eq!(gcd128(n, d), 1);
+        Ok(Rational { num: n, den: d })
     }
 
     /// Returns the quotient, or `DivisionByZero`.
