@@ -95,3 +95,21 @@ def VerifySchedule : Pass<"poly-verify-schedule", "func::FuncOp"> {
            "Only check this function (empty: every function with such a SCoP)">,
   ];
 }
+
+def PrintSchedule : Pass<"poly-print-schedule", "func::FuncOp"> {
+  let summary = "Compute a Pluto-style schedule for each SCoP and print it";
+  let description = [{
+    Runs the Farkas-lemma scheduler (src/sched/pluto.rs) on every modeled
+    SCoP: one hyperplane at a time, legality and bounding constraints per
+    unsatisfied dependence, Pluto's linear-independence constraints, lexmin
+    of (u, w, coefficients, shifts); when no hyperplane exists, the
+    dependence graph is cut between strongly connected components (a scalar
+    dimension). Every schedule is re-checked by the independent legality
+    checker before it is printed. Prints, per statement, the schedule in isl
+    syntax and, per dimension, whether it is a loop of a permutable band
+    (with its coincidence, i.e. parallel, flag) or a scalar dimension. When
+    no schedule is found, a remark says why and the original schedule stands.
+    The IR is unchanged. Work in progress: no fusion heuristics, no
+    negative coefficients, non-parametric coefficient bounds.
+  }];
+}

@@ -20,6 +20,8 @@
 //! yields a [`Violation`] with a sample instance pair. A math-core failure is
 //! reported as an error, never as "legal".
 
+pub mod pluto;
+
 use thiserror::Error;
 
 use crate::deps::Dependence;
@@ -359,4 +361,48 @@ pub fn describe_sample(scop: &Scop, d: &Dependence, sample: &[i64]) -> String {
         t.name,
         join(&sample[np + ni..])
     )
+}
+
+/// An affine form over a statement's parameters and iterators as isl text
+/// (`2i0 + i1 - 1`); locals print as `e<k>`.
+pub fn form_text(f: &Form, params: &[String], iters: &[String]) -> String {
+    let mut terms: Vec<String> = Vec::new();
+    let mut push = |c: i64, name: &str| {
+        if c == 0 {
+            return;
+        }
+        let mag = c.unsigned_abs();
+        let body = if mag == 1 {
+            name.to_string()
+        } else {
+            format!("{mag}{name}")
+        };
+        if terms.is_empty() {
+            terms.push(if c < 0 { format!("-{body}") } else { body });
+        } else {
+            terms.push(format!("{} {body}", if c < 0 { "-" } else { "+" }));
+        }
+    };
+    for (k, &c) in f.params.iter().enumerate() {
+        push(c, params.get(k).map_or("p", String::as_str));
+    }
+    for (k, &c) in f.iters.iter().enumerate() {
+        push(c, iters.get(k).map_or("i", String::as_str));
+    }
+    for (k, &c) in f.locals.iter().enumerate() {
+        push(c, &format!("e{k}"));
+    }
+    if f.constant != 0 || terms.is_empty() {
+        let c = f.constant;
+        if terms.is_empty() {
+            terms.push(c.to_string());
+        } else {
+            terms.push(format!(
+                "{} {}",
+                if c < 0 { "-" } else { "+" },
+                c.unsigned_abs()
+            ));
+        }
+    }
+    terms.join(" ")
 }
