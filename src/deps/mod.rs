@@ -356,6 +356,10 @@ fn int_bound(set: &BasicRel, max: bool) -> Result<Option<Option<i64>>, DepsError
 }
 
 /// The range of `j_k - i_k` over the relation, with parameters free.
+///
+/// Per piece, an LP over all columns gives the rational optimum and a vertex;
+/// when the vertex is integral the optimum is the integer one (the common
+/// case). Otherwise [`int_bound`] decides on the lifted one-dimensional set.
 fn distance_range(
     pieces: &[BasicRel],
     scop: &Scop,
@@ -367,24 +371,27 @@ fn distance_range(
     let mut min: Option<Option<i64>> = None;
     let mut max: Option<Option<i64>> = None;
     for p in pieces {
-        // { [d] : exists params, i, j, locals : rel and d = j_k - i_k }
-        let total = p.space().n_total() + p.n_local();
-        let lift = |row: &[i64]| {
-            // Everything but the new dim becomes a local: [d | old columns... | 1].
-            let mut r = insert_zeros(row, 0, 1);
-            r.truncate(total + 2);
-            r
-        };
-        let mut eqs: Vec<Vec<i64>> = p.eqs().iter().map(|r| lift(r)).collect();
-        let ineqs: Vec<Vec<i64>> = p.ineqs().iter().map(|r| lift(r)).collect();
-        let mut d = vec![0; total + 2];
-        d[0] = 1;
-        d[1 + np + k] = 1;
-        d[1 + np + ni + k] = -1;
-        eqs.push(d);
-        let space = Space::set(&[], Tuple::anonymous(None, 1));
-        let set = BasicRel::from_constraints(space, total, eqs, ineqs)?;
-        let (Some(lo), Some(hi)) = (int_bound(&set, false)?, int_bound(&set, true)?) else {
+        let sys = p.to_system();
+        let total = sys.n;
+        let mut obj = vec![0i64; total + 1];
+        obj[np + k] = -1;
+        obj[np + ni + k] = 1;
+        let neg: Vec<i64> = obj.iter().map(|c| -c).collect();
+        let mut bounds = [None, None];
+        for (slot, (o, is_max)) in [(&obj, false), (&neg, true)].into_iter().enumerate() {
+            bounds[slot] = match sys.lp_min(o)? {
+                Optimum::Empty => None,
+                Optimum::Unbounded => Some(None),
+                Optimum::Bounded((v, x)) if x.iter().all(|r| r.is_integer()) => {
+                    let v = if is_max { v.neg()? } else { v };
+                    Some(Some(
+                        i64::try_from(v.floor()).map_err(|_| MathError::Overflow)?,
+                    ))
+                }
+                Optimum::Bounded(_) => int_bound(&lifted(p, np, ni, k)?, is_max)?,
+            };
+        }
+        let (Some(lo), Some(hi)) = (bounds[0], bounds[1]) else {
             continue;
         };
         min = Some(match (min, lo) {
@@ -402,4 +409,20 @@ fn distance_range(
         min: min.flatten(),
         max: max.flatten(),
     })
+}
+
+/// `{ [d] : exists (all columns of p) : p and d = j_k - i_k }`.
+fn lifted(p: &BasicRel, np: usize, ni: usize, k: usize) -> Result<BasicRel, DepsError> {
+    let total = p.space().n_total() + p.n_local();
+    // Everything but the new dim becomes a local: [d | old columns | 1].
+    let lift = |row: &[i64]| insert_zeros(row, 0, 1);
+    let mut eqs: Vec<Vec<i64>> = p.eqs().iter().map(|r| lift(r)).collect();
+    let ineqs: Vec<Vec<i64>> = p.ineqs().iter().map(|r| lift(r)).collect();
+    let mut d = vec![0; total + 2];
+    d[0] = 1;
+    d[1 + np + k] = 1;
+    d[1 + np + ni + k] = -1;
+    eqs.push(d);
+    let space = Space::set(&[], Tuple::anonymous(None, 1));
+    Ok(BasicRel::from_constraints(space, total, eqs, ineqs)?)
 }
