@@ -644,9 +644,10 @@ impl BasicRel {
                     fm::eliminate(&eqs, &self.ineqs, c)?
                 } else if n_eq > 0 {
                     continue;
-                } else if lows == 0 || ups == 0 {
-                    fm::eliminate(&self.eqs, &self.ineqs, c)?
-                } else if fm::fm_is_exact(&self.ineqs, c) && lows * ups <= 64 {
+                } else if lows == 0
+                    || ups == 0
+                    || (fm::fm_is_exact(&self.ineqs, c) && lows * ups <= 64)
+                {
                     fm::eliminate(&self.eqs, &self.ineqs, c)?
                 } else {
                     continue;

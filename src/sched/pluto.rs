@@ -253,8 +253,8 @@ fn diff_coef(
 }
 
 /// Integer basis of the null space of `rows` (each of length `m`), by exact
-/// rational elimination.
-fn null_space(rows: &[Vec<i64>], m: usize) -> Vec<Vec<i64>> {
+/// rational Gauss–Jordan elimination; overflow is an error, never a guess.
+fn null_space(rows: &[Vec<i64>], m: usize) -> Result<Vec<Vec<i64>>, MathError> {
     use crate::math::Rational;
     let mut a: Vec<Vec<Rational>> = rows
         .iter()
@@ -263,48 +263,54 @@ fn null_space(rows: &[Vec<i64>], m: usize) -> Vec<Vec<i64>> {
     let mut pivots = Vec::new();
     let mut row = 0;
     for col in 0..m {
+        if row == a.len() {
+            break;
+        }
         let Some(p) = (row..a.len()).find(|&r| !a[r][col].is_zero()) else {
             continue;
         };
         a.swap(row, p);
-        let inv = match Rational::ONE.div(&a[row][col]) {
-            Ok(v) => v,
-            Err(_) => return Vec::new(),
-        };
+        let inv = Rational::ONE.div(&a[row][col])?;
         for x in a[row].iter_mut() {
-            *x = x.mul(&inv).unwrap_or(Rational::ZERO);
+            *x = x.mul(&inv)?;
         }
-        for r in 0..a.len() {
-            if r != row && !a[r][col].is_zero() {
-                let f = a[r][col];
-                for k in 0..m {
-                    let v = a[row][k].mul(&f).unwrap_or(Rational::ZERO);
-                    a[r][k] = a[r][k].sub(&v).unwrap_or(Rational::ZERO);
+        let pivot_row = a[row].clone();
+        for (r, other) in a.iter_mut().enumerate() {
+            if r != row && !other[col].is_zero() {
+                let f = other[col];
+                for (x, p) in other.iter_mut().zip(&pivot_row) {
+                    *x = x.sub(&p.mul(&f)?)?;
                 }
             }
         }
         pivots.push(col);
         row += 1;
-        if row == a.len() {
-            break;
-        }
     }
     let mut basis = Vec::new();
     for free in (0..m).filter(|c| !pivots.contains(c)) {
         let mut v = vec![Rational::ZERO; m];
         v[free] = Rational::ONE;
         for (r, &pc) in pivots.iter().enumerate() {
-            v[pc] = a[r][free].neg().unwrap_or(Rational::ZERO);
+            v[pc] = a[r][free].neg()?;
         }
-        // Scale to integers.
-        let lcm = v.iter().fold(1i128, |l, x| {
+        // Scale to integers by the lcm of the denominators.
+        let mut lcm = 1i128;
+        for x in &v {
             let d = x.den();
-            l / gcd(l, d) * d
-        });
-        let iv: Vec<i64> = v
+            lcm = (lcm / gcd(lcm, d))
+                .checked_mul(d)
+                .ok_or(MathError::Overflow)?;
+        }
+        let iv = v
             .iter()
-            .map(|x| (x.num() * (lcm / x.den())) as i64)
-            .collect();
+            .map(|x| {
+                let n = x
+                    .num()
+                    .checked_mul(lcm / x.den())
+                    .ok_or(MathError::Overflow)?;
+                i64::try_from(n).map_err(|_| MathError::Overflow)
+            })
+            .collect::<Result<Vec<i64>, _>>()?;
         // Orient: prefer a non-negative vector.
         let iv = if iv.iter().all(|&x| x <= 0) {
             iv.iter().map(|x| -x).collect()
@@ -313,7 +319,7 @@ fn null_space(rows: &[Vec<i64>], m: usize) -> Vec<Vec<i64>> {
         };
         basis.push(iv);
     }
-    basis
+    Ok(basis)
 }
 
 fn gcd(a: i128, b: i128) -> i128 {
@@ -385,12 +391,11 @@ fn sccs(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
         reach[a][b] = true;
     }
     for k in 0..n {
-        for i in 0..n {
-            if reach[i][k] {
-                for j in 0..n {
-                    if reach[k][j] {
-                        reach[i][j] = true;
-                    }
+        let via = reach[k].clone();
+        for row in reach.iter_mut() {
+            if row[k] {
+                for (to, &r) in row.iter_mut().zip(&via) {
+                    *to |= r;
                 }
             }
         }
@@ -463,13 +468,15 @@ pub fn schedule(scop: &Scop, deps: &[Dependence]) -> Result<PlutoSchedule, Pluto
                 .collect::<Result<Vec<_>, _>>()
         })
         .collect::<Result<_, _>>()?;
-    let full = |rows: &Vec<Vec<Vec<i64>>>| {
-        scop.statements
-            .iter()
-            .enumerate()
-            .all(|(s, st)| rank(&rows[s], st.iters.len()) == st.iters.len())
+    let full = |rows: &Vec<Vec<Vec<i64>>>| -> Result<bool, MathError> {
+        for (s, st) in scop.statements.iter().enumerate() {
+            if rank(&rows[s], st.iters.len())? < st.iters.len() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     };
-    while !full(&rows) {
+    while !full(&rows)? {
         if kinds.len() > max_dims {
             return Err(PlutoError::Stuck(kinds.len()));
         }
@@ -486,8 +493,8 @@ pub fn schedule(scop: &Scop, deps: &[Dependence]) -> Result<PlutoSchedule, Pluto
         for (s, st) in scop.statements.iter().enumerate() {
             let m = st.iters.len();
             sys.add_bounds(lay.stmt[s] + m, 0, SHIFT_BOUND)?;
-            if rank(&rows[s], m) < m {
-                let null = null_space(&rows[s], m);
+            if rank(&rows[s], m)? < m {
+                let null = null_space(&rows[s], m)?;
                 let mut sum = vec![0i64; lay.n + 1];
                 for v in &null {
                     let mut r = vec![0i64; lay.n + 1];
@@ -640,6 +647,6 @@ pub fn schedule(scop: &Scop, deps: &[Dependence]) -> Result<PlutoSchedule, Pluto
 }
 
 /// Rank of the rows (each of length `m`).
-fn rank(rows: &[Vec<i64>], m: usize) -> usize {
-    m - null_space(rows, m).len()
+fn rank(rows: &[Vec<i64>], m: usize) -> Result<usize, MathError> {
+    Ok(m - null_space(rows, m)?.len())
 }
