@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use super::fm;
 use super::ilp::{norm_eq, norm_ineq, Norm, System};
 use super::int::{self, MathError, Result};
+use super::matrix;
 use super::rational::Rational;
 use super::space::{DimKind, Space, Tuple};
 use super::{Exactness, Optimum};
@@ -612,7 +613,9 @@ impl BasicRel {
     /// local in no equality that has only lower (or only upper) bounds is
     /// dropped with those rows (some large integer satisfies them); a local
     /// whose every lower/upper pair has a unit coefficient is removed by
-    /// Fourier–Motzkin, exact by the Omega-test argument in `fm`.
+    /// Fourier–Motzkin, exact by the Omega-test argument in `fm`; when no
+    /// rule fires, a unimodular change of the locals may expose a unit
+    /// coefficient in an equality (see `unimodular_locals`).
     pub fn simplify_locals(&mut self) -> Result<()> {
         self.normalize()?;
         let nd = self.space.n_total();
@@ -663,9 +666,53 @@ impl BasicRel {
             }
             self.normalize()?;
             if !changed {
+                if self.unimodular_locals()? {
+                    continue;
+                }
                 return Ok(());
             }
         }
+    }
+
+    /// Rewrites the locals by a unimodular change of variables when that
+    /// gives some equality a unit coefficient on a local; returns whether it
+    /// did.
+    ///
+    /// Math: locals are existential integers, so replacing the local vector
+    /// `e` by `U e'` for a unimodular `U` keeps the projection. With the
+    /// column Hermite form `L U = H` of the equalities' local parts `L`,
+    /// equality `i` mentions only `e'_1..e'_{k_i}` and its last one with
+    /// the pivot `H[i][k_i]`; a pivot `1` makes that local removable by
+    /// substitution. Example: `2e_1 + 3e_2 = i` has pivot `gcd(2, 3) = 1`,
+    /// so `e'_1 = i` and the equality (with its lattice) disappears.
+    fn unimodular_locals(&mut self) -> Result<bool> {
+        let nd = self.space.n_total();
+        let nl = self.n_local;
+        let rows: Vec<Vec<i64>> = self
+            .eqs
+            .iter()
+            .map(|r| r[nd..nd + nl].to_vec())
+            .filter(|r| r.iter().filter(|v| **v != 0).count() >= 2)
+            .collect();
+        if rows.is_empty() {
+            return Ok(false);
+        }
+        let ch = matrix::column_hermite(&rows, nl)?;
+        let unit = ch
+            .pivot_rows
+            .iter()
+            .enumerate()
+            .any(|(j, &i)| ch.h[i][j].abs() == 1);
+        if !unit {
+            return Ok(false);
+        }
+        for r in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
+            let mut part: Vec<i64> = r[nd..nd + nl].to_vec();
+            part.push(0);
+            let t = matrix::row_times(&part, &ch.u)?;
+            r[nd..nd + nl].copy_from_slice(&t[..nl]);
+        }
+        Ok(true)
     }
 
     /// Returns the layout map that moves dims `[off+first, off+first+n)` to

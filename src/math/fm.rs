@@ -56,6 +56,13 @@ pub fn fm_is_exact(ineqs: &[Vec<i64>], col: usize) -> bool {
 /// cancels the column; rows are gcd-normalized and tightened afterwards,
 /// which is valid because only integer points are of interest.
 pub fn eliminate(eqs: &[Vec<i64>], ineqs: &[Vec<i64>], col: usize) -> Result<Eliminated> {
+    if eqs
+        .iter()
+        .chain(ineqs.iter())
+        .any(|r| r.len() < 2 || col >= r.len() - 1)
+    {
+        return Err(MathError::Space(format!("column {col} out of range")));
+    }
     let mut out = Eliminated {
         eqs: Vec::new(),
         ineqs: Vec::new(),

@@ -243,6 +243,10 @@ impl System {
     /// Returns `self` with `x_var` replaced by the integer `v` (the column
     /// becomes zero, so `x_var` no longer appears).
     pub fn fix(&self, var: usize, v: i64) -> Result<System> {
+        self.check()?;
+        if var >= self.n {
+            return Err(MathError::Space(format!("variable {var} out of range")));
+        }
         let mut out = self.clone();
         for r in out.eqs.iter_mut().chain(out.ineqs.iter_mut()) {
             r[self.n] = int::narrow(matrix::fma(r[self.n] as i128, r[var], v)?)?;

@@ -125,6 +125,9 @@ pub fn lp_min(
     ineqs: &[Vec<i64>],
     obj: &[i64],
 ) -> Result<Optimum<(Rational, Vec<Rational>)>> {
+    if eqs.iter().chain(ineqs.iter()).any(|r| r.len() != n + 1) {
+        return Err(MathError::Space("row length differs from n + 1".into()));
+    }
     let conv =
         |row: &[i64]| -> Vec<Rational> { row.iter().map(|&v| Rational::from_int(v)).collect() };
     let mut rows_in: Vec<Vec<Rational>> = Vec::new();
@@ -147,11 +150,16 @@ pub fn lp_min_rat(
     obj: &[Rational],
 ) -> Result<Optimum<(Rational, Vec<Rational>)>> {
     let m = ineqs.len();
+    if obj.len() != n + 1 {
+        return Err(MathError::Space(
+            "objective length differs from n + 1".into(),
+        ));
+    }
     // Dictionary: s_i = c_i + Σ a_ij x_j.
     let mut rows = Vec::with_capacity(m);
     for r in ineqs {
         if r.len() != n + 1 {
-            return Err(MathError::Internal("lp row length"));
+            return Err(MathError::Space("row length differs from n + 1".into()));
         }
         let mut row = Vec::with_capacity(n + 1);
         row.push(r[n]);

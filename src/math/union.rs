@@ -313,6 +313,9 @@ impl UnionRel {
 
     /// Returns the exact projection removing `n` dims of `kind` from `first`.
     pub fn project_out(&self, kind: DimKind, first: usize, n: usize) -> Result<UnionRel> {
+        if kind == DimKind::Param && first + n > self.params.len() {
+            return Err(MathError::Space("parameters out of range".into()));
+        }
         let mut u = self.map_pieces(|p| p.project_out(kind, first, n))?;
         if kind == DimKind::Param {
             u.params.drain(first..first + n);
@@ -327,6 +330,9 @@ impl UnionRel {
         first: usize,
         n: usize,
     ) -> Result<(UnionRel, Exactness)> {
+        if kind == DimKind::Param && first + n > self.params.len() {
+            return Err(MathError::Space("parameters out of range".into()));
+        }
         let mut exact = Exactness::Exact;
         let mut pieces = Vec::new();
         for p in &self.pieces {
