@@ -82,6 +82,25 @@ pub fn parse(args: &[String], flags: &[Flag]) -> Result<Parsed, String> {
     Ok(p)
 }
 
+impl Parsed {
+    /// The one positional input file (`-` for stdin).
+    pub fn single_input(&self) -> Result<String, String> {
+        match self.positional.as_slice() {
+            [one] => Ok(one.clone()),
+            [] => Err("no input file (use - for stdin)".into()),
+            _ => Err("more than one input file".into()),
+        }
+    }
+
+    /// The optimization level of `-O<n>` (default 3).
+    pub fn opt_level(&self) -> Result<u8, String> {
+        match self.value("O").unwrap_or("3").parse() {
+            Ok(l) if l <= 3 => Ok(l),
+            _ => Err("invalid optimization level: expected -O0 to -O3".into()),
+        }
+    }
+}
+
 /// Formats the option list for `--help`.
 pub fn help(usage: &str, flags: &[Flag]) -> String {
     let mut s = format!("{usage}\n\nOptions:\n");

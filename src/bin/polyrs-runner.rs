@@ -70,11 +70,7 @@ fn main_inner() -> Result<(), String> {
         print!("{}", help(USAGE, FLAGS));
         return Ok(());
     }
-    let input = match p.positional.as_slice() {
-        [one] => one.clone(),
-        [] => return Err("no input file (use - for stdin)".into()),
-        _ => return Err("more than one input file".into()),
-    };
+    let input = p.single_input()?;
     let time = p.value("time").map(str::to_string);
     let repeat: usize = match p.value("repeat") {
         Some(r) => r
@@ -94,10 +90,7 @@ fn main_inner() -> Result<(), String> {
         // Set before the OpenMP runtime is loaded by the JIT.
         std::env::set_var("OMP_NUM_THREADS", n.to_string());
     }
-    let opt_level: u8 = match p.value("O").unwrap_or("3").parse() {
-        Ok(l) if l <= 3 => l,
-        _ => return Err("invalid optimization level: expected -O0 to -O3".into()),
-    };
+    let opt_level: u8 = p.opt_level()?;
     let opts = RunOptions {
         entry: p.value("e").unwrap_or("main").to_string(),
         time,

@@ -70,15 +70,8 @@ fn run() -> Result<(), String> {
             ))
         }
     };
-    let level: u8 = match p.value("O").unwrap_or("3").parse() {
-        Ok(l) if l <= 3 => l,
-        _ => return Err("invalid optimization level: expected -O0 to -O3".into()),
-    };
-    let input = match p.positional.as_slice() {
-        [one] => one.clone(),
-        [] => return Err("no input file (use - for stdin)".into()),
-        _ => return Err("more than one input file".into()),
-    };
+    let level: u8 = p.opt_level()?;
+    let input = p.single_input()?;
     let out = p.value("o").unwrap_or("-").to_string();
     let opts = CpuOptions {
         openmp: !p.has("no-openmp"),
