@@ -109,7 +109,15 @@ def PrintSchedule : Pass<"poly-print-schedule", "func::FuncOp"> {
     syntax and, per dimension, whether it is a loop of a permutable band
     (with its coincidence, i.e. parallel, flag) or a scalar dimension. When
     no schedule is found, a remark says why and the original schedule stands.
-    The IR is unchanged. Work in progress: no fusion heuristics, no
-    negative coefficients, non-parametric coefficient bounds.
+    The IR is unchanged. With `stats=true`, also prints the size of the
+    largest hyperplane ILP (unknowns, constraints).
   }];
+  let options = [
+    Option<"fuse", "fuse", "std::string", /*default=*/"\"smart\"",
+           "Fusion heuristic: smart (cut between components of different depth), max, or no">,
+    Option<"maxCoef", "max-coef", "unsigned", /*default=*/"4",
+           "Largest iterator coefficient of a hyperplane">,
+    Option<"stats", "stats", "bool", /*default=*/"false",
+           "Print the size of the largest hyperplane ILP">,
+  ];
 }

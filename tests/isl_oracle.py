@@ -11,6 +11,8 @@ Case fields: "op" plus
   is_subset   a, b, ours ("true"/"false")
   contains    a (set), b (a single-point set), expects b ⊆ a
   lexmin/lexmax  a, ours (a point set, "EMPTY" or "UNBOUNDED")
+  ilp_lexmin  as lexmin (the scheduler's ILP entry point, x >= 0)
+  gist        a, b (context), ours; expects ours ∩ b = a ∩ b
   project     a, first, n, ours
   subtract    a, b, ours
   intersect   a, b, ours
@@ -80,8 +82,13 @@ def run(case):
     if op == "contains":
         r = isl.UnionSet(case["b"]).is_subset(isl.UnionSet(case["a"]))
         return r, "point not in set"
-    if op == "lexmin":
+    if op in ("lexmin", "ilp_lexmin"):
         return lexopt(case, False)
+    if op == "gist":
+        ctx = uset_or_umap(case["b"])
+        ours = uset_or_umap(case["ours"]).intersect(ctx)
+        theirs = uset_or_umap(case["a"]).intersect(ctx)
+        return ours.is_equal(theirs), str(theirs)
     if op == "lexmax":
         return lexopt(case, True)
     if op == "project":

@@ -413,6 +413,52 @@ fn generate(n: usize) -> (Vec<Case>, BTreeMap<&'static str, usize>) {
         let r = m.deltas().expect("deltas");
         cases.push(case("deltas", &[("a", s(&m)), ("ours", s(&r))]));
 
+        // Gist: the simplified set must agree with the original inside
+        // the context.
+        let ps = params(&mut rng);
+        let sp = set_space(&ps, "S", rng.range(2, 4) as usize);
+        let a = random_rel(&mut rng, &sp, shape(60, false, false, false));
+        let ctx = random_rel(&mut rng, &sp, shape(60, false, false, false));
+        let g = a.gist(&ctx).expect("gist");
+        cases.push(case(
+            "gist",
+            &[("a", s(&a)), ("b", s(&ctx)), ("ours", s(&g))],
+        ));
+
+        // The scheduler's ILP entry point: integer lexmin over x >= 0.
+        let nv = rng.range(2, 7) as usize;
+        let sp = set_space(&[], "S", nv);
+        let mut eqs = Vec::new();
+        let mut ineqs = Vec::new();
+        for v in 0..nv {
+            let mut r = vec![0i64; nv + 1];
+            r[v] = 1;
+            ineqs.push(r);
+            if rng.chance(70) {
+                let mut r = vec![0i64; nv + 1];
+                r[v] = -1;
+                r[nv] = rng.range(3, 12);
+                ineqs.push(r);
+            }
+        }
+        for _ in 0..rng.range(1, 6) {
+            let mut r: Vec<i64> = (0..nv).map(|_| rng.range(-5, 5)).collect();
+            r.push(rng.range(-15, 15));
+            ineqs.push(r);
+        }
+        if rng.chance(30) {
+            let mut r: Vec<i64> = (0..nv).map(|_| rng.range(-3, 3)).collect();
+            r.push(rng.range(-6, 6));
+            eqs.push(r);
+        }
+        let ours = match polyrs::math::lexmin::lexmin_nonneg(nv, &eqs, &ineqs).expect("lexmin") {
+            Optimum::Empty => "EMPTY".to_string(),
+            Optimum::Unbounded => "UNBOUNDED".to_string(),
+            Optimum::Bounded(p) => point_text(&sp, &p),
+        };
+        let a = BasicRel::from_constraints(sp.clone(), 0, eqs, ineqs).expect("valid system");
+        cases.push(case("ilp_lexmin", &[("a", s(&a)), ("ours", s(ours))]));
+
         // Parser: isl text versus our parse-and-print.
         let text = random_text(&mut rng);
         let ours = UnionRel::parse(&text).unwrap_or_else(|e| panic!("parse {text}: {e}"));

@@ -13,6 +13,7 @@ pub mod constraint;
 pub mod fm;
 pub mod ilp;
 pub mod int;
+pub mod lexmin;
 pub mod matrix;
 pub mod parse;
 pub mod print;

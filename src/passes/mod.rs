@@ -185,8 +185,26 @@ fn validate_with(def: &PassDef, text: &str) -> Result<(), String> {
             OptionKind::IntList => parse_option_value::<Vec<i64>>(name, value).map(drop),
         };
         parsed.map_err(|e| e.to_string())?;
+        check_value(name, value).map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// Semantic checks of option values shared by several passes (an option's
+/// type alone does not say that `fuse` takes one of three words).
+pub fn check_value(name: &str, value: &str) -> Result<(), OptionError> {
+    let bad = |reason: String| OptionError::Invalid {
+        option: name.to_string(),
+        value: value.to_string(),
+        reason,
+    };
+    match name {
+        "fuse" => value
+            .parse::<crate::sched::pluto::Fuse>()
+            .map(drop)
+            .map_err(bad),
+        _ => Ok(()),
+    }
 }
 
 /// Runs pass `index` on `op`; returns false when the pass failed. Errors are

@@ -4,7 +4,7 @@
 //! # Unknowns
 //!
 //! Per statement `S` with iterators `i`: `φ_S(i) = c_S·i + c_S0` with
-//! `0 <= c_S,k <= COEF_BOUND` (Pluto's non-negative coefficients) and
+//! `0 <= c_S,k <= max-coef` (Pluto's non-negative coefficients) and
 //! `0 <= c_S0 <= SHIFT_BOUND`; shared bounding coefficients `u` (one per
 //! parameter) and `w`, all `>= 0`.
 //!
@@ -23,7 +23,8 @@
 //! Fourier–Motzkin), leaving constraints on the schedule unknowns alone, so
 //! the ILP stays small. (Rows are gcd-tightened during elimination, which can
 //! only remove rational multiplier solutions: the result is a subset of the
-//! legal hyperplanes, never a superset.)
+//! legal hyperplanes, never a superset.) The rows of each dependence are
+//! computed once and reused for every hyperplane, as Pluto does.
 //!
 //! # Linear independence
 //!
@@ -34,8 +35,20 @@
 //!
 //! # Objective
 //!
-//! Lexicographic minimum of `(u, w, Σ coefficients, constants)` by the math
-//! core's `lexmin_objectives`.
+//! The integer lexicographic minimum ([`crate::math::lexmin`]) of
+//! `(u, w, Σ coefficients, Σ shifts, then per statement its coefficients
+//! from the innermost iterator out, and its shift)`. Minimizing the inner
+//! iterators' coefficients first makes ties resolve towards the original
+//! loop order (`gemm` keeps `i, j, k`).
+//!
+//! # Fusion
+//!
+//! Before the first hyperplane, [`Fuse::No`] cuts the dependence graph
+//! between all its strongly connected components (one loop nest each) and
+//! [`Fuse::Smart`] cuts between consecutive components (in topological
+//! order) of different loop depth, as Pluto's `smartfuse` does; [`Fuse::Max`]
+//! cuts nothing. A cut is a scalar dimension that orders the groups and
+//! satisfies every dependence between them.
 //!
 //! # When no hyperplane exists
 //!
@@ -43,11 +56,9 @@
 //! they stop constraining the next hyperplanes (dependences satisfied inside
 //! a band keep constraining it, which makes every band permutable, the
 //! condition for tiling it). Otherwise the dependence graph of the
-//! unsatisfied dependences is cut between its
-//! strongly connected components: a scalar dimension orders the components
-//! topologically and satisfies every dependence between them (Pluto's
-//! distribution). If the graph is one component, scheduling stops and the
-//! caller keeps the original schedule.
+//! unsatisfied dependences is cut between its strongly connected components
+//! (Pluto's distribution). If the graph is one component, scheduling stops
+//! and the caller keeps the original schedule.
 //!
 //! Every result is re-checked by [`super::verify`], independently.
 
@@ -56,18 +67,60 @@ use thiserror::Error;
 use super::Schedule;
 use crate::deps::Dependence;
 use crate::math::fm;
-use crate::math::ilp::System;
+use crate::math::lexmin::lexmin_nonneg_unique;
 use crate::math::{BasicRel, MathError, Optimum};
 use crate::scop::form::{Form, Locals};
 use crate::scop::model::Scop;
 
-/// Largest iterator coefficient of a hyperplane.
+/// Default largest iterator coefficient of a hyperplane.
 pub const COEF_BOUND: i64 = 4;
 /// Largest constant shift of a hyperplane.
 pub const SHIFT_BOUND: i64 = 8;
 /// Largest number of constraints of one hyperplane ILP; past it the SCoP is
 /// not scheduled (bounded effort: the original schedule stands).
-pub const ILP_ROW_LIMIT: usize = 1500;
+pub const ILP_ROW_LIMIT: usize = 20_000;
+
+/// Loop fusion heuristic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fuse {
+    /// Cut between components of different loop depth first (Pluto's default).
+    #[default]
+    Smart,
+    /// Fuse as much as legality allows.
+    Max,
+    /// Distribute every strongly connected component.
+    No,
+}
+
+impl std::str::FromStr for Fuse {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Fuse, String> {
+        match s {
+            "smart" => Ok(Fuse::Smart),
+            "max" => Ok(Fuse::Max),
+            "no" => Ok(Fuse::No),
+            _ => Err(format!("fuse must be smart, max or no, not '{s}'")),
+        }
+    }
+}
+
+/// Scheduler options.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// The fusion heuristic.
+    pub fuse: Fuse,
+    /// Largest iterator coefficient of a hyperplane.
+    pub max_coef: i64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            fuse: Fuse::Smart,
+            max_coef: COEF_BOUND,
+        }
+    }
+}
 
 /// Why no schedule was computed.
 #[derive(Debug, Clone, Error)]
@@ -79,7 +132,7 @@ pub enum PlutoError {
     /// The hyperplane ILP has more than [`ILP_ROW_LIMIT`] constraints.
     #[error("the scheduling ILP is too large ({0} constraints)")]
     TooLarge(usize),
-    /// A limit of the math core (Fourier–Motzkin size, branch and bound).
+    /// A limit of the math core (Fourier–Motzkin size, pivots, cuts).
     #[error("scheduling ILP: {0}")]
     Math(#[from] MathError),
 }
@@ -106,25 +159,71 @@ pub struct PlutoSchedule {
     pub schedule: Schedule,
     /// What each dimension is.
     pub dims: Vec<DimKind>,
+    /// What the scheduler did, for `stats=true` and the benchmarks.
+    pub stats: Stats,
 }
 
+/// Work done by one call of [`schedule`].
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// Dependence relations given.
+    pub deps: usize,
+    /// Distinct relations (RAW/WAR/WAW on one polyhedron count once).
+    pub distinct_deps: usize,
+    /// Distinct Farkas constraint rows over all dependences.
+    pub farkas_rows: usize,
+    /// Hyperplane ILPs solved.
+    pub ilps: usize,
+    /// (unknowns, constraints) of the largest hyperplane ILP.
+    pub largest_ilp: (usize, usize),
+    /// Time spent linearizing dependences (Farkas, Fourier–Motzkin).
+    pub farkas_time: std::time::Duration,
+    /// Time spent in the ILP solver.
+    pub ilp_time: std::time::Duration,
+    /// Time spent classifying hyperplanes (satisfaction, coincidence).
+    pub check_time: std::time::Duration,
+}
+
+/// Appends one hyperplane ILP to `path` as a JSON line (`POLYRS_DUMP_ILP`,
+/// a debugging aid: the systems can be replayed against other solvers).
+fn dump_ilp(path: &str, n: usize, eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) {
+    use std::io::Write;
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(f, "{{\"n\": {n}, \"eqs\": {eqs:?}, \"ineqs\": {ineqs:?}}}");
+    }
+}
+
+/// Positions of the ILP unknowns, in lexicographic priority order.
 struct Layout {
     np: usize,
-    /// Offset of each statement's coefficients (m_S iterators then constant).
+    /// Offset of each statement's block: its coefficients from the innermost
+    /// iterator out, then its shift.
     stmt: Vec<usize>,
+    m: Vec<usize>,
     n: usize,
 }
 
 impl Layout {
-    fn new(scop: &Scop) -> Layout {
-        let np = scop.params.len();
-        let mut off = np + 1;
+    fn new(scop: &Scop, np: usize) -> Layout {
+        // u (np), w, Σ coefficients, Σ shifts.
+        let mut off = np + 3;
         let mut stmt = Vec::new();
+        let mut m = Vec::new();
         for st in &scop.statements {
             stmt.push(off);
+            m.push(st.iters.len());
             off += st.iters.len() + 1;
         }
-        Layout { np, stmt, n: off }
+        Layout {
+            np,
+            stmt,
+            m,
+            n: off,
+        }
     }
     fn u(&self, k: usize) -> usize {
         k
@@ -132,26 +231,207 @@ impl Layout {
     fn w(&self) -> usize {
         self.np
     }
+    fn sum_coef(&self) -> usize {
+        self.np + 1
+    }
+    fn sum_shift(&self) -> usize {
+        self.np + 2
+    }
+    /// The unknown of iterator `k`'s coefficient in statement `s`.
+    fn coef(&self, s: usize, k: usize) -> usize {
+        self.stmt[s] + self.m[s] - 1 - k
+    }
+    fn shift(&self, s: usize) -> usize {
+        self.stmt[s] + self.m[s]
+    }
 }
 
-/// Adds the Farkas constraints of "`f >= 0` on `piece`", where `f`'s
-/// coefficient on each column of the piece is given as a row over the ILP
-/// unknowns (`coef[v]` has `n + 1` entries, the last a constant).
+/// Constraints on the ILP unknowns from one Farkas linearization.
+#[derive(Debug, Clone, Default)]
+struct FarkasRows {
+    eqs: Vec<Vec<i64>>,
+    ineqs: Vec<Vec<i64>>,
+    /// No choice of the unknowns makes the form non-negative.
+    infeasible: bool,
+}
+
+/// Rewrites "`f >= 0` on `{x : eqs = 0, ineqs >= 0}`" over fewer variables:
+/// every equality with a `±1` coefficient on some column solves for that
+/// column (`x_k = g(rest)`), which is substituted into the other rows and
+/// into `f`'s coefficient rows, and the column is dropped. Inequalities
+/// that became duplicates (dependence polyhedra bound `i` and `o = i` the
+/// same way) or trivial are dropped, keeping the tightest of equal rows.
+///
+/// Sound and complete: the polyhedron is the image of the smaller one under
+/// the substitution, so `f >= 0` holds on one iff it holds on the other;
+/// the affine Farkas lemma then has one multiplier per remaining
+/// inequality, and Fourier–Motzkin has far fewer to eliminate.
+/// A dependence polyhedron after [`compress`], with the coefficient rows of
+/// each form to linearize over it.
+struct Compressed {
+    eqs: Vec<Vec<i64>>,
+    ineqs: Vec<Vec<i64>>,
+    coefs: Vec<Vec<Vec<i64>>>,
+}
+
+fn compress(
+    eqs: &[Vec<i64>],
+    ineqs: &[Vec<i64>],
+    coefs: Vec<Vec<Vec<i64>>>,
+) -> Result<Compressed, MathError> {
+    let mut eqs: Vec<Vec<i64>> = eqs.to_vec();
+    let mut ineqs: Vec<Vec<i64>> = ineqs.to_vec();
+    let mut coefs = coefs;
+    let mul_sub = |row: &mut Vec<i64>, by: &[i64], f: i64| -> Result<(), MathError> {
+        for (x, y) in row.iter_mut().zip(by) {
+            *x = x
+                .checked_sub(y.checked_mul(f).ok_or(MathError::Overflow)?)
+                .ok_or(MathError::Overflow)?;
+        }
+        Ok(())
+    };
+    loop {
+        let cols = eqs.first().map_or(0, |r| r.len() - 1);
+        let Some((e, k)) = eqs
+            .iter()
+            .enumerate()
+            .find_map(|(e, r)| (0..cols).find(|&k| r[k].abs() == 1).map(|k| (e, k)))
+        else {
+            break;
+        };
+        // Normalize the equality to x_k + rest = 0.
+        let mut eq = eqs.swap_remove(e);
+        if eq[k] < 0 {
+            eq.iter_mut().for_each(|v| *v = -*v);
+        }
+        for r in eqs.iter_mut().chain(ineqs.iter_mut()) {
+            let f = r[k];
+            if f != 0 {
+                mul_sub(r, &eq, f)?;
+            }
+        }
+        // f = Σ_v coef[v]·x_v with x_k = -(rest): coef[v] -= eq[v]·coef[k].
+        for coef in coefs.iter_mut() {
+            let ck = coef[k].clone();
+            for (v, c) in coef.iter_mut().enumerate() {
+                if v != k && eq[v] != 0 {
+                    for (a, b) in c.iter_mut().zip(&ck) {
+                        let t = b.checked_mul(eq[v]).ok_or(MathError::Overflow)?;
+                        *a = a.checked_sub(t).ok_or(MathError::Overflow)?;
+                    }
+                }
+            }
+            coef.remove(k);
+        }
+        for r in eqs.iter_mut().chain(ineqs.iter_mut()) {
+            r.remove(k);
+        }
+    }
+    // Normalize, deduplicate, keep the tightest of rows with equal coefficients.
+    use crate::math::ilp::{norm_ineq, Norm};
+    let mut rows = Vec::with_capacity(ineqs.len());
+    for r in &ineqs {
+        match norm_ineq(r)? {
+            Norm::Trivial => {}
+            // An empty polyhedron: keep the row, Farkas reports it.
+            Norm::Infeasible => rows.push(r.clone()),
+            Norm::Row(r) => rows.push(r),
+        }
+    }
+    rows.sort_unstable();
+    rows.dedup_by(|later, first| later[..later.len() - 1] == first[..first.len() - 1]);
+    eqs.retain(|r| r[..r.len() - 1].iter().any(|&v| v != 0) || r[r.len() - 1] != 0);
+    Ok(Compressed {
+        eqs,
+        ineqs: rows,
+        coefs,
+    })
+}
+
+/// Drops the inequalities implied by the others over the rationals (one LP
+/// each, on the small compressed system): each would add a Farkas
+/// multiplier, and Fourier–Motzkin multiplies rows.
+fn drop_redundant(c: &mut Compressed) -> Result<(), MathError> {
+    let Some(w) = c.ineqs.first().map(|r| r.len() - 1) else {
+        return Ok(());
+    };
+    for i in (0..c.ineqs.len()).rev() {
+        let row = c.ineqs[i].clone();
+        let others: Vec<Vec<i64>> = c
+            .ineqs
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != i)
+            .map(|(_, r)| r.clone())
+            .collect();
+        if let Optimum::Bounded((v, _)) = crate::math::simplex::lp_min(w, &c.eqs, &others, &row)? {
+            // Integer points satisfy row >= 0 when its rational minimum
+            // over the others exceeds -1.
+            if v > crate::math::Rational::from_int(-1) {
+                c.ineqs.remove(i);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Memo of [`farkas_compact`]: dependences of similar statements give the
+/// same small system over the same local unknowns.
+type FarkasMemo =
+    std::collections::HashMap<(Vec<Vec<i64>>, Vec<Vec<i64>>, Vec<Vec<i64>>), FarkasRows>;
+
 fn farkas(
-    sys: &mut System,
-    piece: &BasicRel,
+    eqs: &[Vec<i64>],
+    ineqs: &[Vec<i64>],
     coef: &[Vec<i64>],
     n: usize,
-) -> Result<(), MathError> {
-    let eqs = piece.eqs();
-    let ineqs = piece.ineqs();
+    memo: &mut FarkasMemo,
+) -> Result<FarkasRows, MathError> {
+    // Work over the unknowns `f` mentions only (a dependence involves two
+    // statements and the bounding unknowns, not the whole ILP), then widen.
+    let used: Vec<usize> = (0..n).filter(|&v| coef.iter().any(|c| c[v] != 0)).collect();
+    let narrow: Vec<Vec<i64>> = coef
+        .iter()
+        .map(|c| used.iter().map(|&v| c[v]).chain([c[n]]).collect())
+        .collect();
+    let key = (eqs.to_vec(), ineqs.to_vec(), narrow);
+    let local = match memo.get(&key) {
+        Some(l) => l.clone(),
+        None => {
+            let l = farkas_compact(&key.0, &key.1, &key.2, used.len())?;
+            memo.insert(key, l.clone());
+            l
+        }
+    };
+    let widen = |r: Vec<i64>| {
+        let mut w = vec![0i64; n + 1];
+        for (k, &v) in used.iter().enumerate() {
+            w[v] = r[k];
+        }
+        w[n] = r[used.len()];
+        w
+    };
+    Ok(FarkasRows {
+        eqs: local.eqs.into_iter().map(widen).collect(),
+        ineqs: local.ineqs.into_iter().map(widen).collect(),
+        infeasible: local.infeasible,
+    })
+}
+
+/// [`farkas`] over `n` unknowns, on a compressed polyhedron.
+fn farkas_compact(
+    eqs: &[Vec<i64>],
+    ineqs: &[Vec<i64>],
+    coef: &[Vec<i64>],
+    n: usize,
+) -> Result<FarkasRows, MathError> {
     let cols = coef.len(); // columns of the piece, the constant last
-                           // Multipliers: λ0, λ_k (ineqs), μ_e (eqs). Unknown layout in the local
-                           // system: [ILP unknowns (n) | λ0 | λ.. | μ.. | 1].
+                           // Multipliers: λ0, λ_k (ineqs), μ_e (eqs). Layout of the local system:
+                           // [ILP unknowns (n) | λ0 | λ.. | μ.. | 1].
     let nl = 1 + ineqs.len() + eqs.len();
     let width = n + nl + 1;
-    let mut sys_eqs = Vec::new();
-    let mut sys_ineqs = Vec::new();
+    let mut eqs_m = Vec::new();
+    let mut ineqs_m = Vec::new();
     for v in 0..cols {
         // coef_v(unknowns) - Σ λk gk[v] - Σ μe he[v] - [v = const] λ0 = 0
         let mut r = vec![0i64; width];
@@ -166,26 +446,21 @@ fn farkas(
         for (e, h) in eqs.iter().enumerate() {
             r[n + 1 + ineqs.len() + e] = h[v].checked_neg().ok_or(MathError::Overflow)?;
         }
-        sys_eqs.push(r);
+        eqs_m.push(r);
     }
     for k in 0..1 + ineqs.len() {
         let mut r = vec![0i64; width];
         r[n + k] = 1;
-        sys_ineqs.push(r);
+        ineqs_m.push(r);
     }
     // Eliminate the multipliers, last column first.
-    let mut eqs_m = sys_eqs;
-    let mut ineqs_m = sys_ineqs;
     for col in (n..n + nl).rev() {
         let res = fm::eliminate(&eqs_m, &ineqs_m, col)?;
         if res.infeasible {
-            // No multipliers work: the form cannot be non-negative.
-            sys.add_ineq({
-                let mut r = vec![0; sys.n + 1];
-                r[sys.n] = -1;
-                r
+            return Ok(FarkasRows {
+                infeasible: true,
+                ..FarkasRows::default()
             });
-            return Ok(());
         }
         let drop = |r: Vec<i64>| {
             let mut r = r;
@@ -195,38 +470,39 @@ fn farkas(
         eqs_m = res.eqs.into_iter().map(drop).collect();
         ineqs_m = res.ineqs.into_iter().map(drop).collect();
     }
+    let mut out = FarkasRows::default();
     for r in eqs_m {
-        if r[..n].iter().any(|&c| c != 0) || r[n] != 0 {
-            sys.add_eq(r);
+        if r[..n].iter().any(|&c| c != 0) {
+            out.eqs.push(r);
+        } else if r[n] != 0 {
+            out.infeasible = true;
         }
     }
     for r in ineqs_m {
         if r[..n].iter().all(|&c| c == 0) {
             if r[n] < 0 {
-                let mut bad = vec![0; sys.n + 1];
-                bad[sys.n] = -1;
-                sys.add_ineq(bad);
+                out.infeasible = true;
             }
             continue;
         }
-        if !sys.ineqs.contains(&r) {
-            sys.add_ineq(r);
+        if !out.ineqs.contains(&r) {
+            out.ineqs.push(r);
         }
     }
-    Ok(())
+    Ok(out)
 }
 
-/// Coefficient rows of `φ_T(j) - φ_S(i)` (times `sign`) over the columns of a
-/// dependence piece, plus `extra` added to the parameter/constant columns.
+/// Coefficient rows of `φ_T(j) - φ_S(i)` over the columns of a dependence
+/// piece; with `bounding`, of `u·n + w - (φ_T(j) - φ_S(i))`.
 fn diff_coef(
     scop: &Scop,
     lay: &Layout,
     d: &Dependence,
     piece: &BasicRel,
-    sign: i64,
     bounding: bool,
 ) -> Vec<Vec<i64>> {
     let np = lay.np;
+    let sign = if bounding { -1 } else { 1 };
     let (s, t) = (d.source.0, d.sink.0);
     let (ni, nj) = (
         scop.statements[s].iters.len(),
@@ -235,14 +511,14 @@ fn diff_coef(
     let cols = piece.space().n_total() + piece.n_local() + 1;
     let mut coef = vec![vec![0i64; lay.n + 1]; cols];
     for k in 0..ni {
-        coef[np + k][lay.stmt[s] + k] -= sign;
+        coef[np + k][lay.coef(s, k)] -= sign;
     }
     for k in 0..nj {
-        coef[np + ni + k][lay.stmt[t] + k] += sign;
+        coef[np + ni + k][lay.coef(t, k)] += sign;
     }
     let c = cols - 1;
-    coef[c][lay.stmt[s] + ni] -= sign;
-    coef[c][lay.stmt[t] + nj] += sign;
+    coef[c][lay.shift(s)] -= sign;
+    coef[c][lay.shift(t)] += sign;
     if bounding {
         for p in 0..np {
             coef[p][lay.u(p)] += 1;
@@ -251,6 +527,176 @@ fn diff_coef(
     }
     coef
 }
+
+/// Constants of at least this magnitude in dependence polyhedra are
+/// treated as problem sizes by [`generalize`].
+pub const SIZE_THRESHOLD: i64 = 8;
+
+/// The largest constant of magnitude `>= SIZE_THRESHOLD` in the rows of the
+/// dependence polyhedra, if any: the size that [`generalize`] abstracts.
+fn size_constant(deps: &[Dependence]) -> Option<i64> {
+    deps.iter()
+        .flat_map(|d| d.relation.iter())
+        .flat_map(|p| p.eqs().iter().chain(p.ineqs()))
+        .filter_map(|r| r.last().map(|c| c.saturating_abs()))
+        .filter(|&c| c >= SIZE_THRESHOLD)
+        .max()
+}
+
+/// The dependence polyhedron with its problem sizes made symbolic: a new
+/// last parameter `N` (with `N >= SIZE_THRESHOLD`), and every constant `c`
+/// with `|c| >= SIZE_THRESHOLD` rewritten as `±N + (c ∓ n)`, where `n` is
+/// the SCoP's largest such constant.
+///
+/// Why: with static sizes the bounding constraint `w >= distance` carries
+/// constants such as `N - 1 = 1999`, and the hyperplane ILP becomes
+/// numerically hard (its rational relaxation is far from integral). With a
+/// symbolic `N` the ILP is Pluto's parametric one: `u` counts distances that
+/// grow with the size, `w` stays small.
+///
+/// Sound: the polyhedron at `N = n` is the original one, and `n >=
+/// SIZE_THRESHOLD`, so a hyperplane that is legal for every `N >=
+/// SIZE_THRESHOLD` is legal for the SCoP. (The schedule is re-checked on the
+/// exact model anyway.)
+fn generalize(piece: &BasicRel, n: i64) -> Result<BasicRel, MathError> {
+    let sp = piece.space();
+    let np = sp.n_param();
+    let mut params: Vec<String> = sp.params.clone();
+    params.push("_N".into());
+    let mut space = sp.clone();
+    space.params = params;
+    let map = |r: &Vec<i64>| -> Result<Vec<i64>, MathError> {
+        let mut out = r.clone();
+        let c = *r.last().expect("rows end with a constant");
+        let coef = if c >= SIZE_THRESHOLD {
+            1
+        } else if c <= -SIZE_THRESHOLD {
+            -1
+        } else {
+            0
+        };
+        let last = out.len() - 1;
+        out[last] = c.checked_sub(coef * n).ok_or(MathError::Overflow)?;
+        out.insert(np, coef);
+        Ok(out)
+    };
+    let eqs = piece.eqs().iter().map(map).collect::<Result<Vec<_>, _>>()?;
+    let mut ineqs = piece
+        .ineqs()
+        .iter()
+        .map(map)
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut ctx = vec![0i64; piece.n_col() + 2];
+    ctx[np] = 1;
+    let last = ctx.len() - 1;
+    ctx[last] = -SIZE_THRESHOLD;
+    ineqs.push(ctx);
+    BasicRel::from_constraints(space, piece.n_local(), eqs, ineqs)
+}
+
+/// Farkas rows shared by all dependences, each distinct row stored once
+/// (dependences between the same statements often yield the same rows).
+#[derive(Default)]
+struct RowPool {
+    rows: Vec<Vec<i64>>,
+    index: std::collections::HashMap<Vec<i64>, usize>,
+}
+
+impl RowPool {
+    fn id(&mut self, row: Vec<i64>) -> usize {
+        if let Some(&k) = self.index.get(&row) {
+            return k;
+        }
+        self.rows.push(row.clone());
+        self.index.insert(row, self.rows.len() - 1);
+        self.rows.len() - 1
+    }
+}
+
+/// The legality and bounding rows of one dependence (all its pieces).
+#[derive(Debug, Clone, Default)]
+struct DepRows {
+    eqs: Vec<Vec<i64>>,
+    /// Inequalities, as ids in the [`RowPool`].
+    ineqs: Vec<usize>,
+    infeasible: bool,
+}
+
+/// True when `row >= 0` holds on the whole box of the unknowns (`0 <=`
+/// coefficient `<= max_coef`, `0 <=` shift `<= SHIFT_BOUND`, the rest `>= 0`
+/// and unbounded above): such a row constrains nothing.
+fn box_redundant(lay: &Layout, max_coef: i64, row: &[i64]) -> bool {
+    let mut hi = vec![None; lay.n];
+    for (s, &m) in lay.m.iter().enumerate() {
+        for k in 0..m {
+            hi[lay.coef(s, k)] = Some(max_coef);
+        }
+        hi[lay.shift(s)] = Some(SHIFT_BOUND);
+    }
+    let mut min = row[lay.n] as i128;
+    for (v, &c) in row[..lay.n].iter().enumerate() {
+        if c < 0 {
+            match hi[v] {
+                Some(h) => min += c as i128 * h as i128,
+                None => return false,
+            }
+        }
+    }
+    min >= 0
+}
+
+#[allow(clippy::too_many_arguments)]
+fn dep_rows(
+    scop: &Scop,
+    lay: &Layout,
+    d: &Dependence,
+    pieces: &[BasicRel],
+    max_coef: i64,
+    pool: &mut RowPool,
+    memo: &mut FarkasMemo,
+    shapes: &mut ShapeMemo,
+) -> Result<DepRows, MathError> {
+    use crate::math::ilp::{norm_ineq, Norm};
+    let mut out = DepRows::default();
+    for piece in pieces {
+        let coefs = vec![
+            diff_coef(scop, lay, d, piece, false),
+            diff_coef(scop, lay, d, piece, true),
+        ];
+        let mut c = compress(piece.eqs(), piece.ineqs(), coefs)?;
+        let key = (c.eqs.clone(), c.ineqs.clone());
+        match shapes.get(&key) {
+            Some(kept) => c.ineqs = kept.clone(),
+            None => {
+                drop_redundant(&mut c)?;
+                shapes.insert(key, c.ineqs.clone());
+            }
+        }
+        for coef in &c.coefs {
+            let f = farkas(&c.eqs, &c.ineqs, coef, lay.n, memo)?;
+            out.infeasible |= f.infeasible;
+            out.eqs.extend(f.eqs);
+            for r in f.ineqs {
+                match norm_ineq(&r)? {
+                    Norm::Trivial => {}
+                    Norm::Infeasible => out.infeasible = true,
+                    Norm::Row(r) => {
+                        if !box_redundant(lay, max_coef, &r) {
+                            let id = pool.id(r);
+                            if !out.ineqs.contains(&id) {
+                                out.ineqs.push(id);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Memo of [`drop_redundant`] by compressed polyhedron.
+type ShapeMemo = std::collections::HashMap<(Vec<Vec<i64>>, Vec<Vec<i64>>), Vec<Vec<i64>>>;
 
 /// Integer basis of the null space of `rows` (each of length `m`), by exact
 /// rational Gauss–Jordan elimination; overflow is an error, never a guess.
@@ -414,34 +860,103 @@ fn sccs(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
             }
         }
     }
-    // Topological order of components: a component comes after every
-    // component that reaches it; ties keep program order.
+    // Topological order of the components (Kahn's algorithm), taking the
+    // ready component with the earliest statement first.
     let nc = reps.len();
-    let mut order: Vec<usize> = (0..nc).collect();
-    order.sort_by(|&x, &y| {
-        let (a, b) = (reps[x], reps[y]);
-        if reach[a][b] && !reach[b][a] {
-            std::cmp::Ordering::Less
-        } else if reach[b][a] && !reach[a][b] {
-            std::cmp::Ordering::Greater
-        } else {
-            a.cmp(&b)
+    let mut indeg = vec![0usize; nc];
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); nc];
+    for &(a, b) in edges {
+        let (ca, cb) = (comp[a], comp[b]);
+        if ca != cb && !succ[ca].contains(&cb) {
+            succ[ca].push(cb);
+            indeg[cb] += 1;
         }
-    });
+    }
     let mut pos = vec![0; nc];
-    for (p, &c) in order.iter().enumerate() {
+    let mut done = vec![false; nc];
+    for p in 0..nc {
+        let c = (0..nc)
+            .filter(|&c| !done[c] && indeg[c] == 0)
+            .min_by_key(|&c| reps[c])
+            .expect("the condensation of a graph is acyclic");
+        done[c] = true;
         pos[c] = p;
+        for &d in &succ[c] {
+            indeg[d] -= 1;
+        }
     }
     comp.iter().map(|&c| pos[c]).collect()
 }
 
-/// Computes a schedule for `scop` from its dependences.
-pub fn schedule(scop: &Scop, deps: &[Dependence]) -> Result<PlutoSchedule, PlutoError> {
+/// Groups of statements for a cut: `group[s]` in topological order.
+fn cut_groups(scop: &Scop, deps: &[Dependence], active: &[bool], fuse: Fuse) -> Vec<usize> {
     let ns = scop.statements.len();
-    let lay = Layout::new(scop);
+    let edges: Vec<(usize, usize)> = deps
+        .iter()
+        .zip(active)
+        .filter(|(_, &a)| a)
+        .map(|(d, _)| (d.source.0, d.sink.0))
+        .collect();
+    let comp = sccs(ns, &edges);
+    if fuse == Fuse::No {
+        return comp;
+    }
+    // Smart: consecutive components of equal depth stay together.
+    let ncomp = comp.iter().max().map_or(0, |m| m + 1);
+    let depth: Vec<usize> = (0..ncomp)
+        .map(|c| {
+            (0..ns)
+                .filter(|&s| comp[s] == c)
+                .map(|s| scop.statements[s].iters.len())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut group_of_comp = vec![0; ncomp];
+    let mut g = 0;
+    for c in 1..ncomp {
+        if depth[c] != depth[c - 1] {
+            g += 1;
+        }
+        group_of_comp[c] = g;
+    }
+    comp.iter().map(|&c| group_of_comp[c]).collect()
+}
+
+/// Computes a schedule for `scop` from its dependences.
+pub fn schedule(
+    scop: &Scop,
+    all_deps: &[Dependence],
+    options: &Options,
+) -> Result<PlutoSchedule, PlutoError> {
+    // RAW, WAR and WAW relations between the same statements are often the
+    // same polyhedron: schedule with one representative of each.
+    let mut deps: Vec<Dependence> = Vec::new();
+    for d in all_deps {
+        let same = |e: &Dependence| {
+            e.source == d.source
+                && e.sink == d.sink
+                && e.relation.len() == d.relation.len()
+                && e.relation.iter().zip(&d.relation).all(|(a, b)| {
+                    a.n_local() == b.n_local() && a.eqs() == b.eqs() && a.ineqs() == b.ineqs()
+                })
+        };
+        if !deps.iter().any(same) {
+            deps.push(d.clone());
+        }
+    }
+    let deps = &deps[..];
+    let mut t_farkas = std::time::Duration::ZERO;
+    let mut t_lexmin = std::time::Duration::ZERO;
+    let mut t_check = std::time::Duration::ZERO;
+    let mut n_ilps = 0;
+    let ns = scop.statements.len();
+    let size = size_constant(deps);
+    let lay = Layout::new(scop, scop.params.len() + usize::from(size.is_some()));
     let mut rows: Vec<Vec<Vec<i64>>> = vec![Vec::new(); ns]; // iterator coefficient rows per statement
     let mut dims: Vec<Vec<Form>> = vec![Vec::new(); ns];
     let mut kinds = Vec::new();
+    let mut ilp_size = (lay.n, 0);
     // `live`: not satisfied by an earlier band — constrains legality (so
     // that every band is permutable) until the current band ends.
     // `unsat`: not satisfied by any earlier dimension — decides coincidence.
@@ -459,15 +974,10 @@ pub fn schedule(scop: &Scop, deps: &[Dependence]) -> Result<PlutoSchedule, Pluto
         + 2;
     // Redundant constraints of a dependence polyhedron each add a Farkas
     // multiplier, and Fourier–Motzkin multiplies rows: drop them first.
-    let pieces: Vec<Vec<BasicRel>> = deps
-        .iter()
-        .map(|d| {
-            d.relation
-                .iter()
-                .map(|p| p.remove_redundancies())
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .collect::<Result<_, _>>()?;
+    let mut cache: Vec<Option<DepRows>> = vec![None; deps.len()];
+    let mut pool = RowPool::default();
+    let mut memo = FarkasMemo::new();
+    let mut shapes = ShapeMemo::new();
     let full = |rows: &Vec<Vec<Vec<i64>>>| -> Result<bool, MathError> {
         for (s, st) in scop.statements.iter().enumerate() {
             if rank(&rows[s], st.iters.len())? < st.iters.len() {
@@ -476,95 +986,168 @@ pub fn schedule(scop: &Scop, deps: &[Dependence]) -> Result<PlutoSchedule, Pluto
         }
         Ok(true)
     };
-    while !full(&rows)? {
+    // Cuts the graph of `active` dependences into groups with a scalar
+    // dimension; returns false when there is only one group.
+    let cut = |dims: &mut Vec<Vec<Form>>,
+               kinds: &mut Vec<DimKind>,
+               live: &mut Vec<bool>,
+               unsat: &mut Vec<bool>,
+               fuse: Fuse|
+     -> bool {
+        let group = cut_groups(scop, deps, unsat, fuse);
+        if group.iter().all(|&g| g == group[0]) {
+            return false;
+        }
+        for (di, d) in deps.iter().enumerate() {
+            if group[d.source.0] != group[d.sink.0] {
+                live[di] = false;
+                unsat[di] = false;
+            }
+        }
+        for s in 0..ns {
+            dims[s].push(Form::constant(group[s] as i64));
+        }
+        kinds.push(DimKind::Scalar);
+        true
+    };
+    if options.fuse != Fuse::Max {
+        cut(&mut dims, &mut kinds, &mut live, &mut unsat, options.fuse);
+    }
+    loop {
+        let is_full = full(&rows)?;
+        if is_full && !unsat.iter().any(|&u| u) {
+            break;
+        }
         if kinds.len() > max_dims {
             return Err(PlutoError::Stuck(kinds.len()));
         }
-        // The ILP for one hyperplane.
-        let mut sys = System::new(lay.n);
-        for v in 0..lay.n {
-            let (lo, hi) = if v <= lay.np {
-                (0, 1 << 20)
-            } else {
-                (0, COEF_BOUND)
-            };
-            sys.add_bounds(v, lo, hi)?;
+        if is_full {
+            // Every statement has its loops; what remains are dependences
+            // inside one time point: order them by a scalar dimension.
+            if cut(&mut dims, &mut kinds, &mut live, &mut unsat, Fuse::No) {
+                if band_open {
+                    band += 1;
+                    band_open = false;
+                }
+                continue;
+            }
         }
+        // The ILP for one hyperplane.
+        let mut eqs: Vec<Vec<i64>> = Vec::new();
+        let mut ineqs: Vec<Vec<i64>> = Vec::new();
+        let unit = |v: usize, c: i64, k: i64| {
+            let mut r = vec![0i64; lay.n + 1];
+            r[v] = c;
+            r[lay.n] = k;
+            r
+        };
+        // Σ coefficients and Σ shifts as leading objectives.
+        let mut sc = unit(lay.sum_coef(), -1, 0);
+        let mut ss = unit(lay.sum_shift(), -1, 0);
         for (s, st) in scop.statements.iter().enumerate() {
             let m = st.iters.len();
-            sys.add_bounds(lay.stmt[s] + m, 0, SHIFT_BOUND)?;
+            for k in 0..m {
+                sc[lay.coef(s, k)] = 1;
+                ineqs.push(unit(lay.coef(s, k), -1, options.max_coef));
+            }
+            ss[lay.shift(s)] = 1;
+            ineqs.push(unit(lay.shift(s), -1, SHIFT_BOUND));
             if rank(&rows[s], m)? < m {
                 let null = null_space(&rows[s], m)?;
                 let mut sum = vec![0i64; lay.n + 1];
                 for v in &null {
                     let mut r = vec![0i64; lay.n + 1];
                     for k in 0..m {
-                        r[lay.stmt[s] + k] = v[k];
-                        sum[lay.stmt[s] + k] += v[k];
+                        r[lay.coef(s, k)] = v[k];
+                        sum[lay.coef(s, k)] += v[k];
                     }
-                    sys.add_ineq(r);
+                    ineqs.push(r);
                 }
                 sum[lay.n] = -1;
-                sys.add_ineq(sum);
+                ineqs.push(sum);
             }
         }
+        eqs.push(sc);
+        eqs.push(ss);
+        let mut infeasible = false;
+        let mut used: Vec<bool> = Vec::new();
         for (di, d) in deps.iter().enumerate() {
             if !live[di] {
                 continue;
             }
-            for piece in &pieces[di] {
-                farkas(
-                    &mut sys,
-                    piece,
-                    &diff_coef(scop, &lay, d, piece, 1, false),
-                    lay.n,
-                )?;
-                farkas(
-                    &mut sys,
-                    piece,
-                    &diff_coef(scop, &lay, d, piece, 1, true),
-                    lay.n,
-                )?;
-            }
-            if sys.ineqs.len() + sys.eqs.len() > ILP_ROW_LIMIT {
-                return Err(PlutoError::TooLarge(sys.ineqs.len() + sys.eqs.len()));
-            }
-        }
-        let mut objs: Vec<Vec<i64>> = Vec::new();
-        for v in 0..=lay.np {
-            let mut o = vec![0i64; lay.n + 1];
-            o[v] = 1;
-            objs.push(o);
-        }
-        let mut coefs = vec![0i64; lay.n + 1];
-        let mut shifts = vec![0i64; lay.n + 1];
-        for (s, st) in scop.statements.iter().enumerate() {
-            for k in 0..st.iters.len() {
-                coefs[lay.stmt[s] + k] = 1;
-            }
-            shifts[lay.stmt[s] + st.iters.len()] = 1;
-        }
-        objs.push(coefs);
-        objs.push(shifts);
-        match sys.lexmin_objectives(&objs)? {
-            Optimum::Bounded(x) => {
-                let phi: Vec<Form> = scop
-                    .statements
+            if cache[di].is_none() {
+                let t0 = std::time::Instant::now();
+                let pieces = d
+                    .relation
                     .iter()
-                    .enumerate()
-                    .map(|(s, st)| {
-                        let m = st.iters.len();
-                        Form {
-                            params: Vec::new(),
-                            iters: x[lay.stmt[s]..lay.stmt[s] + m].to_vec(),
-                            locals: Vec::new(),
-                            constant: x[lay.stmt[s] + m],
-                        }
+                    .map(|p| match size {
+                        Some(n) => generalize(p, n),
+                        None => Ok(p.clone()),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                cache[di] = Some(dep_rows(
+                    scop,
+                    &lay,
+                    d,
+                    &pieces,
+                    options.max_coef,
+                    &mut pool,
+                    &mut memo,
+                    &mut shapes,
+                )?);
+                t_farkas += t0.elapsed();
+            }
+            let r = cache[di].as_ref().expect("cached above");
+            infeasible |= r.infeasible;
+            eqs.extend(r.eqs.iter().cloned());
+            used.resize(pool.rows.len(), false);
+            for &id in &r.ineqs {
+                if !used[id] {
+                    used[id] = true;
+                    ineqs.push(pool.rows[id].clone());
+                }
+            }
+            if ineqs.len() + eqs.len() > ILP_ROW_LIMIT {
+                return Err(PlutoError::TooLarge(ineqs.len() + eqs.len()));
+            }
+        }
+        ilp_size.1 = ilp_size.1.max(eqs.len() + ineqs.len());
+        let solution = if infeasible {
+            Optimum::Empty
+        } else {
+            {
+                if let Ok(path) = std::env::var("POLYRS_DUMP_ILP") {
+                    dump_ilp(&path, lay.n, &eqs, &ineqs);
+                }
+                let t0 = std::time::Instant::now();
+                let r = lexmin_nonneg_unique(lay.n, &eqs, &ineqs)?;
+                t_lexmin += t0.elapsed();
+                n_ilps += 1;
+                r
+            }
+        };
+        // A hyperplane with no iterator coefficient for any statement
+        // orders nothing: treat it as none found.
+        let solution = match solution {
+            Optimum::Bounded(x)
+                if (0..ns).any(|s| (0..lay.m[s]).any(|k| x[lay.coef(s, k)] != 0)) =>
+            {
+                Some(x)
+            }
+            _ => None,
+        };
+        match solution {
+            Some(x) => {
+                let phi: Vec<Form> = (0..ns)
+                    .map(|s| Form {
+                        params: Vec::new(),
+                        iters: (0..lay.m[s]).map(|k| x[lay.coef(s, k)]).collect(),
+                        locals: Vec::new(),
+                        constant: x[lay.shift(s)],
                     })
                     .collect();
-                if !band_open {
-                    band_open = true;
-                }
+                band_open = true;
+                let t0 = std::time::Instant::now();
                 let mut coincident = true;
                 for (di, d) in deps.iter().enumerate() {
                     if unsat[di] && !zero_distance(scop, d, &phi)? {
@@ -584,8 +1167,9 @@ pub fn schedule(scop: &Scop, deps: &[Dependence]) -> Result<PlutoSchedule, Pluto
                         unsat[di] = false;
                     }
                 }
+                t_check += t0.elapsed();
             }
-            _ if band_open && live.iter().zip(&unsat).any(|(&l, &u)| l && !u) => {
+            None if band_open && live.iter().zip(&unsat).any(|(&l, &u)| l && !u) => {
                 // End the band: what it satisfied no longer constrains.
                 for (l, &u) in live.iter_mut().zip(&unsat) {
                     *l = *l && u;
@@ -593,34 +1177,11 @@ pub fn schedule(scop: &Scop, deps: &[Dependence]) -> Result<PlutoSchedule, Pluto
                 band += 1;
                 band_open = false;
             }
-            _ => {
+            None => {
                 // Distribute: cut between strongly connected components.
-                let edges: Vec<(usize, usize)> = deps
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| unsat[*i])
-                    .map(|(_, d)| (d.source.0, d.sink.0))
-                    .collect();
-                let comp = sccs(ns, &edges);
-                let ncomp = comp.iter().max().map_or(0, |m| m + 1);
-                if ncomp <= 1 {
+                if !cut(&mut dims, &mut kinds, &mut live, &mut unsat, Fuse::No) {
                     return Err(PlutoError::Stuck(kinds.len()));
                 }
-                let mut cut_any = false;
-                for (di, d) in deps.iter().enumerate() {
-                    if unsat[di] && comp[d.source.0] != comp[d.sink.0] {
-                        live[di] = false;
-                        unsat[di] = false;
-                        cut_any = true;
-                    }
-                }
-                if !cut_any {
-                    return Err(PlutoError::Stuck(kinds.len()));
-                }
-                for s in 0..ns {
-                    dims[s].push(Form::constant(comp[s] as i64));
-                }
-                kinds.push(DimKind::Scalar);
                 if band_open {
                     band += 1;
                     band_open = false;
@@ -628,21 +1189,22 @@ pub fn schedule(scop: &Scop, deps: &[Dependence]) -> Result<PlutoSchedule, Pluto
             }
         }
     }
-    // Remaining dependences (loop-independent between textually ordered
-    // statements) are ordered by a final scalar dimension in program order.
-    if unsat.iter().any(|&u| u) {
-        for (s, st) in scop.statements.iter().enumerate() {
-            let _ = st;
-            dims[s].push(Form::constant(s as i64));
-        }
-        kinds.push(DimKind::Scalar);
-    }
     Ok(PlutoSchedule {
         schedule: Schedule {
             dims,
             locals: vec![Locals::default(); ns],
         },
         dims: kinds,
+        stats: Stats {
+            deps: all_deps.len(),
+            distinct_deps: deps.len(),
+            farkas_rows: pool.rows.len(),
+            ilps: n_ilps,
+            largest_ilp: ilp_size,
+            farkas_time: t_farkas,
+            ilp_time: t_lexmin,
+            check_time: t_check,
+        },
     })
 }
 
