@@ -15,7 +15,9 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/RegisterEverything.h"
 #include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -309,6 +311,40 @@ size_t polyrsInstrumentCalls(MlirOperation module, const char *callee,
     b.create<mlir::func::CallOp>(call.getLoc(), stop, mlir::TypeRange{});
   }
   return calls.size();
+}
+
+/// True when `v` may be used as a symbol of an affine map (a function
+/// argument, a value defined at the top level of the enclosing affine scope,
+/// a constant, …): `mlir::affine::isValidSymbol`.
+bool polyrsIsValidSymbol(MlirValue v) {
+  return mlir::affine::isValidSymbol(unwrap(v));
+}
+
+/// Simplifies the given operations and everything nested in them with the
+/// affine dialect's canonicalization patterns: `affine.apply` results fold
+/// into the maps of loads, stores, bounds and other applies, constant
+/// applies fold, single-iteration loops are promoted, dead applies
+/// disappear. Operations outside the list are not touched.
+void polyrsSimplifyAffine(MlirOperation *roots, size_t n) {
+  if (n == 0)
+    return;
+  mlir::MLIRContext *ctx = unwrap(roots[0])->getContext();
+  mlir::RewritePatternSet patterns(ctx);
+  mlir::affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+  mlir::affine::AffineLoadOp::getCanonicalizationPatterns(patterns, ctx);
+  mlir::affine::AffineStoreOp::getCanonicalizationPatterns(patterns, ctx);
+  mlir::affine::AffineForOp::getCanonicalizationPatterns(patterns, ctx);
+  mlir::affine::AffineIfOp::getCanonicalizationPatterns(patterns, ctx);
+  mlir::affine::AffineParallelOp::getCanonicalizationPatterns(patterns, ctx);
+  mlir::affine::AffineMinOp::getCanonicalizationPatterns(patterns, ctx);
+  mlir::affine::AffineMaxOp::getCanonicalizationPatterns(patterns, ctx);
+  mlir::FrozenRewritePatternSet frozen(std::move(patterns));
+  llvm::SmallVector<mlir::Operation *> ops;
+  for (size_t i = 0; i < n; ++i)
+    unwrap(roots[i])->walk([&](mlir::Operation *o) { ops.push_back(o); });
+  mlir::GreedyRewriteConfig config;
+  config.setStrictness(mlir::GreedyRewriteStrictness::ExistingAndNewOps);
+  (void)mlir::applyOpPatternsGreedily(ops, frozen, config);
 }
 
 } // extern "C"

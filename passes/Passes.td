@@ -121,3 +121,51 @@ def PrintSchedule : Pass<"poly-print-schedule", "func::FuncOp"> {
            "Print the size of the largest hyperplane ILP">,
   ];
 }
+
+def Opt : Pass<"poly-opt", "func::FuncOp"> {
+  let summary = "Reschedule, tile and parallelize each SCoP (the full polyhedral optimization)";
+  let description = [{
+    For every static control part of the function: builds the polyhedral
+    model and the exact dependences, computes a Pluto-style schedule
+    (permutable bands, parallel hyperplanes, skewing, fusion by `fuse`),
+    tiles permutable bands of two or more loops (`tile-sizes`, optionally a
+    second level with `l2-tile`), moves a parallel stride-1 loop innermost
+    inside tiles (`prevector`), makes the outermost parallel loop an
+    `affine.parallel` (`parallel`; all parallel loops with
+    `nested-parallel`), and runs tiles of bands without a parallel loop as a
+    wavefront (`wavefront`). The final schedule, tiles and parallel loops
+    included, is re-checked by the independent legality checker
+    (`verify`, on by default) before any code is generated; the SCoP is then
+    replaced in place by loops generated from the schedule (`affine.for`,
+    `affine.parallel`, `affine.if` with max/min bounds), and code around it
+    is untouched.
+
+    One remark per SCoP says what was done (statements, tiled bands and
+    sizes, parallel loops, wavefronts) or why the SCoP was left unchanged
+    (not modeled exactly, no schedule, a limit of the code generator). A
+    schedule rejected by the checker is an internal error: the SCoP is left
+    unchanged and an error names the dependence.
+  }];
+  let options = [
+    Option<"tile", "tile", "bool", /*default=*/"true",
+           "Tile permutable bands of at least two loops">,
+    ListOption<"tileSizes", "tile-sizes", "int64_t",
+           "Tile sizes per band dimension, the last one repeating (default: 32)">,
+    Option<"l2Tile", "l2-tile", "unsigned", /*default=*/"0",
+           "Second-level tiling: outer tiles are this many first-level tiles per dimension (0: off)">,
+    Option<"parallel", "parallel", "bool", /*default=*/"true",
+           "Make the outermost parallel loop an affine.parallel (wavefronts included)">,
+    Option<"nestedParallel", "nested-parallel", "bool", /*default=*/"false",
+           "Make every parallel loop an affine.parallel, not only the outermost">,
+    Option<"fuse", "fuse", "std::string", /*default=*/"\"smart\"",
+           "Fusion heuristic: smart (cut between components of different depth), max, or no">,
+    Option<"prevector", "prevector", "bool", /*default=*/"true",
+           "Move a parallel loop with stride-1 accesses innermost inside tiles">,
+    Option<"wavefront", "wavefront", "bool", /*default=*/"true",
+           "Run the tiles of a band without a parallel loop as a parallel wavefront">,
+    Option<"maxCoef", "max-coef", "unsigned", /*default=*/"4",
+           "Largest iterator coefficient of a scheduling hyperplane">,
+    Option<"verify", "verify", "bool", /*default=*/"true",
+           "Re-check the final schedule and its parallel loops with the independent legality checker">,
+  ];
+}

@@ -36,6 +36,7 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod codegen;
 pub mod deps;
 pub mod driver;
 pub mod ffi;
@@ -45,6 +46,7 @@ pub mod passes;
 pub mod plugin;
 pub mod sched;
 pub mod scop;
+pub mod transform;
 
 /// Silences Rust's default panic message: polyrs catches panics at the pass
 /// boundary and reports them as MLIR diagnostics instead.

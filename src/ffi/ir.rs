@@ -67,6 +67,16 @@ impl Block {
     pub fn key(self) -> usize {
         self.0.ptr as usize
     }
+
+    /// Wraps a raw block handle.
+    pub fn from_raw(raw: MlirBlock) -> Self {
+        Block(raw)
+    }
+
+    /// Returns the raw handle.
+    pub fn to_raw(self) -> MlirBlock {
+        self.0
+    }
 }
 
 /// An integer set (the condition of `affine.if`).
@@ -315,6 +325,16 @@ impl Val {
     /// A key identifying this value.
     pub fn key(self) -> usize {
         self.0.ptr as usize
+    }
+
+    /// Returns the raw handle.
+    pub fn to_raw(self) -> MlirValue {
+        self.0
+    }
+
+    /// Wraps a raw value handle.
+    pub fn from_raw(raw: MlirValue) -> Self {
+        Val(raw)
     }
 
     /// The block argument number, for block arguments.

@@ -6,6 +6,7 @@
 //! they are valid while the operation they came from is alive, which for an
 //! analysis means "during the pass run that produced them".
 
+pub mod build;
 pub mod ir;
 pub mod llvm;
 pub mod shim;

@@ -50,6 +50,8 @@ extern "C" {
         note: *const c_char,
     );
     fn polyrsIsMemoryEffectFree(op: MlirOperation) -> bool;
+    fn polyrsIsValidSymbol(v: mlir_sys::MlirValue) -> bool;
+    fn polyrsSimplifyAffine(ops: *const MlirOperation, n: usize);
     fn polyrsSetCInterface(module: MlirOperation);
     fn polyrsInstrumentCalls(
         module: MlirOperation,
@@ -211,6 +213,21 @@ pub fn emit(
 pub fn is_memory_effect_free(op: crate::ffi::ir::Op) -> bool {
     // SAFETY: `op` is a live operation.
     unsafe { polyrsIsMemoryEffectFree(op.to_raw()) }
+}
+
+/// True when `v` may be a symbol of an affine map (`mlir::affine::isValidSymbol`).
+pub fn is_valid_symbol(v: crate::ffi::ir::Val) -> bool {
+    // SAFETY: `v` is a live value.
+    unsafe { polyrsIsValidSymbol(v.to_raw()) }
+}
+
+/// Canonicalizes `ops` and the operations nested in them with the affine
+/// patterns (folds `affine.apply` into the maps that use it, folds
+/// constants, promotes single-iteration loops); nothing else is touched.
+pub fn simplify_affine(ops: &[crate::ffi::ir::Op]) {
+    let raw: Vec<MlirOperation> = ops.iter().map(|o| o.to_raw()).collect();
+    // SAFETY: live operations; the array outlives the call.
+    unsafe { polyrsSimplifyAffine(raw.as_ptr(), raw.len()) }
 }
 
 /// Marks every function with a body in `module` with `llvm.emit_c_interface`.

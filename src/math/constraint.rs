@@ -173,8 +173,17 @@ impl BasicRel {
             && self.ineqs[0][self.n_col()] < 0
     }
 
+    /// Makes the relation empty, keeping its locals so that rows of the
+    /// same width can still be added.
     fn set_empty(&mut self) {
+        let nl = self.n_local;
         *self = BasicRel::empty(self.space.clone());
+        self.n_local = nl;
+        if let Some(r) = self.ineqs.first_mut() {
+            let c = r.pop().unwrap_or(-1);
+            r.extend(std::iter::repeat_n(0, nl));
+            r.push(c);
+        }
     }
 
     /// Normalizes rows in place (see the module invariants).

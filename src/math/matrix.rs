@@ -237,3 +237,88 @@ mod tests {
         assert!(solve_equalities(&[vec![2, 4, -5]], 2).unwrap().is_none());
     }
 }
+
+/// The inverse of a square integer matrix with determinant `±1` (then the
+/// inverse is integral), or `None` when the matrix is singular or its
+/// determinant is not `±1`.
+///
+/// Math: exact rational Gauss–Jordan elimination on `[A | I]`; the inverse
+/// is integral iff `|det A| = 1` for an integral `A` (Cramer's rule gives
+/// `A⁻¹ = adj(A) / det A`, and `det A⁻¹ = 1 / det A` must be an integer).
+pub fn unimodular_inverse(a: &[Vec<i64>]) -> Result<Option<Vec<Vec<i64>>>> {
+    use super::rational::Rational;
+    let m = a.len();
+    if a.iter().any(|r| r.len() != m) {
+        return Err(MathError::Space(
+            "unimodular_inverse needs a square matrix".into(),
+        ));
+    }
+    let mut t: Vec<Vec<Rational>> = a
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut row: Vec<Rational> = r.iter().map(|&v| Rational::from_int(v)).collect();
+            row.extend((0..m).map(|j| Rational::from_int(i64::from(i == j))));
+            row
+        })
+        .collect();
+    let mut det = Rational::ONE;
+    for col in 0..m {
+        let Some(p) = (col..m).find(|&r| !t[r][col].is_zero()) else {
+            return Ok(None);
+        };
+        if p != col {
+            t.swap(p, col);
+            det = det.neg()?;
+        }
+        let piv = t[col][col];
+        det = det.mul(&piv)?;
+        let inv = Rational::ONE.div(&piv)?;
+        for x in t[col].iter_mut() {
+            *x = x.mul(&inv)?;
+        }
+        let prow = t[col].clone();
+        for (r, row) in t.iter_mut().enumerate() {
+            if r != col && !row[col].is_zero() {
+                let f = row[col];
+                for (x, y) in row.iter_mut().zip(&prow) {
+                    *x = x.sub(&y.mul(&f)?)?;
+                }
+            }
+        }
+    }
+    if det != Rational::ONE && det != Rational::from_int(-1) {
+        return Ok(None);
+    }
+    t.iter()
+        .map(|row| {
+            row[m..]
+                .iter()
+                .map(|x| x.to_i64())
+                .collect::<Result<Vec<i64>>>()
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
+}
+
+#[cfg(test)]
+mod unimodular_tests {
+    use super::*;
+
+    #[test]
+    fn inverts_skews_and_refuses_non_unimodular() {
+        // (t, 2t + i) has inverse (t, i - 2t).
+        let inv = unimodular_inverse(&[vec![1, 0], vec![2, 1]])
+            .unwrap()
+            .unwrap();
+        assert_eq!(inv, vec![vec![1, 0], vec![-2, 1]]);
+        // A permutation is its own transpose-inverse.
+        let inv = unimodular_inverse(&[vec![0, 1], vec![1, 0]])
+            .unwrap()
+            .unwrap();
+        assert_eq!(inv, vec![vec![0, 1], vec![1, 0]]);
+        // det 2 and det 0.
+        assert_eq!(unimodular_inverse(&[vec![2, 1], vec![0, 1]]).unwrap(), None);
+        assert_eq!(unimodular_inverse(&[vec![1, 1], vec![1, 1]]).unwrap(), None);
+    }
+}

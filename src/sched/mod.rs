@@ -244,13 +244,75 @@ fn forms_of(piece: &BasicRel, name: &str) -> Result<(Vec<Form>, Locals), Schedul
     Ok((dims, locals))
 }
 
-/// Checks that `schedule` respects every dependence of `deps`; returns the
-/// violated ones (empty: legal).
-pub fn verify(
+/// The relation of one dependence piece widened with both statements'
+/// schedule locals, and the rows `θ_T(j)_k - θ_S(i)_k` of every dimension.
+struct Pairs {
+    base: BasicRel,
+    diffs: Vec<Vec<i64>>,
+    /// Columns `[params | i | j]` (for samples).
+    prefix: usize,
+}
+
+fn pairs(
     scop: &Scop,
-    deps: &[Dependence],
+    d: &Dependence,
+    piece: &BasicRel,
     schedule: &Schedule,
-) -> Result<Vec<Violation>, ScheduleError> {
+) -> Result<Pairs, ScheduleError> {
+    let np = scop.params.len();
+    let (s, t) = (&scop.statements[d.source.0], &scop.statements[d.sink.0]);
+    let (ni, nj) = (s.iters.len(), t.iters.len());
+    let (ts, tt) = (&schedule.dims[d.source.0], &schedule.dims[d.sink.0]);
+    let (ls, lt) = (&schedule.locals[d.source.0], &schedule.locals[d.sink.0]);
+    let nl = piece.n_local();
+    let width = np + ni + nj + nl + ls.count + lt.count + 1;
+    // A form of the source (or sink) as a row of the widened dependence
+    // layout [params | i | j | dep locals | S locals | T locals | 1].
+    let place = |f: &Form, sink: bool| -> Vec<i64> {
+        let (n_it, n_loc) = if sink { (nj, lt.count) } else { (ni, ls.count) };
+        let src = f.row(np, n_it, n_loc);
+        let mut r = vec![0i64; width];
+        r[..np].copy_from_slice(&src[..np]);
+        let it_off = if sink { np + ni } else { np };
+        r[it_off..it_off + n_it].copy_from_slice(&src[np..np + n_it]);
+        let loc_off = np + ni + nj + nl + if sink { ls.count } else { 0 };
+        r[loc_off..loc_off + n_loc].copy_from_slice(&src[np + n_it..np + n_it + n_loc]);
+        r[width - 1] = src[np + n_it + n_loc];
+        r
+    };
+    let diffs = ts
+        .iter()
+        .zip(tt)
+        .map(|(a, b)| {
+            let (a, b) = (place(a, false), place(b, true));
+            b.iter()
+                .zip(&a)
+                .map(|(x, y)| x.checked_sub(*y).ok_or(MathError::Overflow))
+                .collect::<Result<Vec<i64>, _>>()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let widen = |r: &[i64]| {
+        let mut w = r[..r.len() - 1].to_vec();
+        w.extend(std::iter::repeat_n(0, ls.count + lt.count));
+        w.push(r[r.len() - 1]);
+        w
+    };
+    let mut eqs: Vec<Vec<i64>> = piece.eqs().iter().map(|r| widen(r)).collect();
+    let mut ineqs: Vec<Vec<i64>> = piece.ineqs().iter().map(|r| widen(r)).collect();
+    for (loc, sink) in [(ls, false), (lt, true)] {
+        eqs.extend(loc.eqs.iter().map(|f| place(f, sink)));
+        ineqs.extend(loc.ineqs.iter().map(|f| place(f, sink)));
+    }
+    let base =
+        BasicRel::from_constraints(piece.space().clone(), nl + ls.count + lt.count, eqs, ineqs)?;
+    Ok(Pairs {
+        base,
+        diffs,
+        prefix: np + ni + nj,
+    })
+}
+
+fn check_shape(scop: &Scop, schedule: &Schedule) -> Result<usize, ScheduleError> {
     if schedule.dims.len() != scop.statements.len()
         || schedule.locals.len() != scop.statements.len()
     {
@@ -264,74 +326,97 @@ pub fn verify(
             "all statements need the same number of schedule dimensions".into(),
         ));
     }
-    let np = scop.params.len();
+    Ok(n)
+}
+
+/// Checks that `schedule` respects every dependence of `deps`; returns the
+/// violated ones (empty: legal).
+pub fn verify(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+) -> Result<Vec<Violation>, ScheduleError> {
+    let n = check_shape(scop, schedule)?;
     let mut violations = Vec::new();
     for (di, d) in deps.iter().enumerate() {
-        let (s, t) = (&scop.statements[d.source.0], &scop.statements[d.sink.0]);
-        let (ni, nj) = (s.iters.len(), t.iters.len());
-        let (ts, tt) = (&schedule.dims[d.source.0], &schedule.dims[d.sink.0]);
-        let (ls, lt) = (&schedule.locals[d.source.0], &schedule.locals[d.sink.0]);
+        let pieces = d
+            .relation
+            .iter()
+            .map(|p| pairs(scop, d, p, schedule))
+            .collect::<Result<Vec<_>, _>>()?;
         'levels: for level in 0..=n {
-            for piece in &d.relation {
-                let nl = piece.n_local();
-                let width = np + ni + nj + nl + ls.count + lt.count + 1;
-                // A form of the source (or sink) as a row of the widened
-                // dependence layout [params | i | j | dep locals | S locals | T locals | 1].
-                let place = |f: &Form, sink: bool| -> Vec<i64> {
-                    let (n_it, n_loc) = if sink { (nj, lt.count) } else { (ni, ls.count) };
-                    let src = f.row(np, n_it, n_loc);
-                    let mut r = vec![0i64; width];
-                    r[..np].copy_from_slice(&src[..np]);
-                    let it_off = if sink { np + ni } else { np };
-                    r[it_off..it_off + n_it].copy_from_slice(&src[np..np + n_it]);
-                    let loc_off = np + ni + nj + nl + if sink { ls.count } else { 0 };
-                    r[loc_off..loc_off + n_loc].copy_from_slice(&src[np + n_it..np + n_it + n_loc]);
-                    r[width - 1] = src[np + n_it + n_loc];
-                    r
-                };
-                // θ_T(j)_k - θ_S(i)_k
-                let diff = |k: usize| -> Result<Vec<i64>, MathError> {
-                    let (a, b) = (place(&ts[k], false), place(&tt[k], true));
-                    b.iter()
-                        .zip(&a)
-                        .map(|(x, y)| x.checked_sub(*y).ok_or(MathError::Overflow))
-                        .collect()
-                };
-                let widen = |r: &[i64]| {
-                    let mut w = r[..r.len() - 1].to_vec();
-                    w.extend(std::iter::repeat_n(0, ls.count + lt.count));
-                    w.push(r[r.len() - 1]);
-                    w
-                };
-                let mut eqs: Vec<Vec<i64>> = piece.eqs().iter().map(|r| widen(r)).collect();
-                let mut ineqs: Vec<Vec<i64>> = piece.ineqs().iter().map(|r| widen(r)).collect();
-                for (loc, sink) in [(ls, false), (lt, true)] {
-                    eqs.extend(loc.eqs.iter().map(|f| place(f, sink)));
-                    ineqs.extend(loc.ineqs.iter().map(|f| place(f, sink)));
-                }
-                let mut v = BasicRel::from_constraints(
-                    piece.space().clone(),
-                    nl + ls.count + lt.count,
-                    eqs,
-                    ineqs,
-                )?;
+            for p in &pieces {
+                let mut v = p.base.clone();
                 for k in 0..level {
-                    v.add_eq(diff(k)?)?;
+                    v.add_eq(p.diffs[k].clone())?;
                 }
                 if level < n {
                     // θ_S(i)_l - θ_T(j)_l - 1 >= 0
-                    let mut r: Vec<i64> = diff(level)?.iter().map(|c| -c).collect();
-                    r[width - 1] -= 1;
+                    let mut r: Vec<i64> = p.diffs[level].iter().map(|c| -c).collect();
+                    let last = r.len() - 1;
+                    r[last] -= 1;
                     v.add_ineq(r)?;
                 }
                 if !v.is_empty()? {
-                    let sample = v.sample()?.map(|p| p[..np + ni + nj].to_vec());
+                    let sample = v.sample()?.map(|x| x[..p.prefix].to_vec());
                     violations.push(Violation {
                         dep: di,
                         level: (level < n).then_some(level),
                         sample,
                     });
                     break 'levels;
+                }
+            }
+        }
+    }
+    Ok(violations)
+}
+
+/// Checks that dimension `k` of `schedule` carries no dependence: every
+/// dependence instance whose source and sink agree on the dimensions before
+/// `k` also agrees on `k`, so the iterations of a loop over dimension `k`
+/// may run in any order, at the same time. Returns the dependences that
+/// break it (their `level` is `k`).
+///
+/// The sets checked for emptiness, per dependence piece `D`:
+/// `{ (i, j) ∈ D : θ_<k(i) = θ_<k(j), θ_k(j) >= θ_k(i) + 1 }` and the same
+/// with `θ_k(j) <= θ_k(i) - 1`.
+pub fn verify_parallel(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    k: usize,
+) -> Result<Vec<Violation>, ScheduleError> {
+    let n = check_shape(scop, schedule)?;
+    if k >= n {
+        return Err(ScheduleError::Invalid(format!(
+            "dimension {k} does not exist (the schedule has {n})"
+        )));
+    }
+    let mut violations = Vec::new();
+    'deps: for (di, d) in deps.iter().enumerate() {
+        for piece in &d.relation {
+            let p = pairs(scop, d, piece, schedule)?;
+            for sign in [1i64, -1] {
+                let mut v = p.base.clone();
+                for kk in 0..k {
+                    v.add_eq(p.diffs[kk].clone())?;
+                }
+                let mut r: Vec<i64> = p.diffs[k]
+                    .iter()
+                    .map(|c| c.checked_mul(sign).ok_or(MathError::Overflow))
+                    .collect::<Result<_, _>>()?;
+                let last = r.len() - 1;
+                r[last] -= 1;
+                v.add_ineq(r)?;
+                if !v.is_empty()? {
+                    let sample = v.sample()?.map(|x| x[..p.prefix].to_vec());
+                    violations.push(Violation {
+                        dep: di,
+                        level: Some(k),
+                        sample,
+                    });
+                    continue 'deps;
                 }
             }
         }

@@ -127,6 +127,8 @@ pub struct Statement {
     pub domain: Vec<Piece>,
     /// The accesses: the write first, then the reads in slice order.
     pub accesses: Vec<Access>,
+    /// The induction variable of each iterator.
+    pub iv_values: Vec<Val>,
 }
 
 /// The polyhedral model of one SCoP.
@@ -142,6 +144,11 @@ pub struct Scop {
     pub schedule_len: usize,
     /// The first operation of the SCoP.
     pub first_op: Op,
+    /// The SSA values of the parameters, in the order of `params`.
+    pub param_values: Vec<Val>,
+    /// The top-level operations of the SCoP (its loop nests and the pure
+    /// operations between them), in block order.
+    pub ops: Vec<Op>,
 }
 
 fn unsupported(op: Op, reason: impl Into<String>) -> Unsupported {
@@ -161,6 +168,8 @@ struct Frame {
     key: usize,
     /// (block argument key, iterator index).
     ivs: Vec<(usize, usize)>,
+    /// The block arguments.
+    vals: Vec<Val>,
 }
 
 struct Builder {
@@ -230,6 +239,8 @@ pub fn build(scope: Op, scop: &DetectedScop) -> Result<Scop, Unsupported> {
         arrays: b.arrays,
         schedule_len,
         first_op: scop.ops[0],
+        param_values: b.params,
+        ops: scop.ops.clone(),
     })
 }
 
@@ -505,12 +516,14 @@ impl Builder {
                 let mut frame = Frame {
                     key: op.key(),
                     ivs: Vec::new(),
+                    vals: Vec::new(),
                 };
                 for k in 0..n {
                     let arg = body
                         .arg(k)
                         .ok_or_else(|| unsupported(op, "missing induction variable"))?;
                     frame.ivs.push((arg.key(), self.n_iters + k));
+                    frame.vals.push(arg);
                 }
                 self.bound_loop(op, &name, n)?;
                 self.frames.push(frame);
@@ -754,6 +767,11 @@ impl Builder {
             locals: self.locals.clone(),
             domain: self.pieces.clone(),
             accesses,
+            iv_values: self
+                .frames
+                .iter()
+                .flat_map(|f| f.vals.iter().copied())
+                .collect(),
         });
         self.locals = saved_locals;
         Ok(())

@@ -1,0 +1,450 @@
+//! Emits a loop [`Node`] tree as `affine` operations in place of a SCoP.
+//!
+//! * Loops become `affine.for` (or single-dimension `affine.parallel`) with
+//!   `max`/`min` bound maps whose dimensions are the enclosing new loops and
+//!   whose symbols are the SCoP's parameters; guards become `affine.if`.
+//! * A statement instance is a clone of the statement's operations (its
+//!   store and the backward slice inside the SCoP: loads, index arithmetic,
+//!   the computation) with each old induction variable replaced by an
+//!   `affine.apply` of the new loops; MLIR's affine canonicalization later
+//!   folds those applies into the access maps.
+//! * The SCoP's top-level pure operations (between its loop nests) move in
+//!   front of the new code, parameters computed inside its loops are
+//!   recomputed in front of it, and the old loop nests are erased.
+//!
+//! [`check`] runs before anything changes and refuses what could not be
+//! emitted correctly, so that a rewrite is never left half done.
+
+use std::collections::HashMap;
+
+use super::{Bound, Cond, Node, Row};
+use crate::ffi::build::{self, AttrHandle, Builder, Point};
+use crate::ffi::ir::{Op, Val};
+use crate::ffi::shim;
+use crate::scop::model::Scop;
+
+/// Why the SCoP cannot be rewritten here.
+pub type EmitError = String;
+
+fn is_nest(op: Op) -> bool {
+    matches!(
+        op.name().as_str(),
+        "affine.for" | "affine.parallel" | "affine.if"
+    )
+}
+
+fn in_scop(scop: &Scop, op: Op) -> bool {
+    scop.ops.iter().any(|&r| op.is_within(r))
+}
+
+/// Refuses SCoPs whose rewrite would break the IR: parameters that are not
+/// valid affine symbols where the new loops go, and values of the SCoP
+/// used after it.
+pub fn check(scop: &Scop) -> Result<(), EmitError> {
+    let top_level = scop
+        .first_op
+        .parent()
+        .is_some_and(|p| p.name() == "func.func");
+    for (p, &v) in scop.param_values.iter().enumerate() {
+        match v.defining_op() {
+            Some(def) if in_scop(scop, def) => {
+                if !top_level {
+                    return Err(format!(
+                        "parameter '{}' is computed inside the loops and the SCoP is not at the top level of its function",
+                        scop.params[p]
+                    ));
+                }
+            }
+            _ => {
+                if !shim::is_valid_symbol(v) {
+                    return Err(format!(
+                        "parameter '{}' is not a valid affine symbol where the new loops go",
+                        scop.params[p]
+                    ));
+                }
+            }
+        }
+    }
+    for &op in &scop.ops {
+        if is_nest(op) && build::has_outside_uses(op) {
+            return Err("a value computed inside the loops is used after them".into());
+        }
+    }
+    Ok(())
+}
+
+struct Emitter<'a> {
+    b: Builder,
+    scop: &'a Scop,
+    params: Vec<Val>,
+    /// The loop induction variables on the current path, by schedule dimension.
+    ivs: Vec<Option<Val>>,
+    /// Preorder position of every operation of the SCoP (clone order).
+    order: HashMap<usize, usize>,
+}
+
+/// Replaces the SCoP by the code of `tree`. Call [`check`] first.
+pub fn emit(scop: &Scop, tree: &Node, n_dims: usize) -> Result<Vec<Op>, EmitError> {
+    let first = scop.first_op;
+    let mut order = HashMap::new();
+    let mut counter = 0usize;
+    fn number(op: Op, order: &mut HashMap<usize, usize>, counter: &mut usize) {
+        order.insert(op.key(), *counter);
+        *counter += 1;
+        for r in op.regions() {
+            for b in r.blocks() {
+                for o in b.ops() {
+                    number(o, order, counter);
+                }
+            }
+        }
+    }
+    for &op in &scop.ops {
+        number(op, &mut order, &mut counter);
+    }
+    // Pure top-level operations move in front of the new code.
+    for &op in &scop.ops {
+        if !is_nest(op) {
+            build::move_before(op, first);
+        }
+    }
+    let mut e = Emitter {
+        b: Builder::new(first),
+        scop,
+        params: Vec::new(),
+        ivs: vec![None; n_dims],
+        order,
+    };
+    // Parameters computed inside the loops are recomputed in front.
+    let mut hoisted: HashMap<usize, Val> = HashMap::new();
+    let mut params = Vec::new();
+    for &v in &scop.param_values {
+        params.push(e.hoist(v, Point::Before(first), &mut hoisted)?);
+    }
+    e.params = params;
+    let mut created = Vec::new();
+    e.node(tree, Point::Before(first), &mut created)?;
+    for &op in &scop.ops {
+        if is_nest(op) {
+            build::erase(op);
+        }
+    }
+    shim::simplify_affine(&created);
+    Ok(created)
+}
+
+/// An affine expression text of `row` over `[params | t | constant]`, with
+/// the loop dimensions in `dims` (their positions are the map's `d<k>`).
+fn expr_text(row: &Row, np: usize, dims: &[usize]) -> String {
+    let mut terms: Vec<(i64, String)> = Vec::new();
+    for (pos, &k) in dims.iter().enumerate() {
+        let c = row[np + k];
+        if c != 0 {
+            terms.push((c, format!("d{pos}")));
+        }
+    }
+    for (p, &c) in row.iter().take(np).enumerate() {
+        if c != 0 {
+            terms.push((c, format!("s{p}")));
+        }
+    }
+    let c = row[row.len() - 1];
+    let mut out = String::new();
+    for (i, (coef, name)) in terms.iter().enumerate() {
+        let mag = coef.unsigned_abs();
+        let body = if mag == 1 {
+            name.clone()
+        } else {
+            format!("{name} * {mag}")
+        };
+        if i == 0 {
+            out.push_str(&if *coef < 0 { format!("-{body}") } else { body });
+        } else {
+            out.push_str(&format!(" {} {body}", if *coef < 0 { "-" } else { "+" }));
+        }
+    }
+    if out.is_empty() {
+        out = c.to_string();
+    } else if c != 0 {
+        out.push_str(&format!(
+            " {} {}",
+            if c < 0 { "-" } else { "+" },
+            c.unsigned_abs()
+        ));
+    }
+    out
+}
+
+impl Emitter<'_> {
+    fn np(&self) -> usize {
+        self.scop.params.len()
+    }
+
+    /// The current loop dimensions (in order) and the map operands
+    /// (their induction variables, then the parameters).
+    fn operands(&self) -> (Vec<usize>, Vec<Val>) {
+        let dims: Vec<usize> = (0..self.ivs.len())
+            .filter(|&k| self.ivs[k].is_some())
+            .collect();
+        let mut ops: Vec<Val> = dims
+            .iter()
+            .map(|&k| self.ivs[k].expect("filtered"))
+            .collect();
+        ops.extend(self.params.iter().copied());
+        (dims, ops)
+    }
+
+    fn map_header(&self, dims: &[usize]) -> String {
+        let d: Vec<String> = (0..dims.len()).map(|k| format!("d{k}")).collect();
+        let s: Vec<String> = (0..self.np()).map(|k| format!("s{k}")).collect();
+        format!("({})[{}]", d.join(", "), s.join(", "))
+    }
+
+    fn bound_text(&self, b: &Bound, dims: &[usize], lower: bool) -> String {
+        let e = expr_text(&b.row, self.np(), dims);
+        match (lower, b.div) {
+            (true, 1) => e,
+            (true, d) => format!("({e}) ceildiv {d}"),
+            (false, 1) => format!("{e} + 1"),
+            (false, d) => format!("({e}) floordiv {d} + 1"),
+        }
+    }
+
+    fn attr(&self, text: &str) -> Result<AttrHandle, EmitError> {
+        self.b.attr(text)
+    }
+
+    /// Makes `v` available before `at`: values defined outside the SCoP
+    /// are used as they are; pure operations inside it are cloned there.
+    fn hoist(&self, v: Val, at: Point, memo: &mut HashMap<usize, Val>) -> Result<Val, EmitError> {
+        if let Some(&h) = memo.get(&v.key()) {
+            return Ok(h);
+        }
+        let Some(def) = v.defining_op() else {
+            return Ok(v);
+        };
+        if !in_scop(self.scop, def) || !is_nested_in_loop(self.scop, def) {
+            return Ok(v);
+        }
+        let operands = def.operands();
+        let mut mapped = Vec::new();
+        for &o in &operands {
+            mapped.push(self.hoist(o, at, memo)?);
+        }
+        let c = self.b.clone_op(at, def);
+        for (k, m) in mapped.into_iter().enumerate() {
+            build::set_operand(c, k, m);
+        }
+        for r in 0..def.num_results() {
+            if let (Some(old), Some(new)) = (def.result(r), c.result(r)) {
+                memo.insert(old.key(), new);
+            }
+        }
+        memo.get(&v.key())
+            .copied()
+            .ok_or_else(|| "internal error: hoisted value missing".to_string())
+    }
+
+    fn node(&mut self, n: &Node, at: Point, created: &mut Vec<Op>) -> Result<(), EmitError> {
+        match n {
+            Node::Seq(v) => {
+                for c in v {
+                    self.node(c, at, created)?;
+                }
+                Ok(())
+            }
+            Node::Loop {
+                dim,
+                lower,
+                upper,
+                parallel,
+                body,
+            } => {
+                let (dims, operands) = self.operands();
+                let header = self.map_header(&dims);
+                let lo: Vec<String> = lower
+                    .iter()
+                    .map(|b| self.bound_text(b, &dims, true))
+                    .collect();
+                let up: Vec<String> = upper
+                    .iter()
+                    .map(|b| self.bound_text(b, &dims, false))
+                    .collect();
+                let lmap = self.attr(&format!("affine_map<{header} -> ({})>", lo.join(", ")))?;
+                let umap = self.attr(&format!("affine_map<{header} -> ({})>", up.join(", ")))?;
+                let mut all = operands.clone();
+                all.extend(operands.iter().copied());
+                let (op, blocks) = if *parallel {
+                    let attrs = [
+                        ("lowerBoundsMap", lmap),
+                        ("upperBoundsMap", umap),
+                        (
+                            "lowerBoundsGroups",
+                            self.attr(&format!("dense<[{}]> : tensor<1xi32>", lo.len()))?,
+                        ),
+                        (
+                            "upperBoundsGroups",
+                            self.attr(&format!("dense<[{}]> : tensor<1xi32>", up.len()))?,
+                        ),
+                        ("steps", self.attr("[1]")?),
+                        ("reductions", self.attr("[]")?),
+                    ];
+                    self.b
+                        .create(at, "affine.parallel", &all, 0, &attrs, &[Some(1)])
+                } else {
+                    let n = operands.len();
+                    let attrs = [
+                        ("lowerBoundMap", lmap),
+                        ("upperBoundMap", umap),
+                        ("step", self.attr("1 : index")?),
+                        (
+                            "operandSegmentSizes",
+                            self.attr(&format!("array<i32: {n}, {n}, 0>"))?,
+                        ),
+                    ];
+                    self.b.create(at, "affine.for", &all, 0, &attrs, &[Some(1)])
+                };
+                if matches!(at, Point::Before(_)) {
+                    created.push(op);
+                }
+                let block = blocks[0];
+                let iv = block.arg(0).ok_or("loop without induction variable")?;
+                self.ivs[*dim] = Some(iv);
+                let inner = Point::End(block);
+                let r = self.node(body, inner, created);
+                self.ivs[*dim] = None;
+                r?;
+                self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
+                Ok(())
+            }
+            Node::If { conds, body } => {
+                let (dims, operands) = self.operands();
+                let header = self.map_header(&dims);
+                let cs: Vec<String> = conds
+                    .iter()
+                    .map(|Cond { row, eq }| {
+                        format!(
+                            "{} {} 0",
+                            expr_text(row, self.np(), &dims),
+                            if *eq { "==" } else { ">=" }
+                        )
+                    })
+                    .collect();
+                let set = self.attr(&format!("affine_set<{header} : ({})>", cs.join(", ")))?;
+                let (op, blocks) = self.b.create(
+                    at,
+                    "affine.if",
+                    &operands,
+                    0,
+                    &[("condition", set)],
+                    &[Some(0), None],
+                );
+                if matches!(at, Point::Before(_)) {
+                    created.push(op);
+                }
+                let inner = Point::End(blocks[0]);
+                self.node(body, inner, created)?;
+                self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
+                Ok(())
+            }
+            Node::Let { dim, row, body } => {
+                let (dims, operands) = self.operands();
+                let header = self.map_header(&dims);
+                let m = self.attr(&format!(
+                    "affine_map<{header} -> ({})>",
+                    expr_text(row, self.np(), &dims)
+                ))?;
+                let (op, _) = self
+                    .b
+                    .create(at, "affine.apply", &operands, 1, &[("map", m)], &[]);
+                if matches!(at, Point::Before(_)) {
+                    created.push(op);
+                }
+                self.ivs[*dim] = op.result(0);
+                let r = self.node(body, at, created);
+                self.ivs[*dim] = None;
+                r
+            }
+            Node::Stmt { stmt, iters } => self.statement(*stmt, iters, at, created),
+        }
+    }
+
+    fn statement(
+        &mut self,
+        s: usize,
+        iters: &[Row],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let st = &self.scop.statements[s];
+        self.b.set_loc_of(st.op);
+        let (dims, operands) = self.operands();
+        let header = self.map_header(&dims);
+        let mut map: HashMap<usize, Val> = HashMap::new();
+        for (k, row) in iters.iter().enumerate() {
+            let m = self.attr(&format!(
+                "affine_map<{header} -> ({})>",
+                expr_text(row, self.np(), &dims)
+            ))?;
+            let (op, _) = self
+                .b
+                .create(at, "affine.apply", &operands, 1, &[("map", m)], &[]);
+            if matches!(at, Point::Before(_)) {
+                created.push(op);
+            }
+            let v = op.result(0).ok_or("affine.apply without result")?;
+            map.insert(st.iv_values[k].key(), v);
+        }
+        // The store and its backward slice inside the SCoP, in program order.
+        let mut slice: Vec<Op> = Vec::new();
+        let mut stack = vec![st.op];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(op) = stack.pop() {
+            if !seen.insert(op.key()) {
+                continue;
+            }
+            slice.push(op);
+            for v in op.operands() {
+                if let Some(def) = v.defining_op() {
+                    if in_scop(self.scop, def) && !is_nest(def) && is_nested_in_loop(self.scop, def)
+                    {
+                        stack.push(def);
+                    }
+                }
+            }
+        }
+        slice.sort_by_key(|op| self.order.get(&op.key()).copied().unwrap_or(usize::MAX));
+        for op in slice {
+            let c = self.b.clone_op(at, op);
+            if matches!(at, Point::Before(_)) {
+                created.push(c);
+            }
+            for (k, v) in op.operands().into_iter().enumerate() {
+                if let Some(&nv) = map.get(&v.key()) {
+                    build::set_operand(c, k, nv);
+                } else if let Some(p) = self
+                    .scop
+                    .param_values
+                    .iter()
+                    .position(|pv| pv.key() == v.key())
+                {
+                    build::set_operand(c, k, self.params[p]);
+                }
+            }
+            for r in 0..op.num_results() {
+                if let (Some(old), Some(new)) = (op.result(r), c.result(r)) {
+                    map.insert(old.key(), new);
+                }
+            }
+        }
+        self.b.set_loc_of(self.scop.first_op);
+        Ok(())
+    }
+}
+
+/// True when `op` lies inside one of the SCoP's loop nests (not at its top level).
+fn is_nested_in_loop(scop: &Scop, op: Op) -> bool {
+    scop.ops
+        .iter()
+        .any(|&r| is_nest(r) && op.key() != r.key() && op.is_within(r))
+}

@@ -1,0 +1,807 @@
+//! Code generation by polyhedra scanning: from a [`Plan`] (statements,
+//! domains and the final schedule) to a loop [`Node`] tree with affine
+//! bounds and guards, which [`emit`] turns into `affine` operations.
+//!
+//! # The scattered domain of a statement
+//!
+//! For statement `S` with iterators `i` and schedule `t = θ(i)`, the
+//! iterators are recovered from the loop dimensions: choose, in schedule
+//! order, `m` dimensions whose iterator rows are linearly independent; their
+//! matrix `A` must be unimodular (`|det A| = 1`) and then
+//! `i = A⁻¹·(t_sel - c_sel)` is integral. Substituting it into the domain,
+//! into the other dimensions (`t_k = θ_k(i)`) and into the definitions of
+//! tile locals (`T·l <= φ(i) <= T·l + T - 1`, with `l = t_tile`) gives a
+//! polyhedron over `[params | t]` alone: the set of time points at which `S`
+//! runs. A schedule that is not unimodular, or a domain whose strides or
+//! divisions cannot be eliminated exactly, is reported as unsupported (the
+//! SCoP is then left alone).
+//!
+//! # Scanning (Quilleré, Rajopadhye & Wilde 2000; Bastoul 2004)
+//!
+//! Level by level, with a context (the constraints of the enclosing loops
+//! and guards):
+//!
+//! * a scalar dimension splits the statements by their constant value into
+//!   a sequence;
+//! * a loop dimension gets one loop. Each statement's polyhedron is
+//!   projected onto `t_0..t_k` (Fourier–Motzkin); its constraints on `t_k`
+//!   are the loop's bounds (a lower bound `a·t_k + r >= 0` is
+//!   `t_k >= ⌈-r / a⌉`, an upper one `t_k <= ⌊r / |a|⌋`). When several
+//!   statements share the loop, it runs over bounds that are valid for all
+//!   of them (each statement's own bounds that the others' polyhedra imply),
+//!   and a statement whose own bounds are tighter is guarded.
+//! * A statement alone in its subtree gets one `affine.if` with the
+//!   constraints not yet implied by the context, then exact loops.
+//!
+//! Every constraint of a statement's polyhedron is enforced at the level of
+//! its innermost dimension, as a bound or a guard, so a statement runs
+//! exactly at its time points even where a projection over-approximates;
+//! over-approximated outer bounds only cost empty iterations. Implication
+//! ("the context implies `r >= 0`") is decided by one exact rational LP:
+//! the minimum of `r` over the context exceeds `-1`, which suffices for
+//! integer points.
+
+pub mod emit;
+
+use thiserror::Error;
+
+use crate::math::fm;
+use crate::math::ilp::{norm_eq, norm_ineq, Norm};
+use crate::math::matrix::unimodular_inverse;
+use crate::math::simplex::lp_min;
+use crate::math::{Exactness, MathError, Optimum, Rational};
+use crate::scop::form::Form;
+use crate::scop::model::{piece_rows, Scop};
+use crate::transform::Plan;
+
+/// A row over `[params | t_0 … t_{n-1} | constant]`.
+pub type Row = Vec<i64>;
+
+/// Why no code was generated (the SCoP is then left unchanged).
+#[derive(Debug, Clone, Error)]
+pub enum CodegenError {
+    /// The plan or the model is outside what the generator handles (a limit).
+    #[error("{0}")]
+    Unsupported(String),
+    /// The math core failed (a limit).
+    #[error("code generation: {0}")]
+    Math(#[from] MathError),
+}
+
+type Res<T> = Result<T, CodegenError>;
+
+fn unsupported<T>(what: impl Into<String>) -> Res<T> {
+    Err(CodegenError::Unsupported(what.into()))
+}
+
+/// A lower bound `⌈row / div⌉` or an upper bound `⌊row / div⌋` (inclusive).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bound {
+    /// The affine expression over `[params | t | constant]` (its own
+    /// dimension's column is zero).
+    pub row: Row,
+    /// The positive divisor.
+    pub div: i64,
+}
+
+/// A guard `row >= 0` (or `row == 0`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cond {
+    /// The affine expression over `[params | t | constant]`.
+    pub row: Row,
+    /// An equality.
+    pub eq: bool,
+}
+
+/// The generated loop tree.
+#[derive(Debug, Clone)]
+pub enum Node {
+    /// Children in order.
+    Seq(Vec<Node>),
+    /// A loop over dimension `dim` from `max(lower)` to `min(upper)`.
+    Loop {
+        /// The schedule dimension.
+        dim: usize,
+        /// Lower bounds (the loop starts at their maximum).
+        lower: Vec<Bound>,
+        /// Upper bounds, inclusive (the loop ends at their minimum).
+        upper: Vec<Bound>,
+        /// Iterations are independent.
+        parallel: bool,
+        /// The body.
+        body: Box<Node>,
+    },
+    /// The body runs when every condition holds.
+    If {
+        /// The conditions.
+        conds: Vec<Cond>,
+        /// The body.
+        body: Box<Node>,
+    },
+    /// Dimension `dim` takes a single value, `row` (an affine expression of
+    /// the outer dimensions and parameters): no loop is needed.
+    Let {
+        /// The schedule dimension.
+        dim: usize,
+        /// Its value over `[params | t | constant]` (own column zero).
+        row: Row,
+        /// The body.
+        body: Box<Node>,
+    },
+    /// One statement instance; `iters[k]` is its iterator `k` as an affine
+    /// expression of the loop dimensions and parameters.
+    Stmt {
+        /// The statement.
+        stmt: usize,
+        /// Its iterators.
+        iters: Vec<Row>,
+    },
+}
+
+impl Node {
+    /// Number of loops and guards in the tree: (loops, parallel loops, ifs).
+    pub fn counts(&self) -> (usize, usize, usize) {
+        match self {
+            Node::Seq(v) => v
+                .iter()
+                .map(Node::counts)
+                .fold((0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2)),
+            Node::Loop { parallel, body, .. } => {
+                let (l, p, i) = body.counts();
+                (l + 1, p + usize::from(*parallel), i)
+            }
+            Node::If { body, .. } => {
+                let (l, p, i) = body.counts();
+                (l, p, i + 1)
+            }
+            Node::Let { body, .. } => body.counts(),
+            Node::Stmt { .. } => (0, 0, 0),
+        }
+    }
+}
+
+/// A conjunction of constraints over `[params | t | constant]`.
+#[derive(Debug, Clone, Default)]
+struct Poly {
+    eqs: Vec<Row>,
+    ineqs: Vec<Row>,
+}
+
+/// One domain piece of a statement to scan.
+#[derive(Debug, Clone)]
+struct Item {
+    stmt: usize,
+    poly: Poly,
+    iters: Vec<Row>,
+}
+
+struct Gen<'a> {
+    plan: &'a Plan,
+    np: usize,
+    n: usize,
+}
+
+/// Generates the loop tree of `plan` for `scop`.
+pub fn generate(scop: &Scop, plan: &Plan) -> Res<Node> {
+    let np = scop.params.len();
+    let n = plan.dims.len();
+    let mut items = Vec::new();
+    for s in 0..scop.statements.len() {
+        items.extend(scattered(scop, plan, s)?);
+    }
+    let g = Gen { plan, np, n };
+    g.scan(0, items, &Poly::default())
+}
+
+/// The statement's domain pieces in the time space, with its iterators.
+fn scattered(scop: &Scop, plan: &Plan, s: usize) -> Res<Vec<Item>> {
+    let st = &scop.statements[s];
+    let np = scop.params.len();
+    let m = st.iters.len();
+    let n = plan.dims.len();
+    let dims = &plan.schedule.dims[s];
+    let slocals = &plan.schedule.locals[s];
+    let ndl = st.locals.count;
+    let nsl = slocals.count;
+    // Layout X: [params | t | domain locals | schedule locals | constant].
+    let x = np + n + ndl + nsl + 1;
+    let t_col = |k: usize| np + k;
+    // Select the point rows.
+    let mut sel: Vec<usize> = Vec::new();
+    let mut a: Vec<Vec<i64>> = Vec::new();
+    for (k, f) in dims.iter().enumerate() {
+        let mut row = f.iters.clone();
+        row.resize(m, 0);
+        if row.iter().all(|&c| c == 0) || f.locals.iter().any(|&c| c != 0) {
+            continue;
+        }
+        let mut trial = a.clone();
+        trial.push(row.clone());
+        if rank(&trial) > a.len() {
+            a.push(row);
+            sel.push(k);
+        }
+        if a.len() == m {
+            break;
+        }
+    }
+    if a.len() != m {
+        return unsupported(format!(
+            "the schedule of {} does not determine its iterators",
+            st.name
+        ));
+    }
+    let inv = if m == 0 {
+        Vec::new()
+    } else {
+        match unimodular_inverse(&a)? {
+            Some(inv) => inv,
+            None => {
+                return unsupported(format!(
+                    "the schedule of {} is not unimodular (its loops would need strides)",
+                    st.name
+                ))
+            }
+        }
+    };
+    // i_j = Σ_r inv[j][r]·(t_sel_r - c_r), c_r = params and constant of θ_sel_r.
+    let mut iter_rows: Vec<Vec<i64>> = vec![vec![0; x]; m];
+    for j in 0..m {
+        for (r, &k) in sel.iter().enumerate() {
+            let c = inv[j][r];
+            if c == 0 {
+                continue;
+            }
+            let f = &dims[k];
+            add_scaled(&mut iter_rows[j], t_col(k), c)?;
+            for (p, &v) in f.params.iter().enumerate() {
+                add_scaled(&mut iter_rows[j], p, -mul(c, v)?)?;
+            }
+            add_scaled(&mut iter_rows[j], x - 1, -mul(c, f.constant)?)?;
+        }
+    }
+    // A form over (params, iters, locals) as a row over X; `sched` says
+    // whose locals.
+    let subst = |f: &Form, sched: bool| -> Res<Vec<i64>> {
+        let mut r = vec![0i64; x];
+        for (p, &v) in f.params.iter().enumerate() {
+            r[p] = v;
+        }
+        for (j, &v) in f.iters.iter().enumerate() {
+            if v != 0 {
+                for (col, w) in iter_rows[j].iter().enumerate() {
+                    r[col] = r[col].checked_add(mul(v, *w)?).ok_or(MathError::Overflow)?;
+                }
+            }
+        }
+        let off = np + n + if sched { ndl } else { 0 };
+        for (l, &v) in f.locals.iter().enumerate() {
+            r[off + l] = r[off + l].checked_add(v).ok_or(MathError::Overflow)?;
+        }
+        r[x - 1] = r[x - 1]
+            .checked_add(f.constant)
+            .ok_or(MathError::Overflow)?;
+        Ok(r)
+    };
+    let mut common_eqs = Vec::new();
+    let mut common_ineqs = Vec::new();
+    for (k, f) in dims.iter().enumerate() {
+        // t_k - θ_k(i(t)) = 0
+        let mut r = subst(f, true)?;
+        for v in r.iter_mut() {
+            *v = v.checked_neg().ok_or(MathError::Overflow)?;
+        }
+        r[t_col(k)] = r[t_col(k)].checked_add(1).ok_or(MathError::Overflow)?;
+        common_eqs.push(r);
+    }
+    for f in &slocals.eqs {
+        common_eqs.push(subst(f, true)?);
+    }
+    for f in &slocals.ineqs {
+        common_ineqs.push(subst(f, true)?);
+    }
+    let iters_w: Vec<Row> = iter_rows
+        .iter()
+        .map(|r| {
+            let mut w = r[..np + n].to_vec();
+            w.push(r[x - 1]);
+            w
+        })
+        .collect();
+    let mut out = Vec::new();
+    for piece in &st.domain {
+        let (deqs, dineqs) = piece_rows(st, piece, np, m, ndl);
+        let to_forms = |r: &Vec<i64>| Form {
+            params: r[..np].to_vec(),
+            iters: r[np..np + m].to_vec(),
+            locals: r[np + m..np + m + ndl].to_vec(),
+            constant: r[np + m + ndl],
+        };
+        let mut eqs = common_eqs.clone();
+        let mut ineqs = common_ineqs.clone();
+        for r in &deqs {
+            eqs.push(subst(&to_forms(r), false)?);
+        }
+        for r in &dineqs {
+            ineqs.push(subst(&to_forms(r), false)?);
+        }
+        // Eliminate the locals (schedule locals first), exactly.
+        let mut cols: Vec<usize> = (np + n + ndl..np + n + ndl + nsl).collect();
+        cols.extend(np + n..np + n + ndl);
+        for col in cols {
+            let e = fm::eliminate(&eqs, &ineqs, col)?;
+            if e.exactness != Exactness::Exact {
+                return unsupported(format!(
+                    "the domain of {} has strides or divisions that cannot be scanned exactly",
+                    st.name
+                ));
+            }
+            if e.infeasible {
+                eqs.clear();
+                ineqs = vec![{
+                    let mut r = vec![0i64; x];
+                    r[x - 1] = -1;
+                    r
+                }];
+                break;
+            }
+            eqs = e.eqs;
+            ineqs = e.ineqs;
+        }
+        let narrow = |r: &Vec<i64>| -> Row {
+            let mut w = r[..np + n].to_vec();
+            w.push(r[x - 1]);
+            w
+        };
+        let mut poly = Poly {
+            eqs: eqs.iter().map(narrow).collect(),
+            ineqs: ineqs.iter().map(narrow).collect(),
+        };
+        if !normalize(&mut poly)? {
+            continue; // an empty piece
+        }
+        out.push(Item {
+            stmt: s,
+            poly,
+            iters: iters_w.clone(),
+        });
+    }
+    Ok(out)
+}
+
+fn mul(a: i64, b: i64) -> Result<i64, MathError> {
+    a.checked_mul(b).ok_or(MathError::Overflow)
+}
+
+fn add_scaled(r: &mut [i64], col: usize, v: i64) -> Result<(), MathError> {
+    r[col] = r[col].checked_add(v).ok_or(MathError::Overflow)?;
+    Ok(())
+}
+
+/// Rank of integer rows.
+fn rank(rows: &[Vec<i64>]) -> usize {
+    let mut a: Vec<Vec<Rational>> = rows
+        .iter()
+        .map(|r| r.iter().map(|&v| Rational::from_int(v)).collect())
+        .collect();
+    let cols = a.first().map_or(0, Vec::len);
+    let mut r = 0;
+    for c in 0..cols {
+        let Some(p) = (r..a.len()).find(|&i| !a[i][c].is_zero()) else {
+            continue;
+        };
+        a.swap(r, p);
+        let prow = a[r].clone();
+        for (i, row) in a.iter_mut().enumerate() {
+            if i != r && !row[c].is_zero() {
+                let f = match row[c].div(&prow[c]) {
+                    Ok(f) => f,
+                    Err(_) => return rows.len(),
+                };
+                for (v, w) in row.iter_mut().zip(&prow) {
+                    if let Ok(x) = w.mul(&f).and_then(|p| v.sub(&p)) {
+                        *v = x;
+                    }
+                }
+            }
+        }
+        r += 1;
+    }
+    r
+}
+
+/// Normalizes rows; false when some row is infeasible (the set is empty).
+fn normalize(p: &mut Poly) -> Res<bool> {
+    let mut eqs = Vec::new();
+    for r in &p.eqs {
+        match norm_eq(r)? {
+            Norm::Trivial => {}
+            Norm::Infeasible => return Ok(false),
+            Norm::Row(r) => {
+                if !eqs.contains(&r) {
+                    eqs.push(r)
+                }
+            }
+        }
+    }
+    let mut ineqs = Vec::new();
+    for r in &p.ineqs {
+        match norm_ineq(r)? {
+            Norm::Trivial => {}
+            Norm::Infeasible => return Ok(false),
+            Norm::Row(r) => {
+                if !ineqs.contains(&r) {
+                    ineqs.push(r)
+                }
+            }
+        }
+    }
+    p.eqs = eqs;
+    p.ineqs = ineqs;
+    Ok(true)
+}
+
+impl Gen<'_> {
+    fn width(&self) -> usize {
+        self.np + self.n + 1
+    }
+
+    fn col(&self, k: usize) -> usize {
+        self.np + k
+    }
+
+    /// True when `ctx` implies `row >= 0` (exact rational test; an empty
+    /// context implies everything).
+    fn implies(&self, ctx: &Poly, row: &Row) -> Res<bool> {
+        let nv = self.width() - 1;
+        match lp_min(nv, &ctx.eqs, &ctx.ineqs, row)? {
+            Optimum::Empty => Ok(true),
+            Optimum::Unbounded => Ok(false),
+            Optimum::Bounded((v, _)) => Ok(v > Rational::from_int(-1)),
+        }
+    }
+
+    fn implies_cond(&self, ctx: &Poly, c: &Cond) -> Res<bool> {
+        if !self.implies(ctx, &c.row)? {
+            return Ok(false);
+        }
+        if c.eq {
+            let neg: Row = c.row.iter().map(|v| -v).collect();
+            return self.implies(ctx, &neg);
+        }
+        Ok(true)
+    }
+
+    /// Projects `p` onto `t_0..t_k` (Fourier–Motzkin; may over-approximate).
+    fn project(&self, p: &Poly, k: usize) -> Res<Poly> {
+        let mut eqs = p.eqs.clone();
+        let mut ineqs = p.ineqs.clone();
+        for d in (k + 1..self.n).rev() {
+            let col = self.col(d);
+            if !eqs.iter().chain(&ineqs).any(|r| r[col] != 0) {
+                continue;
+            }
+            let e = fm::eliminate(&eqs, &ineqs, col)?;
+            eqs = e.eqs;
+            ineqs = e.ineqs;
+            if e.infeasible {
+                ineqs.push({
+                    let mut r = vec![0i64; self.width()];
+                    r[self.width() - 1] = -1;
+                    r
+                });
+            }
+        }
+        let mut q = Poly { eqs, ineqs };
+        normalize(&mut q)?;
+        Ok(q)
+    }
+
+    /// The conditions of `p` (rows not mentioning dims `>= k`) that `ctx`
+    /// does not imply.
+    fn guard(&self, p: &Poly, ctx: &Poly, upto: usize) -> Res<Vec<Cond>> {
+        let mentions_late = |r: &Row| (upto..self.n).any(|d| r[self.col(d)] != 0);
+        let mut out = Vec::new();
+        let mut local = ctx.clone();
+        for (rows, eq) in [(&p.eqs, true), (&p.ineqs, false)] {
+            for r in rows.iter() {
+                if mentions_late(r) {
+                    continue;
+                }
+                let c = Cond { row: r.clone(), eq };
+                if !self.implies_cond(&local, &c)? {
+                    if eq {
+                        local.eqs.push(r.clone());
+                    } else {
+                        local.ineqs.push(r.clone());
+                    }
+                    out.push(c);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The bounds of `p` on dimension `k` as constraint rows `a·t_k + r >= 0`
+    /// (lower, `a > 0`) and `-a·t_k + r >= 0` (upper).
+    fn bound_rows(&self, p: &Poly, k: usize) -> (Vec<Row>, Vec<Row>) {
+        let col = self.col(k);
+        let (mut lo, mut up) = (Vec::new(), Vec::new());
+        for r in &p.ineqs {
+            match r[col].signum() {
+                1 => lo.push(r.clone()),
+                -1 => up.push(r.clone()),
+                _ => {}
+            }
+        }
+        for r in &p.eqs {
+            if r[col] != 0 {
+                let neg: Row = r.iter().map(|v| -v).collect();
+                if r[col] > 0 {
+                    lo.push(r.clone());
+                    up.push(neg);
+                } else {
+                    lo.push(neg);
+                    up.push(r.clone());
+                }
+            }
+        }
+        (lo, up)
+    }
+
+    /// Drops rows implied by the context together with another kept row.
+    fn prune(&self, rows: Vec<Row>, ctx: &Poly) -> Res<Vec<Row>> {
+        let mut rows = rows;
+        rows.sort();
+        rows.dedup();
+        let mut i = 0;
+        while i < rows.len() {
+            let mut redundant = false;
+            for j in 0..rows.len() {
+                if j == i {
+                    continue;
+                }
+                let mut c = ctx.clone();
+                c.ineqs.push(rows[j].clone());
+                if self.implies(&c, &rows[i])? {
+                    redundant = true;
+                    break;
+                }
+            }
+            if redundant {
+                rows.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        Ok(rows)
+    }
+
+    fn to_bounds(&self, rows: &[Row], k: usize, lower: bool) -> Vec<Bound> {
+        let col = self.col(k);
+        rows.iter()
+            .map(|r| {
+                let a = r[col].abs();
+                let mut row = r.clone();
+                row[col] = 0;
+                if lower {
+                    // a·t + r >= 0  ⇔  t >= ⌈-r / a⌉
+                    row.iter_mut().for_each(|v| *v = -*v);
+                }
+                Bound { row, div: a }
+            })
+            .collect()
+    }
+
+    fn scan(&self, k: usize, items: Vec<Item>, ctx: &Poly) -> Res<Node> {
+        if items.is_empty() {
+            return Ok(Node::Seq(Vec::new()));
+        }
+        if k == self.n {
+            let mut items = items;
+            items.sort_by_key(|it| it.stmt);
+            let mut nodes = Vec::new();
+            for it in items {
+                let conds = self.guard(&it.poly, ctx, self.n)?;
+                let stmt = Node::Stmt {
+                    stmt: it.stmt,
+                    iters: it.iters,
+                };
+                nodes.push(if conds.is_empty() {
+                    stmt
+                } else {
+                    Node::If {
+                        conds,
+                        body: Box::new(stmt),
+                    }
+                });
+            }
+            return Ok(if nodes.len() == 1 {
+                nodes.pop().expect("one node")
+            } else {
+                Node::Seq(nodes)
+            });
+        }
+        if self.plan.dims[k].scalar {
+            return self.scan_scalar(k, items, ctx);
+        }
+        let col = self.col(k);
+        let single = items.len() == 1;
+        let projs = items
+            .iter()
+            .map(|it| self.project(&it.poly, k))
+            .collect::<Res<Vec<_>>>()?;
+        let mut inner_ctx = ctx.clone();
+        let mut guard = Vec::new();
+        if single {
+            guard = self.guard(&projs[0], ctx, k)?;
+            for c in &guard {
+                if c.eq {
+                    inner_ctx.eqs.push(c.row.clone());
+                } else {
+                    inner_ctx.ineqs.push(c.row.clone());
+                }
+            }
+        }
+        let (mut lo, mut up) = (Vec::new(), Vec::new());
+        if single {
+            let (l, u) = self.bound_rows(&projs[0], k);
+            lo = l;
+            up = u;
+        } else {
+            // Bounds valid for every statement sharing the loop.
+            let with_ctx = |p: &Poly| {
+                let mut c = p.clone();
+                c.eqs.extend(ctx.eqs.iter().cloned());
+                c.ineqs.extend(ctx.ineqs.iter().cloned());
+                c
+            };
+            let contexts: Vec<Poly> = projs.iter().map(with_ctx).collect();
+            for p in &projs {
+                let (l, u) = self.bound_rows(p, k);
+                for (cands, out) in [(l, &mut lo), (u, &mut up)] {
+                    for r in cands {
+                        if out.contains(&r) {
+                            continue;
+                        }
+                        let mut valid = true;
+                        for c in &contexts {
+                            if !self.implies(c, &r)? {
+                                valid = false;
+                                break;
+                            }
+                        }
+                        if valid {
+                            out.push(r);
+                        }
+                    }
+                }
+            }
+        }
+        if lo.is_empty() || up.is_empty() {
+            return unsupported(format!(
+                "no {} bound for the loop over dimension {k} that is valid for all its statements",
+                if lo.is_empty() { "lower" } else { "upper" }
+            ));
+        }
+        let lo = self.prune(lo, &inner_ctx)?;
+        let up = self.prune(up, &inner_ctx)?;
+        // A single value: `t_k = e` (a unit equality, or equal constant
+        // bounds) needs no loop; an empty constant range needs no code.
+        let value = |r: &Row| -> Option<Row> {
+            let a = r[col];
+            if a.abs() != 1 {
+                return None;
+            }
+            let mut v: Row = r.iter().map(|x| -x * a).collect();
+            v[col] = 0;
+            Some(v)
+        };
+        if lo.len() == 1 && up.len() == 1 {
+            let (l, u) = (&lo[0], &up[0]);
+            let sum: Row = l.iter().zip(u).map(|(a, b)| a + b).collect();
+            let constant = |r: &Row| (0..r.len() - 1).all(|c| c == col || r[c] == 0);
+            if sum.iter().all(|&v| v == 0) {
+                if let Some(v) = value(l) {
+                    let mut body_ctx = inner_ctx;
+                    body_ctx.eqs.push(l.clone());
+                    let body = self.scan(k + 1, items, &body_ctx)?;
+                    let node = Node::Let {
+                        dim: k,
+                        row: v,
+                        body: Box::new(body),
+                    };
+                    return Ok(if guard.is_empty() {
+                        node
+                    } else {
+                        Node::If {
+                            conds: guard,
+                            body: Box::new(node),
+                        }
+                    });
+                }
+            }
+            if constant(l) && constant(u) && l[col].abs() == 1 && u[col].abs() == 1 {
+                // lo: t + c1 >= 0, up: -t + c2 >= 0: empty when c1 + c2 < 0.
+                if sum[sum.len() - 1] < 0 {
+                    return Ok(Node::Seq(Vec::new()));
+                }
+            }
+        }
+        let mut body_ctx = inner_ctx;
+        body_ctx.ineqs.extend(lo.iter().cloned());
+        body_ctx.ineqs.extend(up.iter().cloned());
+        debug_assert!(lo.iter().chain(&up).all(|r| r[col] != 0));
+        let body = self.scan(k + 1, items, &body_ctx)?;
+        let node = Node::Loop {
+            dim: k,
+            lower: self.to_bounds(&lo, k, true),
+            upper: self.to_bounds(&up, k, false),
+            parallel: self.plan.dims[k].parallel,
+            body: Box::new(body),
+        };
+        Ok(if guard.is_empty() {
+            node
+        } else {
+            Node::If {
+                conds: guard,
+                body: Box::new(node),
+            }
+        })
+    }
+
+    /// A scalar dimension: statements grouped by their constant value.
+    fn scan_scalar(&self, k: usize, items: Vec<Item>, ctx: &Poly) -> Res<Node> {
+        let col = self.col(k);
+        let w = self.width();
+        let mut groups: Vec<(i64, Vec<Item>)> = Vec::new();
+        for mut it in items {
+            // The equality t_k = v (coefficient ±1 on t_k alone).
+            let v = it
+                .poly
+                .eqs
+                .iter()
+                .find(|r| r[col].abs() == 1 && (0..w - 1).all(|c| c == col || r[c] == 0))
+                .map(|r| -r[w - 1] * r[col]);
+            let Some(v) = v else {
+                return unsupported(format!(
+                    "dimension {k} is not constant for statement S{}",
+                    it.stmt
+                ));
+            };
+            let fix = |r: &mut Row| -> Result<(), MathError> {
+                let a = r[col];
+                r[col] = 0;
+                r[w - 1] = r[w - 1]
+                    .checked_add(mul(a, v)?)
+                    .ok_or(MathError::Overflow)?;
+                Ok(())
+            };
+            for r in it
+                .poly
+                .eqs
+                .iter_mut()
+                .chain(it.poly.ineqs.iter_mut())
+                .chain(it.iters.iter_mut())
+            {
+                fix(r)?;
+            }
+            if !normalize(&mut it.poly)? {
+                continue;
+            }
+            match groups.iter_mut().find(|(g, _)| *g == v) {
+                Some((_, g)) => g.push(it),
+                None => groups.push((v, vec![it])),
+            }
+        }
+        groups.sort_by_key(|(v, _)| *v);
+        let mut nodes = Vec::new();
+        for (_, g) in groups {
+            match self.scan(k + 1, g, ctx)? {
+                Node::Seq(v) => nodes.extend(v),
+                node => nodes.push(node),
+            }
+        }
+        Ok(Node::Seq(nodes))
+    }
+}

@@ -1,0 +1,227 @@
+//! IR construction and mutation for the code generator: creating
+//! operations from a name, operands, attributes (parsed from MLIR's text
+//! form) and regions; cloning, moving and erasing operations.
+//!
+//! Invariants: every handle passed in is alive; an operation created here
+//! is inserted into a block (which then owns it) before the pass returns,
+//! or destroyed. The builder never leaves a half-built operation behind:
+//! attributes are parsed and checked before `mlirOperationCreate`.
+
+use std::ffi::CString;
+
+use mlir_sys::*;
+
+use super::ir::{Block, Op, Val};
+
+/// Creates operations in the context of an anchor operation.
+pub struct Builder {
+    ctx: MlirContext,
+    loc: MlirLocation,
+}
+
+/// An attribute parsed from text.
+#[derive(Clone, Copy)]
+pub struct AttrHandle(MlirAttribute);
+
+/// Where new operations go.
+#[derive(Clone, Copy)]
+pub enum Point {
+    /// Before an operation, in its block.
+    Before(Op),
+    /// At the end of a block.
+    End(Block),
+}
+
+fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef {
+        data: s.as_ptr() as *const std::os::raw::c_char,
+        length: s.len(),
+    }
+}
+
+impl Builder {
+    /// A builder for the context of `anchor`, creating operations at its location.
+    pub fn new(anchor: Op) -> Builder {
+        // SAFETY: live operation.
+        unsafe {
+            Builder {
+                ctx: mlirOperationGetContext(anchor.to_raw()),
+                loc: mlirOperationGetLocation(anchor.to_raw()),
+            }
+        }
+    }
+
+    /// Uses `op`'s location for the operations created from now on.
+    pub fn set_loc_of(&mut self, op: Op) {
+        // SAFETY: live operation.
+        self.loc = unsafe { mlirOperationGetLocation(op.to_raw()) };
+    }
+
+    /// Parses an attribute from MLIR's text form (`affine_map<…>`, `1 : index`, …).
+    pub fn attr(&self, text: &str) -> Result<AttrHandle, String> {
+        // SAFETY: live context; the text outlives the call.
+        let a = unsafe { mlirAttributeParseGet(self.ctx, string_ref(text)) };
+        if a.ptr.is_null() {
+            Err(format!("invalid attribute text: {text}"))
+        } else {
+            Ok(AttrHandle(a))
+        }
+    }
+
+    /// The `index` type.
+    fn index_type(&self) -> MlirType {
+        // SAFETY: live context.
+        unsafe { mlirIndexTypeGet(self.ctx) }
+    }
+
+    /// A region holding one block with `nargs` index arguments.
+    fn region_with_block(&self, nargs: usize) -> (MlirRegion, Block) {
+        let types = vec![self.index_type(); nargs];
+        let locs = vec![self.loc; nargs];
+        // SAFETY: live context; the argument arrays have `nargs` entries;
+        // the region takes ownership of the block.
+        unsafe {
+            let region = mlirRegionCreate();
+            let block = mlirBlockCreate(nargs as isize, types.as_ptr(), locs.as_ptr());
+            mlirRegionAppendOwnedBlock(region, block);
+            (region, Block::from_raw(block))
+        }
+    }
+
+    /// Creates an operation and inserts it at `at`.
+    ///
+    /// `index_results` is the number of `index`-typed results; `blocks`
+    /// gives, per region, `Some(n)` for one block with `n` index arguments
+    /// or `None` for an empty region. Returns the operation and the blocks.
+    pub fn create(
+        &self,
+        at: Point,
+        name: &str,
+        operands: &[Val],
+        index_results: usize,
+        attrs: &[(&str, AttrHandle)],
+        blocks: &[Option<usize>],
+    ) -> (Op, Vec<Block>) {
+        let name_c = CString::new(name).unwrap_or_default();
+        let named: Vec<MlirNamedAttribute> = attrs
+            .iter()
+            .map(|(n, a)| {
+                // SAFETY: live context; the name outlives the call.
+                unsafe { mlirNamedAttributeGet(mlirIdentifierGet(self.ctx, string_ref(n)), a.0) }
+            })
+            .collect();
+        let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.to_raw()).collect();
+        let results = vec![self.index_type(); index_results];
+        let mut regions = Vec::new();
+        let mut out_blocks = Vec::new();
+        for b in blocks {
+            match b {
+                Some(n) => {
+                    let (r, blk) = self.region_with_block(*n);
+                    regions.push(r);
+                    out_blocks.push(blk);
+                }
+                // SAFETY: creates an empty region owned by the state below.
+                None => regions.push(unsafe { mlirRegionCreate() }),
+            }
+        }
+        // SAFETY: the state is filled with live handles and arrays that
+        // outlive `mlirOperationCreate`, which takes ownership of the regions.
+        let op = unsafe {
+            let mut state = mlirOperationStateGet(
+                MlirStringRef {
+                    data: name_c.as_ptr(),
+                    length: name.len(),
+                },
+                self.loc,
+            );
+            mlirOperationStateAddOperands(
+                &mut state,
+                raw_operands.len() as isize,
+                raw_operands.as_ptr(),
+            );
+            mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
+            mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+            mlirOperationStateAddOwnedRegions(&mut state, regions.len() as isize, regions.as_ptr());
+            Op::from_raw(mlirOperationCreate(&mut state))
+        };
+        insert(at, op);
+        (op, out_blocks)
+    }
+
+    /// Clones `op` (with its regions) and inserts the clone at `at`.
+    pub fn clone_op(&self, at: Point, op: Op) -> Op {
+        // SAFETY: live operation; the clone is inserted (owned) right away.
+        let c = Op::from_raw(unsafe { mlirOperationClone(op.to_raw()) });
+        insert(at, c);
+        c
+    }
+}
+
+fn insert(at: Point, op: Op) {
+    // SAFETY: live handles; the block takes ownership of the detached `op`.
+    unsafe {
+        match at {
+            Point::Before(before) => {
+                let block = mlirOperationGetBlock(before.to_raw());
+                mlirBlockInsertOwnedOperationBefore(block, before.to_raw(), op.to_raw());
+            }
+            Point::End(block) => mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw()),
+        }
+    }
+}
+
+/// Replaces operand `k` of `op` with `v`.
+pub fn set_operand(op: Op, k: usize, v: Val) {
+    // SAFETY: live handles; `k` is below the operand count (callers take it
+    // from `op.operands()`).
+    unsafe { mlirOperationSetOperand(op.to_raw(), k as isize, v.to_raw()) }
+}
+
+/// Moves `op` right before `before` (same or another block).
+pub fn move_before(op: Op, before: Op) {
+    // SAFETY: live operations.
+    unsafe { mlirOperationMoveBefore(op.to_raw(), before.to_raw()) }
+}
+
+/// Erases `op` and everything nested in it. The caller guarantees that no
+/// operation outside `op` uses a value defined inside it.
+pub fn erase(op: Op) {
+    // SAFETY: live operation owned by a block; destroying detaches it.
+    unsafe { mlirOperationDestroy(op.to_raw()) }
+}
+
+/// True when some use of a value defined by `op` or nested in it lies
+/// outside `op`.
+pub fn has_outside_uses(op: Op) -> bool {
+    let mut stack = vec![op];
+    while let Some(o) = stack.pop() {
+        for k in 0..o.num_results() {
+            let Some(v) = o.result(k) else { continue };
+            // SAFETY: live value; iteration stops at the null use.
+            unsafe {
+                let mut u = mlirValueGetFirstUse(v.to_raw());
+                while !mlirOpOperandIsNull(u) {
+                    let owner = Op::from_raw(mlirOpOperandGetOwner(u));
+                    if !owner.is_within(op) {
+                        return true;
+                    }
+                    u = mlirOpOperandGetNextUse(u);
+                }
+            }
+        }
+        for r in o.regions() {
+            for b in r.blocks() {
+                stack.extend(b.ops());
+            }
+        }
+    }
+    false
+}
+
+/// Runs the MLIR verifier on `op`; false when it fails (the verifier has
+/// then reported diagnostics).
+pub fn verify(op: Op) -> bool {
+    // SAFETY: live operation.
+    unsafe { mlirOperationVerify(op.to_raw()) }
+}

@@ -1,0 +1,160 @@
+//! `poly-opt`: the full transformation — schedule, tile, parallelize,
+//! re-check, generate code — on every SCoP of a function.
+//!
+//! The stages run in order per SCoP and each can stop the rewrite with a
+//! remark, leaving the SCoP exactly as it was:
+//!
+//! 1. model ([`crate::scop::model`]) and dependences ([`crate::deps`]);
+//! 2. Pluto-style schedule ([`crate::sched::pluto`]);
+//! 3. tiling, intra-tile order, parallel loops, wavefronts ([`crate::transform`]);
+//! 4. the independent legality checker on the final schedule, and on every
+//!    loop that will run in parallel ([`crate::sched::verify`],
+//!    [`crate::sched::verify_parallel`]);
+//! 5. polyhedra scanning ([`crate::codegen`]) and the checks that the new
+//!    code can replace the old ([`crate::codegen::emit::check`]);
+//! 6. the rewrite ([`crate::codegen::emit::emit`]).
+
+use crate::codegen::{emit, generate};
+use crate::deps::{compute, DepOptions};
+use crate::ffi::ir::Op;
+use crate::ffi::shim::{emit as diag, Severity};
+use crate::sched::pluto::{schedule, Options as SchedOptions};
+use crate::sched::{describe_sample, verify, verify_parallel};
+use crate::transform::{plan, Options as PlanOptions};
+
+use super::print_scop::models;
+use super::{check_value, OptOptions, PassError};
+
+/// Runs the pass on one function.
+pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
+    check_value("fuse", &options.fuse)?;
+    let sched_options = SchedOptions {
+        fuse: options.fuse.parse().unwrap_or_default(),
+        max_coef: options.max_coef.clamp(1, 64) as i64,
+    };
+    if let Some(bad) = options.tile_sizes.iter().find(|&&t| t < 1) {
+        return Err(PassError::Options(super::OptionError::Invalid {
+            option: "tile-sizes".into(),
+            value: bad.to_string(),
+            reason: "tile sizes must be positive".into(),
+        }));
+    }
+    let plan_options = PlanOptions {
+        tile: options.tile,
+        sizes: if options.tile_sizes.is_empty() {
+            vec![32]
+        } else {
+            options.tile_sizes.clone()
+        },
+        l2_factor: options.l2_tile as i64,
+        parallel: options.parallel,
+        nested: options.nested_parallel,
+        prevector: options.prevector,
+        wavefront: options.wavefront,
+    };
+    for scop in models(func) {
+        let at = scop.first_op.loc();
+        let skip = |why: String| diag(at, Severity::Remark, &format!("poly-opt: SCoP left unchanged: {why}"), None);
+        let deps = match compute(&scop, DepOptions::default()) {
+            Ok(d) => d,
+            Err(e) => {
+                skip(e.to_string());
+                continue;
+            }
+        };
+        let sched = match schedule(&scop, &deps, &sched_options) {
+            Ok(s) => s,
+            Err(e) => {
+                skip(format!("no schedule: {e}"));
+                continue;
+            }
+        };
+        let plan = match plan(&scop, &sched, &plan_options) {
+            Ok(p) => p,
+            Err(e) => {
+                skip(format!("tiling: {e}"));
+                continue;
+            }
+        };
+        if options.verify {
+            let mut bad = match verify(&scop, &deps, &plan.schedule) {
+                Ok(v) => v,
+                Err(e) => {
+                    skip(format!("the legality check failed: {e}"));
+                    continue;
+                }
+            };
+            let mut check_failed = None;
+            for (k, d) in plan.dims.iter().enumerate() {
+                if d.parallel && bad.is_empty() {
+                    match verify_parallel(&scop, &deps, &plan.schedule, k) {
+                        Ok(v) => bad.extend(v),
+                        Err(e) => check_failed = Some(e),
+                    }
+                }
+            }
+            if let Some(e) = check_failed {
+                skip(format!("the legality check failed: {e}"));
+                continue;
+            }
+            if let Some(v) = bad.first() {
+                let d = &deps[v.dep];
+                let sample = v
+                    .sample
+                    .as_ref()
+                    .map(|p| format!(" (e.g. {})", describe_sample(&scop, d, p)))
+                    .unwrap_or_default();
+                let what = match v.level {
+                    Some(k) if plan.dims[k].parallel => format!("carries it on parallel dimension {k}"),
+                    Some(k) => format!("breaks it at dimension {k}"),
+                    None => "runs source and sink at the same time".into(),
+                };
+                diag(
+                    at,
+                    Severity::Error,
+                    &format!(
+                        "poly-opt: internal error: the transformed schedule violates the {:?} dependence {} -> {} on {}{sample}: it {what}; the SCoP is left unchanged",
+                        d.kind,
+                        scop.statements[d.source.0].name,
+                        scop.statements[d.sink.0].name,
+                        scop.arrays[d.array.0].name
+                    ),
+                    None,
+                );
+                continue;
+            }
+        }
+        let tree = match generate(&scop, &plan) {
+            Ok(t) => t,
+            Err(e) => {
+                skip(format!("code generation: {e}"));
+                continue;
+            }
+        };
+        if let Err(e) = emit::check(&scop) {
+            skip(e);
+            continue;
+        }
+        let (loops, parallel, guards) = tree.counts();
+        if let Err(e) = emit::emit(&scop, &tree, plan.dims.len()) {
+            diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
+            return Err(PassError::InvalidInput);
+        }
+        let mut what = vec![format!(
+            "{} statement{}, {} loop{} ({} parallel), {} guard{}",
+            scop.statements.len(),
+            if scop.statements.len() == 1 { "" } else { "s" },
+            loops,
+            if loops == 1 { "" } else { "s" },
+            parallel,
+            guards,
+            if guards == 1 { "" } else { "s" }
+        )];
+        what.extend(plan.notes.iter().cloned());
+        if options.verify {
+            what.push("legality verified".into());
+        }
+        diag(at, Severity::Remark, &format!("poly-opt: {}", what.join("; ")), None);
+    }
+    Ok(())
+}

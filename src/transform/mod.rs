@@ -1,0 +1,454 @@
+//! Transformations of a Pluto-style schedule into the final loop structure:
+//! rectangular tiling of permutable bands (one or two levels), intra-tile
+//! reordering for vectorization, the choice of parallel loops, and
+//! wavefronts over tiles when a band has no parallel loop.
+//!
+//! The input is the scheduler's [`PlutoSchedule`]: per statement a row of
+//! affine hyperplanes `φ_k(i)` and per dimension its kind (a loop of a
+//! permutable band, with its coincidence flag, or a scalar dimension). The
+//! output is a [`Plan`]: a [`Schedule`] whose tile dimensions are division
+//! locals, and per dimension whether it is a scalar dimension and whether
+//! its loop runs in parallel. Nothing here decides legality: the plan is
+//! handed to the independent checker ([`crate::sched::verify`] and
+//! [`crate::sched::verify_parallel`]) before any code is generated.
+//!
+//! # Tiling (Irigoin & Triolet 1988; Pluto)
+//!
+//! A band `φ_a … φ_b` (all dependences not satisfied before it have
+//! non-negative distance along each `φ_k`) becomes
+//!
+//! ```text
+//! [ ⌊φ_a / T_a⌋, …, ⌊φ_b / T_b⌋,  φ_a, …, φ_b ]
+//! ```
+//!
+//! with each tile coordinate a local `l` defined by
+//! `T·l <= φ(i) <= T·l + T - 1`. Tiles are executed in the band's order and
+//! each tile's points in the same order, which respects every dependence
+//! because their distances are non-negative in every band dimension. With
+//! two levels, `⌊φ / (T·F)⌋` comes first, `F` the second-level factor.
+//!
+//! # Intra-tile order (Pluto's `prevector`)
+//!
+//! Inside a tile, any order of the band's point loops is legal. The point
+//! loop moved innermost is a coincident one whose iterations touch
+//! consecutive elements: for each access, moving one step along `φ_k`
+//! (other band coordinates fixed) moves the statement's iterators by column
+//! `k` of `H⁻¹`, `H` the statement's hyperplane matrix; an access whose last
+//! subscript changes by `0` or `±1` and whose other subscripts do not change
+//! scores.
+//!
+//! # Parallel loops and wavefronts
+//!
+//! The first coincident dimension of the schedule becomes a parallel loop
+//! (its tile loop when tiled); with `nested` every coincident loop does. A
+//! tiled band without a coincident hyperplane (stencils after skewing) gets
+//! a wavefront: its first tile coordinate `l_0` is replaced by `l_0 + l_1`;
+//! tiles with the same sum never depend on each other (their distances are
+//! non-negative in both coordinates), so the loop over `l_1` runs in
+//! parallel.
+
+use crate::math::matrix::unimodular_inverse;
+use crate::math::MathError;
+use crate::sched::pluto::{DimKind, PlutoSchedule};
+use crate::sched::Schedule;
+use crate::scop::form::{Form, Locals};
+use crate::scop::model::Scop;
+
+/// What to do with the scheduler's bands.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Tile permutable bands of at least two loops.
+    pub tile: bool,
+    /// Tile sizes, one per band dimension (the last one repeats).
+    pub sizes: Vec<i64>,
+    /// Second-level tiling: the factor of the outer tiles (0: off).
+    pub l2_factor: i64,
+    /// Emit parallel loops.
+    pub parallel: bool,
+    /// Every coincident loop is parallel, not only the outermost.
+    pub nested: bool,
+    /// Move a coincident, stride-1 loop innermost inside tiles.
+    pub prevector: bool,
+    /// Wavefront over tiles of bands without a parallel loop.
+    pub wavefront: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            tile: true,
+            sizes: vec![32],
+            l2_factor: 0,
+            parallel: true,
+            nested: false,
+            prevector: true,
+            wavefront: true,
+        }
+    }
+}
+
+/// One dimension of the final schedule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanDim {
+    /// A scalar dimension (a sequence of statements, no loop).
+    pub scalar: bool,
+    /// The loop runs its iterations in parallel.
+    pub parallel: bool,
+    /// What it is, for remarks: `tile of φ1`, `point φ0`, `wavefront`, ….
+    pub what: String,
+}
+
+/// The final schedule with its loop structure.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Per statement, the dimensions (tile coordinates are locals).
+    pub schedule: Schedule,
+    /// Per dimension, its role.
+    pub dims: Vec<PlanDim>,
+    /// What was done, one phrase each, for the remark.
+    pub notes: Vec<String>,
+}
+
+/// A maximal run of loop dimensions of one band.
+#[derive(Debug, Clone)]
+struct Band {
+    first: usize,
+    len: usize,
+    coincident: Vec<bool>,
+}
+
+fn bands(kinds: &[DimKind]) -> Vec<Band> {
+    let mut out: Vec<Band> = Vec::new();
+    let mut prev: Option<usize> = None;
+    for (k, kind) in kinds.iter().enumerate() {
+        match kind {
+            DimKind::Loop { band, coincident } => {
+                if prev == Some(*band) && out.last().is_some_and(|b| b.first + b.len == k) {
+                    let b = out.last_mut().expect("checked");
+                    b.len += 1;
+                    b.coincident.push(*coincident);
+                } else {
+                    out.push(Band {
+                        first: k,
+                        len: 1,
+                        coincident: vec![*coincident],
+                    });
+                }
+                prev = Some(*band);
+            }
+            DimKind::Scalar => prev = None,
+        }
+    }
+    out
+}
+
+/// Score of point dimension `d` of a band (index into `band_rows`) for the
+/// innermost position: accesses with unit or zero stride along it.
+fn stride_score(scop: &Scop, sched: &PlutoSchedule, band: &Band, d: usize) -> i64 {
+    let mut score = 0;
+    for (s, st) in scop.statements.iter().enumerate() {
+        let m = st.iters.len();
+        // The statement's full hyperplane matrix: its first m independent
+        // rows, with the band's row d among them if it has iterators.
+        let rows: Vec<(usize, Vec<i64>)> = sched.schedule.dims[s]
+            .iter()
+            .enumerate()
+            .map(|(k, f)| {
+                let mut r = f.iters.clone();
+                r.resize(m, 0);
+                (k, r)
+            })
+            .filter(|(_, r)| r.iter().any(|&c| c != 0))
+            .collect();
+        let mut chosen: Vec<(usize, Vec<i64>)> = Vec::new();
+        for (k, r) in rows {
+            let mut trial: Vec<Vec<i64>> = chosen.iter().map(|(_, r)| r.clone()).collect();
+            trial.push(r.clone());
+            if rank(&trial) > chosen.len() {
+                chosen.push((k, r));
+            }
+            if chosen.len() == m {
+                break;
+            }
+        }
+        if chosen.len() != m {
+            continue;
+        }
+        let Some(pos) = chosen.iter().position(|(k, _)| *k == band.first + d) else {
+            continue;
+        };
+        let a: Vec<Vec<i64>> = chosen.iter().map(|(_, r)| r.clone()).collect();
+        let Ok(Some(inv)) = unimodular_inverse(&a) else {
+            continue;
+        };
+        // Moving one step along dim `pos`: iterators move by column `pos`.
+        let step: Vec<i64> = (0..m).map(|j| inv[j][pos]).collect();
+        for acc in &st.accesses {
+            let deltas: Vec<i64> = acc
+                .index
+                .iter()
+                .map(|f| {
+                    f.iters
+                        .iter()
+                        .zip(&step)
+                        .map(|(a, b)| a.saturating_mul(*b))
+                        .sum::<i64>()
+                })
+                .collect();
+            let Some((last, rest)) = deltas.split_last() else {
+                continue;
+            };
+            if rest.iter().all(|&v| v == 0) {
+                score += match last.abs() {
+                    1 => 2,
+                    0 => 1,
+                    _ => 0,
+                };
+            }
+        }
+    }
+    score
+}
+
+/// Rank of integer rows (exact, over the rationals).
+fn rank(rows: &[Vec<i64>]) -> usize {
+    let mut a: Vec<Vec<i128>> = rows
+        .iter()
+        .map(|r| r.iter().map(|&v| v as i128).collect())
+        .collect();
+    let cols = a.first().map_or(0, Vec::len);
+    let mut r = 0;
+    for c in 0..cols {
+        let Some(p) = (r..a.len()).find(|&i| a[i][c] != 0) else {
+            continue;
+        };
+        a.swap(r, p);
+        for i in 0..a.len() {
+            if i != r && a[i][c] != 0 {
+                let (x, y) = (a[r][c], a[i][c]);
+                let prow = a[r].clone();
+                for (v, w) in a[i].iter_mut().zip(&prow) {
+                    *v = *v * x - *w * y;
+                }
+                let g = a[i].iter().fold(0i128, |g, &v| gcd(g, v));
+                if g > 1 {
+                    a[i].iter_mut().for_each(|v| *v /= g);
+                }
+            }
+        }
+        r += 1;
+    }
+    r
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    if b == 0 {
+        a.abs()
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Builds the final plan from the scheduler's result.
+pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, MathError> {
+    let ns = scop.statements.len();
+    let kinds = &sched.dims;
+    let bands = bands(kinds);
+    let mut notes = Vec::new();
+    // Which band dims are tiled, and the band of each dim.
+    let tiled: Vec<bool> = bands.iter().map(|b| opts.tile && b.len >= 2).collect();
+    let band_of = |k: usize| {
+        bands
+            .iter()
+            .position(|b| k >= b.first && k < b.first + b.len)
+    };
+    // The first coincident dimension carries the parallel loop.
+    let first_coincident = kinds.iter().position(|k| {
+        matches!(
+            k,
+            DimKind::Loop {
+                coincident: true,
+                ..
+            }
+        )
+    });
+    let mut dims: Vec<Vec<Form>> = vec![Vec::new(); ns];
+    let mut locals: Vec<Locals> = vec![Locals::default(); ns];
+    let mut plan_dims: Vec<PlanDim> = Vec::new();
+    let mut parallel_taken = false;
+    let mut k = 0;
+    while k < kinds.len() {
+        let Some(bi) = band_of(k) else {
+            for (s, d) in dims.iter_mut().enumerate() {
+                d.push(sched.schedule.dims[s][k].clone());
+            }
+            plan_dims.push(PlanDim {
+                scalar: true,
+                parallel: false,
+                what: "sequence".into(),
+            });
+            k += 1;
+            continue;
+        };
+        let band = &bands[bi];
+        if !tiled[bi] {
+            for d in 0..band.len {
+                let par = opts.parallel
+                    && band.coincident[d]
+                    && (opts.nested
+                        || (!parallel_taken && Some(band.first + d) == first_coincident));
+                parallel_taken |= par;
+                for (s, row) in dims.iter_mut().enumerate() {
+                    row.push(sched.schedule.dims[s][band.first + d].clone());
+                }
+                plan_dims.push(PlanDim {
+                    scalar: false,
+                    parallel: par,
+                    what: format!("φ{}", band.first + d),
+                });
+            }
+            k += band.len;
+            continue;
+        }
+        // Tile sizes of this band.
+        let size = |d: usize| -> i64 {
+            opts.sizes
+                .get(d)
+                .or(opts.sizes.last())
+                .copied()
+                .unwrap_or(32)
+                .max(1)
+        };
+        let sizes: Vec<i64> = (0..band.len).map(size).collect();
+        // Point order: a coincident stride-1 dimension moves innermost.
+        let mut order: Vec<usize> = (0..band.len).collect();
+        if opts.prevector {
+            let best = (0..band.len)
+                .filter(|&d| band.coincident[d])
+                .map(|d| (stride_score(scop, sched, band, d), d))
+                .max_by_key(|&(score, d)| (score, d));
+            if let Some((score, d)) = best {
+                if score > 0 && d != band.len - 1 {
+                    order.retain(|&x| x != d);
+                    order.push(d);
+                    notes.push(format!(
+                        "point loop φ{} moved innermost (stride-1 accesses)",
+                        band.first + d
+                    ));
+                }
+            }
+        }
+        // Parallel tile loop: the band's first coincident dim, if it is the
+        // schedule's first (or nested parallelism is on).
+        let par_dim = (0..band.len).find(|&d| {
+            band.coincident[d]
+                && opts.parallel
+                && (opts.nested || (!parallel_taken && Some(band.first + d) == first_coincident))
+        });
+        let wavefront = opts.wavefront
+            && opts.parallel
+            && !parallel_taken
+            && band.coincident.iter().all(|&c| !c)
+            && band.len >= 2;
+        let l2 = opts.l2_factor > 1;
+        for s in 0..ns {
+            let phis: Vec<Form> = (0..band.len)
+                .map(|d| sched.schedule.dims[s][band.first + d].clone())
+                .collect();
+            let mut tile_locals = Vec::new();
+            let mut l2_locals = Vec::new();
+            for (d, phi) in phis.iter().enumerate() {
+                // T·l <= φ <= T·l + T - 1
+                let mut def = |t: i64| -> Result<usize, MathError> {
+                    let l = locals[s].fresh();
+                    let tl = Form::local(l).scale(t).map_err(|_| MathError::Overflow)?;
+                    locals[s]
+                        .ineqs
+                        .push(phi.minus(&tl).map_err(|_| MathError::Overflow)?);
+                    locals[s].ineqs.push(
+                        tl.plus(&Form::constant(t - 1))
+                            .and_then(|f| f.minus(phi))
+                            .map_err(|_| MathError::Overflow)?,
+                    );
+                    Ok(l)
+                };
+                if l2 {
+                    let big = sizes[d]
+                        .checked_mul(opts.l2_factor)
+                        .ok_or(MathError::Overflow)?;
+                    l2_locals.push(def(big)?);
+                }
+                tile_locals.push(def(sizes[d])?);
+            }
+            let tile_forms = |ls: &[usize]| -> Vec<Form> {
+                let mut f: Vec<Form> = ls.iter().map(|&l| Form::local(l)).collect();
+                if wavefront {
+                    f[0] = Form::local(ls[0])
+                        .plus(&Form::local(ls[1]))
+                        .unwrap_or_else(|_| Form::local(ls[0]));
+                }
+                f
+            };
+            if l2 {
+                dims[s].extend(tile_forms(&l2_locals));
+            }
+            dims[s].extend(tile_forms(&tile_locals));
+            for &d in &order {
+                dims[s].push(phis[d].clone());
+            }
+        }
+        let levels: Vec<&str> = if l2 {
+            vec!["L2 tile", "tile"]
+        } else {
+            vec!["tile"]
+        };
+        for (li, level) in levels.iter().enumerate() {
+            for d in 0..band.len {
+                let outermost_level = li == 0;
+                let par = if wavefront {
+                    outermost_level && d == 1
+                } else {
+                    outermost_level && Some(d) == par_dim
+                };
+                parallel_taken |= par;
+                let what = if wavefront && d == 0 {
+                    format!("{level} wavefront φ{} + φ{}", band.first, band.first + 1)
+                } else {
+                    format!("{level} of φ{}", band.first + d)
+                };
+                plan_dims.push(PlanDim {
+                    scalar: false,
+                    parallel: par,
+                    what,
+                });
+            }
+        }
+        for &d in &order {
+            plan_dims.push(PlanDim {
+                scalar: false,
+                parallel: false,
+                what: format!("point φ{}", band.first + d),
+            });
+        }
+        let sizes_text: Vec<String> = sizes.iter().map(i64::to_string).collect();
+        notes.push(format!(
+            "band of {} loops tiled {}{}",
+            band.len,
+            sizes_text.join("x"),
+            if l2 {
+                format!(" (second level x{})", opts.l2_factor)
+            } else {
+                String::new()
+            }
+        ));
+        if wavefront {
+            notes.push("tiles run as a parallel wavefront".into());
+        }
+        k += band.len;
+    }
+    Ok(Plan {
+        schedule: Schedule { dims, locals },
+        dims: plan_dims,
+        notes,
+    })
+}
