@@ -51,6 +51,16 @@ PIPELINES = {
     "baseline": [],
     # What a user of upstream MLIR would try: tiling, then parallel loops.
     "upstream": ["--affine-loop-tile=tile-size=32", "--affine-parallelize"],
+    # polyrs' own transformation, with its defaults and with tile sizes that
+    # leave partial tiles (1 and 7) or cover whole SMALL loops (64).
+    "polyrs": ["--poly-opt"],
+    "polyrs-t1": ["--poly-opt=tile-sizes=1"],
+    "polyrs-t7": ["--poly-opt=tile-sizes=7"],
+    "polyrs-t64": ["--poly-opt=tile-sizes=64"],
+    # Other fusion heuristics, two-level tiles, every parallel loop.
+    "polyrs-fusemax": ["--poly-opt=fuse=max tile-sizes=5"],
+    "polyrs-fuseno": ["--poly-opt=fuse=no"],
+    "polyrs-l2": ["--poly-opt=tile-sizes=4 l2-tile=3 nested-parallel=true"],
 }
 
 # (init, pipeline, kernel) -> why the upstream passes change the results.

@@ -3,7 +3,9 @@
 //! `affine-loop-tile` + `affine-parallelize` pipeline must reproduce
 //! PolyBench's C results bit for bit, and with perturbed inputs the upstream
 //! pipeline must match the baseline except for its two known miscompiles
-//! (which the harness must still detect). Parallel loops run on 2 threads.
+//! (which the harness must still detect). `poly-opt` must reproduce them too,
+//! with its defaults, tile sizes 1, 7 and 64 (partial tiles), the other
+//! fusion heuristics and two-level tiles. Parallel loops run on 2 threads.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -36,5 +38,22 @@ fn upstream_with_perturbed_inputs_shows_exactly_the_known_miscompiles() {
         "perturbed",
         "--pipelines",
         "upstream",
+    ]);
+}
+
+#[test]
+fn poly_opt_matches_polybench_c() {
+    difftest(&["--size", "SMALL", "--pipelines", "polyrs,polyrs-t7"]);
+}
+
+#[test]
+fn poly_opt_with_perturbed_inputs_matches_the_baseline() {
+    difftest(&[
+        "--size",
+        "SMALL",
+        "--init",
+        "perturbed",
+        "--pipelines",
+        "polyrs,polyrs-t1,polyrs-t7,polyrs-t64,polyrs-fusemax,polyrs-fuseno,polyrs-l2",
     ]);
 }

@@ -37,15 +37,52 @@ fn in_scop(scop: &Scop, op: Op) -> bool {
     scop.ops.iter().any(|&r| op.is_within(r))
 }
 
-/// Refuses SCoPs whose rewrite would break the IR: parameters that are not
-/// valid affine symbols where the new loops go, and values of the SCoP
-/// used after it.
-pub fn check(scop: &Scop) -> Result<(), EmitError> {
+/// The parameters that bounds, guards or iterators of `tree` use (the
+/// symbols of the new affine maps; others stay in the statement bodies).
+pub fn used_params(tree: &Node, np: usize) -> Vec<bool> {
+    let mut used = vec![false; np];
+    let mut mark = |row: &Row| {
+        for (p, u) in used.iter_mut().enumerate() {
+            *u |= row[p] != 0;
+        }
+    };
+    fn walk(n: &Node, mark: &mut dyn FnMut(&Row)) {
+        match n {
+            Node::Seq(v) => v.iter().for_each(|c| walk(c, mark)),
+            Node::Loop {
+                lower, upper, body, ..
+            } => {
+                lower.iter().chain(upper).for_each(|b| mark(&b.row));
+                walk(body, mark);
+            }
+            Node::If { conds, body } => {
+                conds.iter().for_each(|c| mark(&c.row));
+                walk(body, mark);
+            }
+            Node::Let { row, body, .. } => {
+                mark(row);
+                walk(body, mark);
+            }
+            Node::Stmt { iters, .. } => iters.iter().for_each(mark),
+        }
+    }
+    walk(tree, &mut mark);
+    used
+}
+
+/// Refuses SCoPs whose rewrite would break the IR: parameters of the new
+/// loops that are not valid affine symbols where the loops go, and values
+/// of the SCoP used after it.
+pub fn check(scop: &Scop, tree: &Node) -> Result<(), EmitError> {
     let top_level = scop
         .first_op
         .parent()
         .is_some_and(|p| p.name() == "func.func");
+    let used = used_params(tree, scop.params.len());
     for (p, &v) in scop.param_values.iter().enumerate() {
+        if !used[p] {
+            continue;
+        }
         match v.defining_op() {
             Some(def) if in_scop(scop, def) => {
                 if !top_level {
@@ -77,6 +114,8 @@ struct Emitter<'a> {
     b: Builder,
     scop: &'a Scop,
     params: Vec<Val>,
+    /// Parameters that are symbols of the new maps.
+    used: Vec<bool>,
     /// The loop induction variables on the current path, by schedule dimension.
     ivs: Vec<Option<Val>>,
     /// Preorder position of every operation of the SCoP (clone order).
@@ -112,14 +151,19 @@ pub fn emit(scop: &Scop, tree: &Node, n_dims: usize) -> Result<Vec<Op>, EmitErro
         b: Builder::new(first),
         scop,
         params: Vec::new(),
+        used: used_params(tree, scop.params.len()),
         ivs: vec![None; n_dims],
         order,
     };
     // Parameters computed inside the loops are recomputed in front.
     let mut hoisted: HashMap<usize, Val> = HashMap::new();
     let mut params = Vec::new();
-    for &v in &scop.param_values {
-        params.push(e.hoist(v, Point::Before(first), &mut hoisted)?);
+    for (p, &v) in scop.param_values.iter().enumerate() {
+        params.push(if e.used[p] {
+            e.hoist(v, Point::Before(first), &mut hoisted)?
+        } else {
+            v
+        });
     }
     e.params = params;
     let mut created = Vec::new();
@@ -135,7 +179,7 @@ pub fn emit(scop: &Scop, tree: &Node, n_dims: usize) -> Result<Vec<Op>, EmitErro
 
 /// An affine expression text of `row` over `[params | t | constant]`, with
 /// the loop dimensions in `dims` (their positions are the map's `d<k>`).
-fn expr_text(row: &Row, np: usize, dims: &[usize]) -> String {
+fn expr_text(row: &Row, np: usize, dims: &[usize], syms: &[usize]) -> String {
     let mut terms: Vec<(i64, String)> = Vec::new();
     for (pos, &k) in dims.iter().enumerate() {
         let c = row[np + k];
@@ -143,11 +187,13 @@ fn expr_text(row: &Row, np: usize, dims: &[usize]) -> String {
             terms.push((c, format!("d{pos}")));
         }
     }
-    for (p, &c) in row.iter().take(np).enumerate() {
+    for (pos, &p) in syms.iter().enumerate() {
+        let c = row[p];
         if c != 0 {
-            terms.push((c, format!("s{p}")));
+            terms.push((c, format!("s{pos}")));
         }
     }
+    debug_assert!((0..np).all(|p| row[p] == 0 || syms.contains(&p)));
     let c = row[row.len() - 1];
     let mut out = String::new();
     for (i, (coef, name)) in terms.iter().enumerate() {
@@ -190,18 +236,27 @@ impl Emitter<'_> {
             .iter()
             .map(|&k| self.ivs[k].expect("filtered"))
             .collect();
-        ops.extend(self.params.iter().copied());
+        ops.extend(self.syms().iter().map(|&p| self.params[p]));
         (dims, ops)
+    }
+
+    /// The parameters that are map symbols, in order.
+    fn syms(&self) -> Vec<usize> {
+        (0..self.np()).filter(|&p| self.used[p]).collect()
+    }
+
+    fn text(&self, row: &Row, dims: &[usize]) -> String {
+        expr_text(row, self.np(), dims, &self.syms())
     }
 
     fn map_header(&self, dims: &[usize]) -> String {
         let d: Vec<String> = (0..dims.len()).map(|k| format!("d{k}")).collect();
-        let s: Vec<String> = (0..self.np()).map(|k| format!("s{k}")).collect();
+        let s: Vec<String> = (0..self.syms().len()).map(|k| format!("s{k}")).collect();
         format!("({})[{}]", d.join(", "), s.join(", "))
     }
 
     fn bound_text(&self, b: &Bound, dims: &[usize], lower: bool) -> String {
-        let e = expr_text(&b.row, self.np(), dims);
+        let e = self.text(&b.row, dims);
         match (lower, b.div) {
             (true, 1) => e,
             (true, d) => format!("({e}) ceildiv {d}"),
@@ -325,7 +380,7 @@ impl Emitter<'_> {
                     .map(|Cond { row, eq }| {
                         format!(
                             "{} {} 0",
-                            expr_text(row, self.np(), &dims),
+                            self.text(row, &dims),
                             if *eq { "==" } else { ">=" }
                         )
                     })
@@ -352,7 +407,7 @@ impl Emitter<'_> {
                 let header = self.map_header(&dims);
                 let m = self.attr(&format!(
                     "affine_map<{header} -> ({})>",
-                    expr_text(row, self.np(), &dims)
+                    self.text(row, &dims)
                 ))?;
                 let (op, _) = self
                     .b
@@ -384,7 +439,7 @@ impl Emitter<'_> {
         for (k, row) in iters.iter().enumerate() {
             let m = self.attr(&format!(
                 "affine_map<{header} -> ({})>",
-                expr_text(row, self.np(), &dims)
+                self.text(row, &dims)
             ))?;
             let (op, _) = self
                 .b

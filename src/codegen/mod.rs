@@ -625,12 +625,16 @@ impl Gen<'_> {
         if self.plan.dims[k].scalar {
             return self.scan_scalar(k, items, ctx);
         }
-        let col = self.col(k);
         let single = items.len() == 1;
         let projs = items
             .iter()
             .map(|it| self.project(&it.poly, k))
             .collect::<Res<Vec<_>>>()?;
+        if !single {
+            if let Some(node) = self.separate(k, &items, &projs, ctx)? {
+                return Ok(node);
+            }
+        }
         let mut inner_ctx = ctx.clone();
         let mut guard = Vec::new();
         if single {
@@ -686,8 +690,33 @@ impl Gen<'_> {
         }
         let lo = self.prune(lo, &inner_ctx)?;
         let up = self.prune(up, &inner_ctx)?;
-        // A single value: `t_k = e` (a unit equality, or equal constant
-        // bounds) needs no loop; an empty constant range needs no code.
+        self.emit_loop(k, lo, up, items, inner_ctx, guard)
+    }
+
+    /// The loop over `t_k` with the given (pruned) bound rows around the
+    /// scan of the deeper levels, inside `guard`. A single value `t_k = e`
+    /// (a unit equality, or equal bounds) needs no loop; an empty constant
+    /// range needs no code.
+    fn emit_loop(
+        &self,
+        k: usize,
+        lo: Vec<Row>,
+        up: Vec<Row>,
+        items: Vec<Item>,
+        inner_ctx: Poly,
+        guard: Vec<Cond>,
+    ) -> Res<Node> {
+        let col = self.col(k);
+        let wrap = |node: Node, guard: Vec<Cond>| {
+            if guard.is_empty() {
+                node
+            } else {
+                Node::If {
+                    conds: guard,
+                    body: Box::new(node),
+                }
+            }
+        };
         let value = |r: &Row| -> Option<Row> {
             let a = r[col];
             if a.abs() != 1 {
@@ -711,14 +740,7 @@ impl Gen<'_> {
                         row: v,
                         body: Box::new(body),
                     };
-                    return Ok(if guard.is_empty() {
-                        node
-                    } else {
-                        Node::If {
-                            conds: guard,
-                            body: Box::new(node),
-                        }
-                    });
+                    return Ok(wrap(node, guard));
                 }
             }
             if constant(l) && constant(u) && l[col].abs() == 1 && u[col].abs() == 1 {
@@ -740,14 +762,171 @@ impl Gen<'_> {
             parallel: self.plan.dims[k].parallel,
             body: Box::new(body),
         };
-        Ok(if guard.is_empty() {
-            node
-        } else {
-            Node::If {
-                conds: guard,
-                body: Box::new(node),
+        Ok(wrap(node, guard))
+    }
+
+    /// Loop separation (as CLooG does): when the statements sharing the
+    /// loop over `t_k` differ only in one lower and one upper bound each
+    /// (besides bounds they all share, such as tile bounds), and the
+    /// context orders all those bounds, the loop is split into consecutive
+    /// loops over the ranges where the set of statements is constant, so
+    /// no statement needs a guard on `t_k`.
+    ///
+    /// Math: with item intervals `[l_I, u_I]` on `t_k` and the event points
+    /// `{l_I} ∪ {u_I + 1}` totally ordered (each comparison an LP over the
+    /// context), every range between consecutive events lies inside or
+    /// outside each interval; the ranges, in order, cover the union once.
+    /// `None`: the bounds cannot be ordered (the caller falls back to one
+    /// loop with guards).
+    fn separate(&self, k: usize, items: &[Item], projs: &[Poly], ctx: &Poly) -> Res<Option<Node>> {
+        let col = self.col(k);
+        let w = self.width();
+        let bounds: Vec<(Vec<Row>, Vec<Row>)> = projs
+            .iter()
+            .map(|p| {
+                let (lo, up) = self.bound_rows(p, k);
+                let mut c = p.clone();
+                c.eqs.extend(ctx.eqs.iter().cloned());
+                c.ineqs.extend(ctx.ineqs.iter().cloned());
+                // Drop each item's redundant bounds (keep tight ones).
+                let no_k = |p: &Poly| Poly {
+                    eqs: p.eqs.iter().filter(|r| r[col] == 0).cloned().collect(),
+                    ineqs: p.ineqs.iter().filter(|r| r[col] == 0).cloned().collect(),
+                };
+                let base = no_k(&c);
+                Ok((self.prune(lo, &base)?, self.prune(up, &base)?))
+            })
+            .collect::<Res<Vec<_>>>()?;
+        let common = |pick: fn(&(Vec<Row>, Vec<Row>)) -> &Vec<Row>| -> Vec<Row> {
+            pick(&bounds[0])
+                .iter()
+                .filter(|r| bounds.iter().all(|b| pick(b).contains(r)))
+                .cloned()
+                .collect()
+        };
+        let common_lo = common(|b| &b.0);
+        let common_up = common(|b| &b.1);
+        // Per item: at most one own lower and one own upper bound, unit on t_k.
+        let mut own: Vec<(Option<Row>, Option<Row>)> = Vec::new();
+        for (lo, up) in &bounds {
+            let l: Vec<&Row> = lo.iter().filter(|r| !common_lo.contains(r)).collect();
+            let u: Vec<&Row> = up.iter().filter(|r| !common_up.contains(r)).collect();
+            if l.len() > 1 || u.len() > 1 || l.iter().chain(&u).any(|r| r[col].abs() != 1) {
+                return Ok(None);
             }
-        })
+            own.push((
+                l.first().map(|r| (*r).clone()),
+                u.first().map(|r| (*r).clone()),
+            ));
+        }
+        if own.iter().all(|(l, u)| l.is_none() && u.is_none()) {
+            return Ok(None); // identical bounds: one loop, nothing to split
+        }
+        // Event points as values of t_k: lower l (t_k >= e), upper u + 1.
+        // A lower row `t + r >= 0` starts at `-r`; an upper row `-t + r >= 0`
+        // ends at `r`, so the next range starts at `r + 1`.
+        let value_of = |r: &Row, upper: bool| -> Row {
+            let mut v: Row = if upper {
+                r.clone()
+            } else {
+                r.iter().map(|x| -x).collect()
+            };
+            v[col] = 0;
+            if upper {
+                v[w - 1] += 1;
+            }
+            v
+        };
+        let mut points: Vec<Row> = Vec::new();
+        for (l, u) in &own {
+            for (r, upper) in [(l, false), (u, true)] {
+                if let Some(r) = r {
+                    let v = value_of(r, upper);
+                    if !points.contains(&v) {
+                        points.push(v);
+                    }
+                }
+            }
+        }
+        // Sort the points; every pair must be ordered on the context.
+        let le = |a: &Row, b: &Row| -> Res<bool> {
+            // b - a >= 0 on ctx  (implies checks > -1, exact for integers)
+            let d: Row = b.iter().zip(a).map(|(x, y)| x - y).collect();
+            self.implies(ctx, &d)
+        };
+        // A total preorder: every pair must be comparable on the context.
+        let n = points.len();
+        let mut leq = vec![vec![false; n]; n];
+        for i in 0..n {
+            for j in 0..n {
+                leq[i][j] = i == j || le(&points[i], &points[j])?;
+            }
+        }
+        for i in 0..n {
+            for j in 0..n {
+                if !leq[i][j] && !leq[j][i] {
+                    return Ok(None);
+                }
+            }
+        }
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| match (leq[a][b], leq[b][a]) {
+            (true, false) => std::cmp::Ordering::Less,
+            (false, true) => std::cmp::Ordering::Greater,
+            _ => a.cmp(&b),
+        });
+        let sorted: Vec<Row> = order.iter().map(|&i| points[i].clone()).collect();
+        // Ranges: (-inf, p0), [p0, p1), …, [p_last, +inf).
+        let n_ranges = sorted.len() + 1;
+        let mut nodes = Vec::new();
+        for r in 0..n_ranges {
+            let start = (r > 0).then(|| &sorted[r - 1]);
+            let end = (r < sorted.len()).then(|| &sorted[r]);
+            // Active items: l_I <= start (or no own lower bound … but then
+            // the item starts at the common bound) and end <= u_I + 1.
+            let mut active = Vec::new();
+            for (i, (l, u)) in own.iter().enumerate() {
+                let starts_before = match (l, start) {
+                    (None, _) => true,
+                    (Some(_), None) => false,
+                    (Some(l), Some(s)) => le(&value_of(l, false), s)?,
+                };
+                let ends_after = match (u, end) {
+                    (None, _) => true,
+                    (Some(_), None) => false,
+                    (Some(u), Some(e)) => le(e, &value_of(u, true))?,
+                };
+                if starts_before && ends_after {
+                    active.push(i);
+                }
+            }
+            if active.is_empty() {
+                continue;
+            }
+            let mut lo = common_lo.clone();
+            let mut up = common_up.clone();
+            if let Some(s) = start {
+                // t - s >= 0
+                let mut row: Row = s.iter().map(|x| -x).collect();
+                row[col] = 1;
+                lo.push(row);
+            }
+            if let Some(e) = end {
+                // e - 1 - t >= 0
+                let mut row = e.clone();
+                row[col] = -1;
+                row[w - 1] -= 1;
+                up.push(row);
+            }
+            if lo.is_empty() || up.is_empty() {
+                return Ok(None);
+            }
+            let lo = self.prune(lo, ctx)?;
+            let up = self.prune(up, ctx)?;
+            let sub: Vec<Item> = active.iter().map(|&i| items[i].clone()).collect();
+            nodes.push(self.emit_loop(k, lo, up, sub, ctx.clone(), Vec::new())?);
+        }
+        Ok(Some(Node::Seq(nodes)))
     }
 
     /// A scalar dimension: statements grouped by their constant value.

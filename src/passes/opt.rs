@@ -22,8 +22,39 @@ use crate::sched::pluto::{schedule, Options as SchedOptions};
 use crate::sched::{describe_sample, verify, verify_parallel};
 use crate::transform::{plan, Options as PlanOptions};
 
-use super::print_scop::models;
+use crate::scop::detect::detect;
+use crate::scop::model::{build, Scop};
+
 use super::{check_value, OptOptions, PassError};
+
+/// The modeled SCoPs of `func`; rejected loop nests and SCoPs the model
+/// cannot represent get a remark saying why they are not optimized.
+fn scops(func: Op) -> Vec<Scop> {
+    let found = detect(func, 1);
+    for r in &found.rejections {
+        let note = format!("'{}' breaks the static control part here", r.culprit.name());
+        let note = (r.culprit.key() != r.nest.key()).then(|| (r.culprit.loc(), note.as_str()));
+        diag(
+            r.nest.loc(),
+            Severity::Remark,
+            &format!("poly-opt: loop nest not optimized: it is not a static control part: {}", r.reason),
+            note,
+        );
+    }
+    let mut out = Vec::new();
+    for s in &found.scops {
+        match build(func, s) {
+            Ok(m) => out.push(m),
+            Err(u) => diag(
+                u.op.loc(),
+                Severity::Remark,
+                &format!("poly-opt: SCoP left unchanged: not modeled exactly: {}", u.reason),
+                None,
+            ),
+        }
+    }
+    out
+}
 
 /// Runs the pass on one function.
 pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
@@ -52,7 +83,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         prevector: options.prevector,
         wavefront: options.wavefront,
     };
-    for scop in models(func) {
+    for scop in scops(func) {
         let at = scop.first_op.loc();
         let skip = |why: String| diag(at, Severity::Remark, &format!("poly-opt: SCoP left unchanged: {why}"), None);
         let deps = match compute(&scop, DepOptions::default()) {
@@ -131,7 +162,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                 continue;
             }
         };
-        if let Err(e) = emit::check(&scop) {
+        if let Err(e) = emit::check(&scop, &tree) {
             skip(e);
             continue;
         }
