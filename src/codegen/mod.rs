@@ -797,15 +797,15 @@ impl Gen<'_> {
                 Ok((self.prune(lo, &base)?, self.prune(up, &base)?))
             })
             .collect::<Res<Vec<_>>>()?;
-        let common = |pick: fn(&(Vec<Row>, Vec<Row>)) -> &Vec<Row>| -> Vec<Row> {
+        let common = |upper: bool| -> Vec<Row> {
+            let pick = |b: &(Vec<Row>, Vec<Row>)| if upper { b.1.clone() } else { b.0.clone() };
             pick(&bounds[0])
-                .iter()
+                .into_iter()
                 .filter(|r| bounds.iter().all(|b| pick(b).contains(r)))
-                .cloned()
                 .collect()
         };
-        let common_lo = common(|b| &b.0);
-        let common_up = common(|b| &b.1);
+        let common_lo = common(false);
+        let common_up = common(true);
         // Per item: at most one own lower and one own upper bound, unit on t_k.
         let mut own: Vec<(Option<Row>, Option<Row>)> = Vec::new();
         for (lo, up) in &bounds {
@@ -857,17 +857,13 @@ impl Gen<'_> {
         // A total preorder: every pair must be comparable on the context.
         let n = points.len();
         let mut leq = vec![vec![false; n]; n];
-        for i in 0..n {
-            for j in 0..n {
-                leq[i][j] = i == j || le(&points[i], &points[j])?;
+        for (i, row) in leq.iter_mut().enumerate() {
+            for (j, cell) in row.iter_mut().enumerate() {
+                *cell = i == j || le(&points[i], &points[j])?;
             }
         }
-        for i in 0..n {
-            for j in 0..n {
-                if !leq[i][j] && !leq[j][i] {
-                    return Ok(None);
-                }
-            }
+        if (0..n).any(|i| (0..n).any(|j| !leq[i][j] && !leq[j][i])) {
+            return Ok(None);
         }
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| match (leq[a][b], leq[b][a]) {
