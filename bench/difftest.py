@@ -52,15 +52,17 @@ PIPELINES = {
     # What a user of upstream MLIR would try: tiling, then parallel loops.
     "upstream": ["--affine-loop-tile=tile-size=32", "--affine-parallelize"],
     # polyrs' own transformation, with its defaults and with tile sizes that
-    # leave partial tiles (1 and 7) or cover whole SMALL loops (64).
+    # leave partial tiles (1 and 7) or cover whole SMALL loops (64). The
+    # variants turn the profitability heuristics off, so that every kernel's
+    # schedule is tiled and generated whether or not it pays.
     "polyrs": ["--poly-opt"],
-    "polyrs-t1": ["--poly-opt=tile-sizes=1"],
-    "polyrs-t7": ["--poly-opt=tile-sizes=7"],
-    "polyrs-t64": ["--poly-opt=tile-sizes=64"],
+    "polyrs-t1": ["--poly-opt=tile-sizes=1 profitability=false"],
+    "polyrs-t7": ["--poly-opt=tile-sizes=7 profitability=false"],
+    "polyrs-t64": ["--poly-opt=tile-sizes=64 profitability=false"],
     # Other fusion heuristics, two-level tiles, every parallel loop.
-    "polyrs-fusemax": ["--poly-opt=fuse=max tile-sizes=5"],
-    "polyrs-fuseno": ["--poly-opt=fuse=no"],
-    "polyrs-l2": ["--poly-opt=tile-sizes=4 l2-tile=3 nested-parallel=true"],
+    "polyrs-fusemax": ["--poly-opt=fuse=max tile-sizes=5 profitability=false"],
+    "polyrs-fuseno": ["--poly-opt=fuse=no profitability=false"],
+    "polyrs-l2": ["--poly-opt=tile-sizes=4 l2-tile=3 nested-parallel=true profitability=false"],
 }
 
 # (init, pipeline, kernel) -> why the upstream passes change the results.

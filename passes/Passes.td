@@ -140,9 +140,15 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     `affine.parallel`, `affine.if` with max/min bounds), and code around it
     is untouched.
 
+    With `profitability` (on by default), a tiled plan whose innermost loops
+    would need statement guards is replaced by the untiled one, and a SCoP
+    whose plan has neither tiles nor parallel loops is left as it is (the
+    reordering alone rarely pays and can undo LLVM's own loop versioning).
+
     One remark per SCoP says what was done (statements, tiled bands and
     sizes, parallel loops, wavefronts) or why the SCoP was left unchanged
-    (not modeled exactly, no schedule, a limit of the code generator). A
+    (not modeled exactly, no schedule, a limit of the code generator, no
+    profitable transformation). A
     schedule rejected by the checker is an internal error: the SCoP is left
     unchanged and an error names the dependence.
   }];
@@ -167,5 +173,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Largest iterator coefficient of a scheduling hyperplane">,
     Option<"verify", "verify", "bool", /*default=*/"true",
            "Re-check the final schedule and its parallel loops with the independent legality checker">,
+    Option<"profitability", "profitability", "bool", /*default=*/"true",
+           "Skip tiling when it would leave guards in innermost loops, and leave a SCoP unchanged when its plan has neither tiles nor parallel loops">,
   ];
 }

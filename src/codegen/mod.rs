@@ -139,6 +139,40 @@ pub enum Node {
 }
 
 impl Node {
+    /// Number of guards (`affine.if`) directly inside an innermost loop:
+    /// they are evaluated at every iteration and keep the loop from
+    /// vectorizing.
+    pub fn inner_guards(&self) -> usize {
+        fn has_loop(n: &Node) -> bool {
+            match n {
+                Node::Seq(v) => v.iter().any(has_loop),
+                Node::Loop { .. } => true,
+                Node::If { body, .. } | Node::Let { body, .. } => has_loop(body),
+                Node::Stmt { .. } => false,
+            }
+        }
+        fn ifs(n: &Node) -> usize {
+            match n {
+                Node::Seq(v) => v.iter().map(ifs).sum(),
+                Node::If { body, .. } => 1 + ifs(body),
+                Node::Let { body, .. } => ifs(body),
+                _ => 0,
+            }
+        }
+        match self {
+            Node::Seq(v) => v.iter().map(Node::inner_guards).sum(),
+            Node::Loop { body, .. } => {
+                if has_loop(body) {
+                    body.inner_guards()
+                } else {
+                    ifs(body)
+                }
+            }
+            Node::If { body, .. } | Node::Let { body, .. } => body.inner_guards(),
+            Node::Stmt { .. } => 0,
+        }
+    }
+
     /// Number of loops and guards in the tree: (loops, parallel loops, ifs).
     pub fn counts(&self) -> (usize, usize, usize) {
         match self {
@@ -781,43 +815,48 @@ impl Gen<'_> {
     fn separate(&self, k: usize, items: &[Item], projs: &[Poly], ctx: &Poly) -> Res<Option<Node>> {
         let col = self.col(k);
         let w = self.width();
-        let bounds: Vec<(Vec<Row>, Vec<Row>)> = projs
-            .iter()
-            .map(|p| {
-                let (lo, up) = self.bound_rows(p, k);
-                let mut c = p.clone();
-                c.eqs.extend(ctx.eqs.iter().cloned());
-                c.ineqs.extend(ctx.ineqs.iter().cloned());
-                // Drop each item's redundant bounds (keep tight ones).
-                let no_k = |p: &Poly| Poly {
-                    eqs: p.eqs.iter().filter(|r| r[col] == 0).cloned().collect(),
-                    ineqs: p.ineqs.iter().filter(|r| r[col] == 0).cloned().collect(),
-                };
-                let base = no_k(&c);
-                Ok((self.prune(lo, &base)?, self.prune(up, &base)?))
-            })
-            .collect::<Res<Vec<_>>>()?;
+        // Raw bounds per item; rows every item has are common (tile bounds).
+        let raw: Vec<(Vec<Row>, Vec<Row>)> = projs.iter().map(|p| self.bound_rows(p, k)).collect();
         let common = |upper: bool| -> Vec<Row> {
             let pick = |b: &(Vec<Row>, Vec<Row>)| if upper { b.1.clone() } else { b.0.clone() };
-            pick(&bounds[0])
+            let mut c: Vec<Row> = pick(&raw[0])
                 .into_iter()
-                .filter(|r| bounds.iter().all(|b| pick(b).contains(r)))
-                .collect()
+                .filter(|r| raw.iter().all(|b| pick(b).contains(r)))
+                .collect();
+            c.sort();
+            c.dedup();
+            c
         };
         let common_lo = common(false);
         let common_up = common(true);
-        // Per item: at most one own lower and one own upper bound, unit on t_k.
+        // Per item: its other bounds, minus those implied by the common ones
+        // and its own outer constraints; at most one lower and one upper
+        // may remain, each with a unit coefficient on t_k.
         let mut own: Vec<(Option<Row>, Option<Row>)> = Vec::new();
-        for (lo, up) in &bounds {
-            let l: Vec<&Row> = lo.iter().filter(|r| !common_lo.contains(r)).collect();
-            let u: Vec<&Row> = up.iter().filter(|r| !common_up.contains(r)).collect();
+        for (p, (lo, up)) in projs.iter().zip(&raw) {
+            let mut base = Poly {
+                eqs: p.eqs.iter().filter(|r| r[col] == 0).cloned().collect(),
+                ineqs: p.ineqs.iter().filter(|r| r[col] == 0).cloned().collect(),
+            };
+            base.eqs.extend(ctx.eqs.iter().cloned());
+            base.ineqs.extend(ctx.ineqs.iter().cloned());
+            let keep = |rows: &Vec<Row>, common: &Vec<Row>| -> Res<Vec<Row>> {
+                let mut with_common = base.clone();
+                with_common.ineqs.extend(common.iter().cloned());
+                let mut out = Vec::new();
+                for r in rows.iter().filter(|r| !common.contains(r)) {
+                    if !self.implies(&with_common, r)? && !out.contains(r) {
+                        out.push(r.clone());
+                    }
+                }
+                self.prune(out, &base)
+            };
+            let l = keep(lo, &common_lo)?;
+            let u = keep(up, &common_up)?;
             if l.len() > 1 || u.len() > 1 || l.iter().chain(&u).any(|r| r[col].abs() != 1) {
                 return Ok(None);
             }
-            own.push((
-                l.first().map(|r| (*r).clone()),
-                u.first().map(|r| (*r).clone()),
-            ));
+            own.push((l.first().cloned(), u.first().cloned()));
         }
         if own.iter().all(|(l, u)| l.is_none() && u.is_none()) {
             return Ok(None); // identical bounds: one loop, nothing to split

@@ -14,13 +14,13 @@
 //!    code can replace the old ([`crate::codegen::emit::check`]);
 //! 6. the rewrite ([`crate::codegen::emit::emit`]).
 
-use crate::codegen::{emit, generate};
+use crate::codegen::{emit, generate, Node};
 use crate::deps::{compute, DepOptions};
 use crate::ffi::ir::Op;
 use crate::ffi::shim::{emit as diag, Severity};
 use crate::sched::pluto::{schedule, Options as SchedOptions};
 use crate::sched::{describe_sample, verify, verify_parallel};
-use crate::transform::{plan, Options as PlanOptions};
+use crate::transform::{plan, Options as PlanOptions, Plan};
 
 use crate::scop::detect::detect;
 use crate::scop::model::{build, Scop};
@@ -100,13 +100,51 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                 continue;
             }
         };
-        let plan = match plan(&scop, &sched, &plan_options) {
-            Ok(p) => p,
+        // The plan and its code; with `profitability`, a plan whose
+        // innermost loops need guards is retried without tiling, and a
+        // plan without tiles or parallel loops is not applied.
+        let mut attempt = plan_options.clone();
+        let mut fallback_note = None;
+        let built: Result<(Plan, Node), String> = loop {
+            let plan = match plan(&scop, &sched, &attempt) {
+                Ok(p) => p,
+                Err(e) => break Err(format!("tiling: {e}")),
+            };
+            let tree = match generate(&scop, &plan) {
+                Ok(t) => t,
+                Err(e) => break Err(format!("code generation: {e}")),
+            };
+            if options.profitability && attempt.tile && tree.inner_guards() > 0 {
+                attempt.tile = false;
+                fallback_note = Some(format!(
+                    "not tiled: with tiles, {} statement guard{} would sit in innermost loops",
+                    tree.inner_guards(),
+                    if tree.inner_guards() == 1 { "" } else { "s" }
+                ));
+                continue;
+            }
+            break Ok((plan, tree));
+        };
+        let (plan, tree) = match built {
+            Ok(pt) => pt,
             Err(e) => {
-                skip(format!("tiling: {e}"));
+                skip(match &fallback_note {
+                    Some(n) => format!("{e} ({n})"),
+                    None => e,
+                });
                 continue;
             }
         };
+        if options.profitability
+            && !plan.dims.iter().any(|d| d.parallel)
+            && !plan.notes.iter().any(|n| n.contains("tiled"))
+        {
+            skip(format!(
+                "no profitable transformation: no tilable band of two or more loops and no parallel loop{}",
+                fallback_note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default()
+            ));
+            continue;
+        }
         if options.verify {
             let mut bad = match verify(&scop, &deps, &plan.schedule) {
                 Ok(v) => v,
@@ -155,13 +193,6 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                 continue;
             }
         }
-        let tree = match generate(&scop, &plan) {
-            Ok(t) => t,
-            Err(e) => {
-                skip(format!("code generation: {e}"));
-                continue;
-            }
-        };
         if let Err(e) = emit::check(&scop, &tree) {
             skip(e);
             continue;
@@ -182,6 +213,9 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             if guards == 1 { "" } else { "s" }
         )];
         what.extend(plan.notes.iter().cloned());
+        if let Some(n) = fallback_note {
+            what.push(n);
+        }
         if options.verify {
             what.push("legality verified".into());
         }

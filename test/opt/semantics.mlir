@@ -8,8 +8,8 @@
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
 // RUN: %polyrs-opt %s --poly-opt | %polyrs-runner --threads=2 - > %t.default
-// RUN: %polyrs-opt %s --poly-opt=tile-sizes=7 | %polyrs-runner --threads=2 - > %t.seven
-// RUN: %polyrs-opt %s --poly-opt='fuse=max tile-sizes=3,5' | %polyrs-runner --threads=2 - > %t.fused
+// RUN: %polyrs-opt %s --poly-opt='tile-sizes=7 profitability=false' | %polyrs-runner --threads=2 - > %t.seven
+// RUN: %polyrs-opt %s --poly-opt='fuse=max tile-sizes=3,5 profitability=false' | %polyrs-runner --threads=2 - > %t.fused
 // RUN: diff %t.before %t.default
 // RUN: diff %t.before %t.seven
 // RUN: diff %t.before %t.fused
@@ -18,7 +18,7 @@
 // CHECK-COUNT-6: {{[0-9]}}
 //
 // The transformation did happen (one remark per SCoP, none left unchanged):
-// RUN: %polyrs-opt %s --poly-opt -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %polyrs-opt %s --poly-opt=profitability=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-NOT: left unchanged
 // REMARK-COUNT-6: remark: poly-opt:
 
