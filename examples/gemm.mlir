@@ -2,23 +2,23 @@
 // initializes the arrays as PolyBench does and prints a checksum.
 // scripts/example.sh runs it through polyrs-opt and the JIT.
 
-func.func @kernel_gemm(%alpha: f64, %beta: f64, %C: memref<200x220xf64>,
-                       %A: memref<200x240xf64>, %B: memref<240x220xf64>) {
-  affine.for %i = 0 to 200 {
-    affine.for %j = 0 to 220 {
-      %c = affine.load %C[%i, %j] : memref<200x220xf64>
+func.func @kernel_gemm(%alpha: f64, %beta: f64, %C: memref<800x900xf64>,
+                       %A: memref<800x1000xf64>, %B: memref<1000x900xf64>) {
+  affine.for %i = 0 to 800 {
+    affine.for %j = 0 to 900 {
+      %c = affine.load %C[%i, %j] : memref<800x900xf64>
       %cb = arith.mulf %c, %beta : f64
-      affine.store %cb, %C[%i, %j] : memref<200x220xf64>
+      affine.store %cb, %C[%i, %j] : memref<800x900xf64>
     }
-    affine.for %k = 0 to 240 {
-      affine.for %j = 0 to 220 {
-        %a = affine.load %A[%i, %k] : memref<200x240xf64>
+    affine.for %k = 0 to 1000 {
+      affine.for %j = 0 to 900 {
+        %a = affine.load %A[%i, %k] : memref<800x1000xf64>
         %aa = arith.mulf %alpha, %a : f64
-        %b = affine.load %B[%k, %j] : memref<240x220xf64>
+        %b = affine.load %B[%k, %j] : memref<1000x900xf64>
         %p = arith.mulf %aa, %b : f64
-        %c = affine.load %C[%i, %j] : memref<200x220xf64>
+        %c = affine.load %C[%i, %j] : memref<800x900xf64>
         %s = arith.addf %c, %p : f64
-        affine.store %s, %C[%i, %j] : memref<200x220xf64>
+        affine.store %s, %C[%i, %j] : memref<800x900xf64>
       }
     }
   }
@@ -55,24 +55,24 @@ func.func @main() {
   %beta = arith.constant 1.2 : f64
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c200 = arith.constant 200 : index
-  %c220 = arith.constant 220 : index
-  %c240 = arith.constant 240 : index
-  %C = memref.alloc() : memref<200x220xf64>
-  %A = memref.alloc() : memref<200x240xf64>
-  %B = memref.alloc() : memref<240x220xf64>
-  %Cd = memref.cast %C : memref<200x220xf64> to memref<?x?xf64>
-  %Ad = memref.cast %A : memref<200x240xf64> to memref<?x?xf64>
-  %Bd = memref.cast %B : memref<240x220xf64> to memref<?x?xf64>
-  func.call @fill(%Cd, %c1, %c200) : (memref<?x?xf64>, index, index) -> ()
-  func.call @fill(%Ad, %c1, %c240) : (memref<?x?xf64>, index, index) -> ()
-  func.call @fill(%Bd, %c2, %c220) : (memref<?x?xf64>, index, index) -> ()
+  %ni = arith.constant 800 : index
+  %nj = arith.constant 900 : index
+  %nk = arith.constant 1000 : index
+  %C = memref.alloc() : memref<800x900xf64>
+  %A = memref.alloc() : memref<800x1000xf64>
+  %B = memref.alloc() : memref<1000x900xf64>
+  %Cd = memref.cast %C : memref<800x900xf64> to memref<?x?xf64>
+  %Ad = memref.cast %A : memref<800x1000xf64> to memref<?x?xf64>
+  %Bd = memref.cast %B : memref<1000x900xf64> to memref<?x?xf64>
+  func.call @fill(%Cd, %c1, %ni) : (memref<?x?xf64>, index, index) -> ()
+  func.call @fill(%Ad, %c1, %nk) : (memref<?x?xf64>, index, index) -> ()
+  func.call @fill(%Bd, %c2, %nj) : (memref<?x?xf64>, index, index) -> ()
   func.call @kernel_gemm(%alpha, %beta, %C, %A, %B)
-    : (f64, f64, memref<200x220xf64>, memref<200x240xf64>, memref<240x220xf64>) -> ()
+    : (f64, f64, memref<800x900xf64>, memref<800x1000xf64>, memref<1000x900xf64>) -> ()
   %zero = arith.constant 0.0 : f64
-  %sum = affine.for %i = 0 to 200 iter_args(%acc = %zero) -> (f64) {
-    %row = affine.for %j = 0 to 220 iter_args(%r = %acc) -> (f64) {
-      %v = affine.load %C[%i, %j] : memref<200x220xf64>
+  %sum = affine.for %i = 0 to 800 iter_args(%acc = %zero) -> (f64) {
+    %row = affine.for %j = 0 to 900 iter_args(%r = %acc) -> (f64) {
+      %v = affine.load %C[%i, %j] : memref<800x900xf64>
       %s = arith.addf %r, %v : f64
       affine.yield %s : f64
     }
@@ -80,8 +80,8 @@ func.func @main() {
   }
   func.call @printF64(%sum) : (f64) -> ()
   func.call @printNewline() : () -> ()
-  memref.dealloc %C : memref<200x220xf64>
-  memref.dealloc %A : memref<200x240xf64>
-  memref.dealloc %B : memref<240x220xf64>
+  memref.dealloc %C : memref<800x900xf64>
+  memref.dealloc %A : memref<800x1000xf64>
+  memref.dealloc %B : memref<1000x900xf64>
   return
 }

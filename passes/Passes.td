@@ -167,6 +167,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Fusion heuristic: smart (cut between components of different depth), max, or no">,
     Option<"prevector", "prevector", "bool", /*default=*/"true",
            "Move a parallel loop with stride-1 accesses innermost inside tiles">,
+    Option<"vectorTileSize", "vector-tile-size", "unsigned", /*default=*/"256",
+           "Tile size of the loop moved innermost for vectorization, unless tile-sizes is given (0: same as the others)">,
     Option<"wavefront", "wavefront", "bool", /*default=*/"true",
            "Run the tiles of a band without a parallel loop as a parallel wavefront">,
     Option<"maxCoef", "max-coef", "unsigned", /*default=*/"4",

@@ -13,24 +13,30 @@
 //!   └─ lower     CPU (OpenMP, LLVM) and GPU (NVPTX)                 [lower]
 //! ```
 //!
-//! Implemented so far: the foundation — the pass registry generated from
-//! `passes/Passes.td`, the `polyrs-opt` driver, the `libpolyrs.so` plugin for
-//! the stock `mlir-opt`, and SCoP detection (`poly-detect-scops`).
+//! Implemented: everything above except the GPU path. `poly-opt`
+//! ([`passes::opt`]) runs the stages in order per SCoP, each of which may
+//! leave the SCoP unchanged with a remark: model, dependences, schedule,
+//! transformation, the independent check of the final schedule and of every
+//! parallel loop, code generation, rewrite.
 //!
 //! # Modules
 //!
 //! * [`ffi`] — every call into C and C++: the shim in `cpp/shim.cpp` (pass
 //!   registration, diagnostics, mlir-opt main) and read-only IR handles.
 //! * [`cli`] — the command-line parser of `polyrs-translate` and `polyrs-runner`.
+//! * [`codegen`] — polyhedra scanning (loop separation, guards) and the
+//!   emission of the loop tree as affine operations in place of a SCoP.
 //! * [`deps`] — exact memory-based dependences (RAW, WAR, WAW, RAR).
 //! * [`driver`] — command-line checks of `polyrs-opt` before MLIR's main loop.
 //! * [`lower`] — lowering to LLVM for the host CPU (OpenMP), native code
 //!   emission through inkwell, and the JIT runner.
-//! * [`math`] — the exact integer/rational core: sets, maps, simplex, ILP,
-//!   projection, isl text form.
+//! * [`math`] — the exact integer/rational core: sets, maps, simplex, the
+//!   lexicographic ILP solver of the scheduler, projection, isl text form.
 //! * [`passes`] — the generated registry and one file per pass.
 //! * [`scop`] — static control parts: detection and the polyhedral model.
-//! * [`sched`] — schedules and the independent legality checker.
+//! * [`sched`] — schedules, the Pluto-style scheduler and the independent
+//!   legality checker (dependences and parallel loops).
+//! * [`transform`] — tiling, intra-tile order, parallel loops, wavefronts.
 //! * [`plugin`] — the `mlirGetPassPluginInfo` entry point of the plugin.
 
 #![deny(missing_docs)]

@@ -81,6 +81,11 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         parallel: options.parallel,
         nested: options.nested_parallel,
         prevector: options.prevector,
+        vector_tile: if options.tile_sizes.is_empty() {
+            options.vector_tile_size as i64
+        } else {
+            0
+        },
         wavefront: options.wavefront,
     };
     for scop in scops(func) {

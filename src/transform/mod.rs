@@ -69,6 +69,8 @@ pub struct Options {
     pub nested: bool,
     /// Move a coincident, stride-1 loop innermost inside tiles.
     pub prevector: bool,
+    /// Tile size of that innermost vector loop (0: the size from `sizes`).
+    pub vector_tile: i64,
     /// Wavefront over tiles of bands without a parallel loop.
     pub wavefront: bool,
 }
@@ -82,6 +84,7 @@ impl Default for Options {
             parallel: true,
             nested: false,
             prevector: true,
+            vector_tile: 256,
             wavefront: true,
         }
     }
@@ -319,7 +322,7 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                 .unwrap_or(32)
                 .max(1)
         };
-        let sizes: Vec<i64> = (0..band.len).map(size).collect();
+        let mut sizes: Vec<i64> = (0..band.len).map(size).collect();
         // Point order: a coincident stride-1 dimension moves innermost.
         let mut order: Vec<usize> = (0..band.len).collect();
         if opts.prevector {
@@ -328,13 +331,26 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                 .map(|d| (stride_score(scop, sched, band, d), d))
                 .max_by_key(|&(score, d)| (score, d));
             if let Some((score, d)) = best {
-                if score > 0 && d != band.len - 1 {
-                    order.retain(|&x| x != d);
-                    order.push(d);
-                    notes.push(format!(
-                        "point loop φ{} moved innermost (stride-1 accesses)",
-                        band.first + d
-                    ));
+                if score > 0 {
+                    if d != band.len - 1 {
+                        order.retain(|&x| x != d);
+                        order.push(d);
+                        notes.push(format!(
+                            "point loop φ{} moved innermost (stride-1 accesses)",
+                            band.first + d
+                        ));
+                    }
+                    // The vector loop gets a longer tile: short vector loops
+                    // cost more in overhead than the tile saves in cache
+                    // (unless its tiles are the parallel ones: fewer tiles,
+                    // less parallelism).
+                    let parallel_tiles = opts.parallel
+                        && !parallel_taken
+                        && band.coincident.iter().position(|&c| c) == Some(d)
+                        && Some(band.first + d) == first_coincident;
+                    if opts.vector_tile > 0 && !parallel_tiles {
+                        sizes[d] = opts.vector_tile;
+                    }
                 }
             }
         }
