@@ -227,6 +227,48 @@ pub fn generate(scop: &Scop, plan: &Plan) -> Res<Node> {
     g.scan(0, items, &Poly::default())
 }
 
+/// An upper estimate of the statement instances one execution of a loop
+/// over dimension `k` runs: per domain piece, the product of the extents
+/// (rational maximum minus minimum plus one, by LP) of the loop dimensions
+/// from `k` on, summed. `None` when an extent is unbounded (parametric
+/// sizes): then the work is assumed large.
+pub fn work_per_loop(scop: &Scop, plan: &Plan, k: usize) -> Res<Option<f64>> {
+    let np = scop.params.len();
+    let n = plan.dims.len();
+    let mut total = 0.0;
+    for s in 0..scop.statements.len() {
+        for it in scattered(scop, plan, s)? {
+            let mut work = 1.0;
+            for j in k..n {
+                if plan.dims[j].scalar {
+                    continue;
+                }
+                let mut obj = vec![0i64; np + n + 1];
+                obj[np + j] = 1;
+                let lo = lp_min(np + n, &it.poly.eqs, &it.poly.ineqs, &obj)?;
+                obj[np + j] = -1;
+                let hi = lp_min(np + n, &it.poly.eqs, &it.poly.ineqs, &obj)?;
+                match (lo, hi) {
+                    (Optimum::Bounded((a, _)), Optimum::Bounded((b, _))) => {
+                        let (a, b) = (
+                            a.num() as f64 / a.den() as f64,
+                            b.num() as f64 / b.den() as f64,
+                        );
+                        work *= (-b - a + 1.0).max(1.0);
+                    }
+                    (Optimum::Empty, _) | (_, Optimum::Empty) => {
+                        work = 0.0;
+                        break;
+                    }
+                    _ => return Ok(None),
+                }
+            }
+            total += work;
+        }
+    }
+    Ok(Some(total))
+}
+
 /// The statement's domain pieces in the time space, with its iterators.
 fn scattered(scop: &Scop, plan: &Plan, s: usize) -> Res<Vec<Item>> {
     let st = &scop.statements[s];

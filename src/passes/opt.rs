@@ -14,13 +14,17 @@
 //!    code can replace the old ([`crate::codegen::emit::check`]);
 //! 6. the rewrite ([`crate::codegen::emit::emit`]).
 
-use crate::codegen::{emit, generate, Node};
+use crate::codegen::{emit, generate, work_per_loop, Node};
+
+/// Smallest number of statement instances per execution of a parallel loop
+/// (below it, OpenMP's fork and join cost more than two threads gain).
+const PARALLEL_MIN_WORK: f64 = 100_000.0;
 use crate::deps::{compute, DepOptions};
 use crate::ffi::ir::Op;
 use crate::ffi::shim::{emit as diag, Severity};
 use crate::sched::pluto::{schedule, Options as SchedOptions};
 use crate::sched::{describe_sample, verify, verify_parallel};
-use crate::transform::{plan, Options as PlanOptions, Plan};
+use crate::transform::{is_skewed, original_parallel_plan, plan, Options as PlanOptions, Plan};
 
 use crate::scop::detect::detect;
 use crate::scop::model::{build, Scop};
@@ -130,7 +134,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             }
             break Ok((plan, tree));
         };
-        let (plan, tree) = match built {
+        let (mut plan, mut tree) = match built {
             Ok(pt) => pt,
             Err(e) => {
                 skip(match &fallback_note {
@@ -140,6 +144,55 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                 continue;
             }
         };
+        // Time-skewed stencils: on few cores, the space loops of each time
+        // step in parallel beat a wavefront of skewed tiles.
+        if options.profitability
+            && plan.notes.iter().any(|n| n.contains("wavefront"))
+            && is_skewed(&sched)
+        {
+            let alt = original_parallel_plan(&scop, |s, k| {
+                Ok(verify_parallel(&scop, &deps, s, k)
+                    .map(|v| v.is_empty())
+                    .unwrap_or(false))
+            });
+            if let Ok(Some(alt)) = alt {
+                if let Ok(t) = generate(&scop, &alt) {
+                    if t.inner_guards() == 0 {
+                        plan = alt;
+                        tree = t;
+                    }
+                }
+            }
+        }
+        // Parallel loops whose executions run little work cost more in
+        // OpenMP forks than they gain: they run sequentially.
+        if options.profitability {
+            let mut demoted = Vec::new();
+            for k in 0..plan.dims.len() {
+                if !plan.dims[k].parallel {
+                    continue;
+                }
+                if let Ok(Some(w)) = work_per_loop(&scop, &plan, k) {
+                    if w < PARALLEL_MIN_WORK {
+                        plan.dims[k].parallel = false;
+                        demoted.push(format!("{w:.0}"));
+                    }
+                }
+            }
+            if !demoted.is_empty() {
+                plan.notes.push(format!(
+                    "parallel loop kept sequential: about {} statement instances per execution",
+                    demoted.join(", ")
+                ));
+                tree = match generate(&scop, &plan) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        skip(format!("code generation: {e}"));
+                        continue;
+                    }
+                };
+            }
+        }
         if options.profitability
             && !plan.dims.iter().any(|d| d.parallel)
             && !plan.notes.iter().any(|n| n.contains("tiled"))

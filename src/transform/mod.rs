@@ -468,3 +468,56 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
         notes,
     })
 }
+
+/// The original loop order with its outermost parallel loop made parallel,
+/// or `None` when the original schedule has no parallel loop.
+///
+/// `parallel(k)` must prove that loop dimension `k` of the original schedule
+/// carries no dependence (the caller passes the independent checker). Used
+/// for time-stepped stencils, where running the space loops of each time
+/// step in parallel beats a skewed wavefront of tiles on few cores.
+pub fn original_parallel_plan(
+    scop: &Scop,
+    mut parallel: impl FnMut(&Schedule, usize) -> Result<bool, MathError>,
+) -> Result<Option<Plan>, MathError> {
+    let schedule = Schedule::original(scop);
+    let n = schedule.dims.first().map_or(0, Vec::len);
+    let scalar: Vec<bool> = (0..n)
+        .map(|k| schedule.dims.iter().all(|d| d[k].as_constant().is_some()))
+        .collect();
+    let mut chosen = None;
+    for k in 0..n {
+        if !scalar[k] && parallel(&schedule, k)? {
+            chosen = Some(k);
+            break;
+        }
+    }
+    let Some(p) = chosen else { return Ok(None) };
+    let dims = (0..n)
+        .map(|k| PlanDim {
+            scalar: scalar[k],
+            parallel: k == p,
+            what: if scalar[k] {
+                "sequence".into()
+            } else {
+                format!("original loop {k}")
+            },
+        })
+        .collect();
+    Ok(Some(Plan {
+        schedule,
+        dims,
+        notes: vec![format!(
+            "original loop order kept, loop at dimension {p} parallel (no skewed wavefront)"
+        )],
+    }))
+}
+
+/// True when some hyperplane of the schedule combines two or more iterators
+/// of a statement (a skew).
+pub fn is_skewed(sched: &PlutoSchedule) -> bool {
+    sched.schedule.dims.iter().any(|dims| {
+        dims.iter()
+            .any(|f| f.iters.iter().filter(|&&c| c != 0).count() >= 2)
+    })
+}
