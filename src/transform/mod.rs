@@ -486,8 +486,8 @@ pub fn original_parallel_plan(
         .map(|k| schedule.dims.iter().all(|d| d[k].as_constant().is_some()))
         .collect();
     let mut chosen = None;
-    for k in 0..n {
-        if !scalar[k] && parallel(&schedule, k)? {
+    for (k, &is_scalar) in scalar.iter().enumerate() {
+        if !is_scalar && parallel(&schedule, k)? {
             chosen = Some(k);
             break;
         }
