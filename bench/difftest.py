@@ -58,6 +58,7 @@ PIPELINES = {
     "polyrs": ["--poly-opt"],
     "polyrs-t1": ["--poly-opt=tile-sizes=1 profitability=false"],
     "polyrs-t7": ["--poly-opt=tile-sizes=7 profitability=false"],
+    "polyrs-t32": ["--poly-opt=tile-sizes=32 profitability=false"],
     "polyrs-t64": ["--poly-opt=tile-sizes=64 profitability=false"],
     # Other fusion heuristics, two-level tiles, every parallel loop.
     "polyrs-fusemax": ["--poly-opt=fuse=max tile-sizes=5 profitability=false"],

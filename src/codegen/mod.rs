@@ -228,39 +228,66 @@ pub fn generate(scop: &Scop, plan: &Plan) -> Res<Node> {
 }
 
 /// An upper estimate of the statement instances one execution of a loop
-/// over dimension `k` runs: per domain piece, the product of the extents
-/// (rational maximum minus minimum plus one, by LP) of the loop dimensions
-/// from `k` on, summed. `None` when an extent is unbounded (parametric
-/// sizes): then the work is assumed large.
+/// over dimension `k` runs: per domain piece, the product over the loop
+/// dimensions `j >= k` of their width with the dimensions outside `j` fixed,
+/// `max { t_j - s_j : t, s in the piece, t_<j = s_<j }` plus one (one
+/// rational LP each over two copies of the piece), summed over pieces.
+/// `None` when a width is unbounded (parametric sizes): then the work is
+/// assumed large.
 pub fn work_per_loop(scop: &Scop, plan: &Plan, k: usize) -> Res<Option<f64>> {
     let np = scop.params.len();
     let n = plan.dims.len();
+    let w = np + n; // variables of one copy
     let mut total = 0.0;
     for s in 0..scop.statements.len() {
         for it in scattered(scop, plan, s)? {
+            // Two copies [params | t | params' | t'] with params and t_<k shared.
+            let widen = |r: &Row, second: bool| -> Row {
+                let mut out = vec![0i64; 2 * w + 1];
+                let off = if second { w } else { 0 };
+                out[off..off + w].copy_from_slice(&r[..w]);
+                out[2 * w] = r[w];
+                out
+            };
+            let mut eqs: Vec<Row> = Vec::new();
+            let mut ineqs: Vec<Row> = Vec::new();
+            for second in [false, true] {
+                eqs.extend(it.poly.eqs.iter().map(|r| widen(r, second)));
+                ineqs.extend(it.poly.ineqs.iter().map(|r| widen(r, second)));
+            }
+            let same = |c: usize| {
+                let mut r = vec![0i64; 2 * w + 1];
+                r[c] = 1;
+                r[w + c] = -1;
+                r
+            };
+            for c in (0..np).chain((0..k).map(|j| np + j)) {
+                eqs.push(same(c));
+            }
             let mut work = 1.0;
             for j in k..n {
+                if j > k {
+                    // The loops are nested: dimension j's width with every
+                    // outer dimension fixed.
+                    eqs.push(same(np + j - 1));
+                }
                 if plan.dims[j].scalar {
                     continue;
                 }
-                let mut obj = vec![0i64; np + n + 1];
-                obj[np + j] = 1;
-                let lo = lp_min(np + n, &it.poly.eqs, &it.poly.ineqs, &obj)?;
+                // min (s_j - t_j) = -(max width)
+                let mut obj = vec![0i64; 2 * w + 1];
                 obj[np + j] = -1;
-                let hi = lp_min(np + n, &it.poly.eqs, &it.poly.ineqs, &obj)?;
-                match (lo, hi) {
-                    (Optimum::Bounded((a, _)), Optimum::Bounded((b, _))) => {
-                        let (a, b) = (
-                            a.num() as f64 / a.den() as f64,
-                            b.num() as f64 / b.den() as f64,
-                        );
-                        work *= (-b - a + 1.0).max(1.0);
+                obj[w + np + j] = 1;
+                match lp_min(2 * w, &eqs, &ineqs, &obj)? {
+                    Optimum::Bounded((v, _)) => {
+                        let width = -(v.num() as f64) / v.den() as f64;
+                        work *= width.max(0.0) + 1.0;
                     }
-                    (Optimum::Empty, _) | (_, Optimum::Empty) => {
+                    Optimum::Empty => {
                         work = 0.0;
                         break;
                     }
-                    _ => return Ok(None),
+                    Optimum::Unbounded => return Ok(None),
                 }
             }
             total += work;

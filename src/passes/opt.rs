@@ -18,7 +18,7 @@ use crate::codegen::{emit, generate, work_per_loop, Node};
 
 /// Smallest number of statement instances per execution of a parallel loop
 /// (below it, OpenMP's fork and join cost more than two threads gain).
-const PARALLEL_MIN_WORK: f64 = 100_000.0;
+const PARALLEL_MIN_WORK: f64 = 50_000.0;
 use crate::deps::{compute, DepOptions};
 use crate::ffi::ir::Op;
 use crate::ffi::shim::{emit as diag, Severity};
