@@ -403,25 +403,31 @@ impl Emitter<'_> {
                 Ok(())
             }
             Node::Let { dim, row, body } => {
-                let (dims, operands) = self.operands();
-                let header = self.map_header(&dims);
-                let m = self.attr(&format!(
-                    "affine_map<{header} -> ({})>",
-                    self.text(row, &dims)
-                ))?;
-                let (op, _) = self
-                    .b
-                    .create(at, "affine.apply", &operands, 1, &[("map", m)], &[]);
-                if matches!(at, Point::Before(_)) {
-                    created.push(op);
-                }
-                self.ivs[*dim] = op.result(0);
+                self.ivs[*dim] = Some(self.apply(row, at, created)?);
                 let r = self.node(body, at, created);
                 self.ivs[*dim] = None;
                 r
             }
             Node::Stmt { stmt, iters } => self.statement(*stmt, iters, at, created),
         }
+    }
+
+    /// An `affine.apply` of `row` over the current loops and parameters.
+    fn apply(&self, row: &Row, at: Point, created: &mut Vec<Op>) -> Result<Val, EmitError> {
+        let (dims, operands) = self.operands();
+        let header = self.map_header(&dims);
+        let m = self.attr(&format!(
+            "affine_map<{header} -> ({})>",
+            self.text(row, &dims)
+        ))?;
+        let (op, _) = self
+            .b
+            .create(at, "affine.apply", &operands, 1, &[("map", m)], &[]);
+        if matches!(at, Point::Before(_)) {
+            created.push(op);
+        }
+        op.result(0)
+            .ok_or_else(|| "affine.apply without result".to_string())
     }
 
     fn statement(
@@ -433,21 +439,9 @@ impl Emitter<'_> {
     ) -> Result<(), EmitError> {
         let st = &self.scop.statements[s];
         self.b.set_loc_of(st.op);
-        let (dims, operands) = self.operands();
-        let header = self.map_header(&dims);
         let mut map: HashMap<usize, Val> = HashMap::new();
         for (k, row) in iters.iter().enumerate() {
-            let m = self.attr(&format!(
-                "affine_map<{header} -> ({})>",
-                self.text(row, &dims)
-            ))?;
-            let (op, _) = self
-                .b
-                .create(at, "affine.apply", &operands, 1, &[("map", m)], &[]);
-            if matches!(at, Point::Before(_)) {
-                created.push(op);
-            }
-            let v = op.result(0).ok_or("affine.apply without result")?;
+            let v = self.apply(row, at, created)?;
             map.insert(st.iv_values[k].key(), v);
         }
         // The store and its backward slice inside the SCoP, in program order.

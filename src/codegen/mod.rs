@@ -47,7 +47,7 @@ use thiserror::Error;
 
 use crate::math::fm;
 use crate::math::ilp::{norm_eq, norm_ineq, Norm};
-use crate::math::matrix::unimodular_inverse;
+use crate::math::matrix::{rank, unimodular_inverse};
 use crate::math::simplex::lp_min;
 use crate::math::{Exactness, MathError, Optimum, Rational};
 use crate::scop::form::Form;
@@ -320,7 +320,7 @@ fn scattered(scop: &Scop, plan: &Plan, s: usize) -> Res<Vec<Item>> {
         }
         let mut trial = a.clone();
         trial.push(row.clone());
-        if rank(&trial) > a.len() {
+        if rank(&trial)? > a.len() {
             a.push(row);
             sel.push(k);
         }
@@ -479,38 +479,6 @@ fn mul(a: i64, b: i64) -> Result<i64, MathError> {
 fn add_scaled(r: &mut [i64], col: usize, v: i64) -> Result<(), MathError> {
     r[col] = r[col].checked_add(v).ok_or(MathError::Overflow)?;
     Ok(())
-}
-
-/// Rank of integer rows.
-fn rank(rows: &[Vec<i64>]) -> usize {
-    let mut a: Vec<Vec<Rational>> = rows
-        .iter()
-        .map(|r| r.iter().map(|&v| Rational::from_int(v)).collect())
-        .collect();
-    let cols = a.first().map_or(0, Vec::len);
-    let mut r = 0;
-    for c in 0..cols {
-        let Some(p) = (r..a.len()).find(|&i| !a[i][c].is_zero()) else {
-            continue;
-        };
-        a.swap(r, p);
-        let prow = a[r].clone();
-        for (i, row) in a.iter_mut().enumerate() {
-            if i != r && !row[c].is_zero() {
-                let f = match row[c].div(&prow[c]) {
-                    Ok(f) => f,
-                    Err(_) => return rows.len(),
-                };
-                for (v, w) in row.iter_mut().zip(&prow) {
-                    if let Ok(x) = w.mul(&f).and_then(|p| v.sub(&p)) {
-                        *v = x;
-                    }
-                }
-            }
-        }
-        r += 1;
-    }
-    r
 }
 
 /// Normalizes rows; false when some row is infeasible (the set is empty).

@@ -833,28 +833,7 @@ impl BasicRel {
         if b.is_empty()? {
             return Ok(BasicRel::empty(self.space.clone()));
         }
-        let n = b.n_col();
-        let minus_one = Rational::from_int(-1);
-        for i in (0..b.ineqs.len()).rev() {
-            let row = b.ineqs[i].clone();
-            let others: Vec<Vec<i64>> = b
-                .ineqs
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| *k != i)
-                .map(|(_, r)| r.clone())
-                .collect();
-            let sys = System {
-                n,
-                eqs: b.eqs.clone(),
-                ineqs: others,
-            };
-            if let Optimum::Bounded((v, _)) = sys.lp_min(&row)? {
-                if v > minus_one {
-                    b.ineqs.remove(i);
-                }
-            }
-        }
+        b.ineqs = super::ilp::drop_redundant_ineqs(b.n_col(), &b.eqs, &b.ineqs)?;
         b.simplify_locals()?;
         Ok(b)
     }

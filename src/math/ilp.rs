@@ -418,6 +418,34 @@ impl System {
     }
 }
 
+/// Removes, last first, every inequality implied by the remaining ones and
+/// the equalities: row `r` goes when the rational minimum of `r·(x,1)` over
+/// the others exceeds `-1`, which makes `r >= 0` hold at every integer point
+/// (an integer-valued row above `-1` is at least `0`). One LP per row.
+pub fn drop_redundant_ineqs(
+    n: usize,
+    eqs: &[Vec<i64>],
+    ineqs: &[Vec<i64>],
+) -> Result<Vec<Vec<i64>>> {
+    let mut kept: Vec<Vec<i64>> = ineqs.to_vec();
+    let minus_one = Rational::from_int(-1);
+    for i in (0..kept.len()).rev() {
+        let row = kept[i].clone();
+        let others: Vec<Vec<i64>> = kept
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != i)
+            .map(|(_, r)| r.clone())
+            .collect();
+        if let Optimum::Bounded((v, _)) = simplex::lp_min(n, eqs, &others, &row)? {
+            if v > minus_one {
+                kept.remove(i);
+            }
+        }
+    }
+    Ok(kept)
+}
+
 /// Returns `true` when every variable either has a constant lower and upper
 /// bound row or appears nowhere, so branching on all variables terminates.
 fn syntactically_bounded(sys: &System) -> bool {

@@ -238,6 +238,50 @@ mod tests {
     }
 }
 
+/// The rank of integer rows, by fraction-free Gaussian elimination with
+/// gcd-reduced rows (exact; overflow is an error).
+pub fn rank(rows: &[Vec<i64>]) -> Result<usize> {
+    let mut a: Vec<Vec<i128>> = rows
+        .iter()
+        .map(|r| r.iter().map(|&v| v as i128).collect())
+        .collect();
+    let cols = a.first().map_or(0, Vec::len);
+    let mut r = 0;
+    for c in 0..cols {
+        let Some(p) = (r..a.len()).find(|&i| a[i][c] != 0) else {
+            continue;
+        };
+        a.swap(r, p);
+        let prow = a[r].clone();
+        for row in a.iter_mut().skip(r + 1) {
+            if row[c] == 0 {
+                continue;
+            }
+            let (x, y) = (prow[c], row[c]);
+            for (v, w) in row.iter_mut().zip(&prow) {
+                *v = v
+                    .checked_mul(x)
+                    .and_then(|a| w.checked_mul(y).and_then(|b| a.checked_sub(b)))
+                    .ok_or(MathError::Overflow)?;
+            }
+            let g = row.iter().fold(0i128, |g, &v| {
+                let (mut a, mut b) = (g.abs(), v.abs());
+                while b != 0 {
+                    let t = a % b;
+                    a = b;
+                    b = t;
+                }
+                a
+            });
+            if g > 1 {
+                row.iter_mut().for_each(|v| *v /= g);
+            }
+        }
+        r += 1;
+    }
+    Ok(r)
+}
+
 /// The inverse of a square integer matrix with determinant `±1` (then the
 /// inverse is integral), or `None` when the matrix is singular or its
 /// determinant is not `±1`.
@@ -304,6 +348,17 @@ pub fn unimodular_inverse(a: &[Vec<i64>]) -> Result<Option<Vec<Vec<i64>>>> {
 #[cfg(test)]
 mod unimodular_tests {
     use super::*;
+
+    #[test]
+    fn rank_of_small_matrices() {
+        assert_eq!(rank(&[vec![1, 2], vec![2, 4]]).unwrap(), 1);
+        assert_eq!(
+            rank(&[vec![1, 0, 0], vec![2, 1, 0], vec![2, 0, 1]]).unwrap(),
+            3
+        );
+        assert_eq!(rank(&[vec![0, 0], vec![0, 0]]).unwrap(), 0);
+        assert_eq!(rank(&[]).unwrap(), 0);
+    }
 
     #[test]
     fn inverts_skews_and_refuses_non_unimodular() {

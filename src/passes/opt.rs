@@ -19,6 +19,10 @@ use crate::codegen::{emit, generate, work_per_loop, Node};
 /// Smallest number of statement instances per execution of a parallel loop
 /// (below it, OpenMP's fork and join cost more than two threads gain).
 const PARALLEL_MIN_WORK: f64 = 50_000.0;
+
+/// Smallest estimated number of statement instances of a SCoP worth
+/// transforming (kernels of a few milliseconds run as fast untouched).
+const SCOP_MIN_WORK: f64 = 4_000_000.0;
 use crate::deps::{compute, DepOptions};
 use crate::ffi::ir::Op;
 use crate::ffi::shim::{emit as diag, Severity};
@@ -191,6 +195,17 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                         continue;
                     }
                 };
+            }
+        }
+        // A SCoP with little work in all gains nothing from tiles or forks.
+        if options.profitability {
+            if let Ok(Some(w)) = work_per_loop(&scop, &plan, 0) {
+                if w < SCOP_MIN_WORK {
+                    skip(format!(
+                        "no profitable transformation: about {w:.0} statement instances in all, too few for tiles or parallel loops to pay"
+                    ));
+                    continue;
+                }
             }
         }
         if options.profitability

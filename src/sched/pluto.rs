@@ -352,25 +352,8 @@ fn compress(
 /// each, on the small compressed system): each would add a Farkas
 /// multiplier, and Fourier–Motzkin multiplies rows.
 fn drop_redundant(c: &mut Compressed) -> Result<(), MathError> {
-    let Some(w) = c.ineqs.first().map(|r| r.len() - 1) else {
-        return Ok(());
-    };
-    for i in (0..c.ineqs.len()).rev() {
-        let row = c.ineqs[i].clone();
-        let others: Vec<Vec<i64>> = c
-            .ineqs
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| *k != i)
-            .map(|(_, r)| r.clone())
-            .collect();
-        if let Optimum::Bounded((v, _)) = crate::math::simplex::lp_min(w, &c.eqs, &others, &row)? {
-            // Integer points satisfy row >= 0 when its rational minimum
-            // over the others exceeds -1.
-            if v > crate::math::Rational::from_int(-1) {
-                c.ineqs.remove(i);
-            }
-        }
+    if let Some(w) = c.ineqs.first().map(|r| r.len() - 1) {
+        c.ineqs = crate::math::ilp::drop_redundant_ineqs(w, &c.eqs, &c.ineqs)?;
     }
     Ok(())
 }

@@ -47,7 +47,7 @@
 //! non-negative in both coordinates), so the loop over `l_1` runs in
 //! parallel.
 
-use crate::math::matrix::unimodular_inverse;
+use crate::math::matrix::{rank, unimodular_inverse};
 use crate::math::MathError;
 use crate::sched::pluto::{DimKind, PlutoSchedule};
 use crate::sched::Schedule;
@@ -167,7 +167,7 @@ fn stride_score(scop: &Scop, sched: &PlutoSchedule, band: &Band, d: usize) -> i6
         for (k, r) in rows {
             let mut trial: Vec<Vec<i64>> = chosen.iter().map(|(_, r)| r.clone()).collect();
             trial.push(r.clone());
-            if rank(&trial) > chosen.len() {
+            if rank(&trial).unwrap_or(0) > chosen.len() {
                 chosen.push((k, r));
             }
             if chosen.len() == m {
@@ -211,45 +211,6 @@ fn stride_score(scop: &Scop, sched: &PlutoSchedule, band: &Band, d: usize) -> i6
         }
     }
     score
-}
-
-/// Rank of integer rows (exact, over the rationals).
-fn rank(rows: &[Vec<i64>]) -> usize {
-    let mut a: Vec<Vec<i128>> = rows
-        .iter()
-        .map(|r| r.iter().map(|&v| v as i128).collect())
-        .collect();
-    let cols = a.first().map_or(0, Vec::len);
-    let mut r = 0;
-    for c in 0..cols {
-        let Some(p) = (r..a.len()).find(|&i| a[i][c] != 0) else {
-            continue;
-        };
-        a.swap(r, p);
-        for i in 0..a.len() {
-            if i != r && a[i][c] != 0 {
-                let (x, y) = (a[r][c], a[i][c]);
-                let prow = a[r].clone();
-                for (v, w) in a[i].iter_mut().zip(&prow) {
-                    *v = *v * x - *w * y;
-                }
-                let g = a[i].iter().fold(0i128, |g, &v| gcd(g, v));
-                if g > 1 {
-                    a[i].iter_mut().for_each(|v| *v /= g);
-                }
-            }
-        }
-        r += 1;
-    }
-    r
-}
-
-fn gcd(a: i128, b: i128) -> i128 {
-    if b == 0 {
-        a.abs()
-    } else {
-        gcd(b, a % b)
-    }
 }
 
 /// Builds the final plan from the scheduler's result.
