@@ -149,10 +149,13 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             }
         };
         // Time-skewed stencils: on few cores, the space loops of each time
-        // step in parallel beat a wavefront of skewed tiles.
+        // step in parallel beat a wavefront of skewed tiles, and beat a
+        // skewed schedule left without parallel loops (its tiles dropped
+        // for guards) by far.
         if options.profitability
-            && plan.notes.iter().any(|n| n.contains("wavefront"))
             && is_skewed(&sched)
+            && (plan.notes.iter().any(|n| n.contains("wavefront"))
+                || !plan.dims.iter().any(|d| d.parallel))
         {
             let alt = original_parallel_plan(&scop, |s, k| {
                 Ok(verify_parallel(&scop, &deps, s, k)

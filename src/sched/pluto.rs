@@ -159,6 +159,11 @@ pub struct PlutoSchedule {
     pub schedule: Schedule,
     /// What each dimension is.
     pub dims: Vec<DimKind>,
+    /// Per dimension and statement: every dependence of that statement not
+    /// satisfied before the dimension has distance zero along it. Finer
+    /// than the dimension's `coincident` flag (all statements): statements
+    /// split apart by an outer scalar dimension each get their own answer.
+    pub stmt_coincident: Vec<Vec<bool>>,
     /// What the scheduler did, for `stats=true` and the benchmarks.
     pub stats: Stats,
 }
@@ -947,6 +952,7 @@ pub fn schedule(
     let mut unsat: Vec<bool> = vec![true; deps.len()];
     let mut band = 0;
     let mut band_open = false;
+    let mut stmt_coincident: Vec<(usize, Vec<bool>)> = Vec::new();
     let max_dims = 2 * scop
         .statements
         .iter()
@@ -1132,12 +1138,18 @@ pub fn schedule(
                 band_open = true;
                 let t0 = std::time::Instant::now();
                 let mut coincident = true;
+                let mut per_stmt = vec![true; ns];
                 for (di, d) in deps.iter().enumerate() {
-                    if unsat[di] && !zero_distance(scop, d, &phi)? {
+                    if unsat[di]
+                        && (per_stmt[d.source.0] || per_stmt[d.sink.0])
+                        && !zero_distance(scop, d, &phi)?
+                    {
                         coincident = false;
-                        break;
+                        per_stmt[d.source.0] = false;
+                        per_stmt[d.sink.0] = false;
                     }
                 }
+                stmt_coincident.push((kinds.len(), per_stmt));
                 for (s, f) in phi.iter().enumerate() {
                     if !f.iters.iter().all(|&c| c == 0) {
                         rows[s].push(f.iters.clone());
@@ -1172,12 +1184,17 @@ pub fn schedule(
             }
         }
     }
+    let mut per_dim = vec![vec![false; ns]; kinds.len()];
+    for (k, flags) in stmt_coincident {
+        per_dim[k] = flags;
+    }
     Ok(PlutoSchedule {
         schedule: Schedule {
             dims,
             locals: vec![Locals::default(); ns],
         },
         dims: kinds,
+        stmt_coincident: per_dim,
         stats: Stats {
             deps: all_deps.len(),
             distinct_deps: deps.len(),

@@ -145,11 +145,18 @@ fn bands(kinds: &[DimKind]) -> Vec<Band> {
     out
 }
 
-/// Score of point dimension `d` of a band (index into `band_rows`) for the
-/// innermost position: accesses with unit or zero stride along it.
-fn stride_score(scop: &Scop, sched: &PlutoSchedule, band: &Band, d: usize) -> i64 {
+/// Score of point dimension `d` of a band for the innermost position, over
+/// the statements `members`: accesses with unit or zero stride along it.
+fn stride_score(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    band: &Band,
+    d: usize,
+    members: &[usize],
+) -> i64 {
     let mut score = 0;
-    for (s, st) in scop.statements.iter().enumerate() {
+    for &s in members {
+        let st = &scop.statements[s];
         let m = st.iters.len();
         // The statement's full hyperplane matrix: its first m independent
         // rows, with the band's row d among them if it has iterators.
@@ -283,38 +290,77 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                 .unwrap_or(32)
                 .max(1)
         };
-        let mut sizes: Vec<i64> = (0..band.len).map(size).collect();
-        // Point order: a coincident stride-1 dimension moves innermost.
-        let mut order: Vec<usize> = (0..band.len).collect();
-        if opts.prevector {
-            let best = (0..band.len)
-                .filter(|&d| band.coincident[d])
-                .map(|d| (stride_score(scop, sched, band, d), d))
-                .max_by_key(|&(score, d)| (score, d));
-            if let Some((score, d)) = best {
-                if score > 0 {
-                    if d != band.len - 1 {
-                        order.retain(|&x| x != d);
-                        order.push(d);
-                        notes.push(format!(
-                            "point loop φ{} moved innermost (stride-1 accesses)",
-                            band.first + d
-                        ));
-                    }
-                    // The vector loop gets a longer tile: short vector loops
-                    // cost more in overhead than the tile saves in cache
-                    // (unless its tiles are the parallel ones: fewer tiles,
-                    // less parallelism).
-                    let parallel_tiles = opts.parallel
-                        && !parallel_taken
-                        && band.coincident.iter().position(|&c| c) == Some(d)
-                        && Some(band.first + d) == first_coincident;
-                    if opts.vector_tile > 0 && !parallel_tiles {
-                        sizes[d] = opts.vector_tile;
+        let base_sizes: Vec<i64> = (0..band.len).map(size).collect();
+        // Point order, per group of statements that share the band's loops
+        // (same scalar dimensions before it): a coincident stride-1
+        // dimension moves innermost. Statements in different groups never
+        // share a tile, so each group gets its own order.
+        let mut groups: Vec<(Vec<i64>, Vec<usize>)> = Vec::new();
+        for s in 0..ns {
+            let key: Vec<i64> = (0..band.first)
+                .filter(|&k| matches!(kinds[k], DimKind::Scalar))
+                .map(|k| sched.schedule.dims[s][k].as_constant().unwrap_or(i64::MIN))
+                .collect();
+            match groups.iter_mut().find(|(g, _)| *g == key) {
+                Some((_, members)) => members.push(s),
+                None => groups.push((key, vec![s])),
+            }
+        }
+        let mut orders: Vec<Vec<usize>> = vec![(0..band.len).collect(); ns];
+        let mut sizes_of: Vec<Vec<i64>> = vec![base_sizes.clone(); ns];
+        for (_, members) in &groups {
+            let mut order: Vec<usize> = (0..band.len).collect();
+            let mut sizes = base_sizes.clone();
+            if opts.prevector {
+                // Coincident for this group: no dependence among its
+                // statements is carried by the dimension.
+                let group_coincident = |d: usize| {
+                    members.iter().all(|&s| {
+                        sched
+                            .stmt_coincident
+                            .get(band.first + d)
+                            .and_then(|f| f.get(s))
+                            .copied()
+                            .unwrap_or(band.coincident[d])
+                    })
+                };
+                let best = (0..band.len)
+                    .filter(|&d| group_coincident(d))
+                    .map(|d| (stride_score(scop, sched, band, d, members), d))
+                    .max_by_key(|&(score, d)| (score, d));
+                if let Some((score, d)) = best {
+                    if score > 0 {
+                        if d != band.len - 1 {
+                            order.retain(|&x| x != d);
+                            order.push(d);
+                            let note = format!(
+                                "point loop φ{} moved innermost (stride-1 accesses)",
+                                band.first + d
+                            );
+                            if !notes.contains(&note) {
+                                notes.push(note);
+                            }
+                        }
+                        // The vector loop gets a longer tile: short vector
+                        // loops cost more in overhead than the tile saves in
+                        // cache (unless its tiles are the parallel ones:
+                        // fewer tiles, less parallelism).
+                        let parallel_tiles = opts.parallel
+                            && !parallel_taken
+                            && band.coincident.iter().position(|&c| c) == Some(d)
+                            && Some(band.first + d) == first_coincident;
+                        if opts.vector_tile > 0 && !parallel_tiles {
+                            sizes[d] = opts.vector_tile;
+                        }
                     }
                 }
             }
+            for &s in members {
+                orders[s] = order.clone();
+                sizes_of[s] = sizes.clone();
+            }
         }
+        let same_order = orders.windows(2).all(|w| w[0] == w[1]);
         // Parallel tile loop: the band's first coincident dim, if it is the
         // schedule's first (or nested parallelism is on).
         let par_dim = (0..band.len).find(|&d| {
@@ -349,6 +395,7 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                     );
                     Ok(l)
                 };
+                let sizes = &sizes_of[s];
                 if l2 {
                     let big = sizes[d]
                         .checked_mul(opts.l2_factor)
@@ -370,7 +417,7 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                 dims[s].extend(tile_forms(&l2_locals));
             }
             dims[s].extend(tile_forms(&tile_locals));
-            for &d in &order {
+            for &d in &orders[s] {
                 dims[s].push(phis[d].clone());
             }
         }
@@ -400,18 +447,29 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                 });
             }
         }
-        for &d in &order {
+        for (pos, &d) in orders[0].iter().enumerate() {
             plan_dims.push(PlanDim {
                 scalar: false,
                 parallel: false,
-                what: format!("point φ{}", band.first + d),
+                what: if same_order {
+                    format!("point φ{}", band.first + d)
+                } else {
+                    format!("point loop {pos} of the band")
+                },
             });
         }
-        let sizes_text: Vec<String> = sizes.iter().map(i64::to_string).collect();
+        let mut size_texts: Vec<String> = Vec::new();
+        for sizes in &sizes_of {
+            let t: Vec<String> = sizes.iter().map(i64::to_string).collect();
+            let t = t.join("x");
+            if !size_texts.contains(&t) {
+                size_texts.push(t);
+            }
+        }
         notes.push(format!(
             "band of {} loops tiled {}{}",
             band.len,
-            sizes_text.join("x"),
+            size_texts.join(" / "),
             if l2 {
                 format!(" (second level x{})", opts.l2_factor)
             } else {
