@@ -64,6 +64,10 @@ PIPELINES = {
     "polyrs-fusemax": ["--poly-opt=fuse=max tile-sizes=5 profitability=false"],
     "polyrs-fuseno": ["--poly-opt=fuse=no profitability=false"],
     "polyrs-l2": ["--poly-opt=tile-sizes=4 l2-tile=3 nested-parallel=true profitability=false"],
+    # Unroll-and-jam (4 with the default tiles, 2 in tiles of 8) with the
+    # memref arguments marked noalias for LLVM.
+    "polyrs-uj4": ["--poly-opt=unroll-jam=4 noalias=true profitability=false"],
+    "polyrs-uj2": ["--poly-opt=unroll-jam=2 tile-sizes=8 noalias=true profitability=false"],
 }
 
 # (init, pipeline, kernel) -> why the upstream passes change the results.

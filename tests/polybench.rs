@@ -54,6 +54,6 @@ fn poly_opt_with_perturbed_inputs_matches_the_baseline() {
         "--init",
         "perturbed",
         "--pipelines",
-        "polyrs,polyrs-t1,polyrs-t7,polyrs-t32,polyrs-t64,polyrs-fusemax,polyrs-fuseno,polyrs-l2",
+        "polyrs,polyrs-t1,polyrs-t7,polyrs-t32,polyrs-t64,polyrs-fusemax,polyrs-fuseno,polyrs-l2,polyrs-uj4,polyrs-uj2",
     ]);
 }

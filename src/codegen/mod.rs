@@ -173,6 +173,16 @@ impl Node {
         }
     }
 
+    /// True when the tree has a loop over a dimension `k` with `pred(k)`.
+    pub fn has_loop_over(&self, pred: impl Fn(usize) -> bool + Copy) -> bool {
+        match self {
+            Node::Seq(v) => v.iter().any(|n| n.has_loop_over(pred)),
+            Node::Loop { dim, body, .. } => pred(*dim) || body.has_loop_over(pred),
+            Node::If { body, .. } | Node::Let { body, .. } => body.has_loop_over(pred),
+            Node::Stmt { .. } => false,
+        }
+    }
+
     /// Number of loops and guards in the tree: (loops, parallel loops, ifs).
     pub fn counts(&self) -> (usize, usize, usize) {
         match self {
@@ -213,6 +223,23 @@ struct Gen<'a> {
     plan: &'a Plan,
     np: usize,
     n: usize,
+    /// Context splits made so far (see [`Gen::separate`]), bounded by
+    /// [`MAX_SPLITS`] so that the code stays small.
+    splits: std::cell::Cell<usize>,
+}
+
+/// Largest number of context splits in one generated tree.
+const MAX_SPLITS: usize = 16;
+
+/// What [`Gen::separate`] found.
+enum Separation {
+    /// The loop split into consecutive loops.
+    Done(Node),
+    /// Two event points whose order the context does not decide: the row
+    /// `b - a` (`a <= b` when it is non-negative).
+    Undecided(Row),
+    /// Nothing to separate, or bounds it cannot handle.
+    No,
 }
 
 /// Generates the loop tree of `plan` for `scop`.
@@ -223,8 +250,90 @@ pub fn generate(scop: &Scop, plan: &Plan) -> Res<Node> {
     for s in 0..scop.statements.len() {
         items.extend(scattered(scop, plan, s)?);
     }
-    let g = Gen { plan, np, n };
-    g.scan(0, items, &Poly::default())
+    let g = Gen {
+        plan,
+        np,
+        n,
+        splits: std::cell::Cell::new(0),
+    };
+    let tree = g.scan(0, items, &Poly::default())?;
+    Ok(unroll(tree, plan))
+}
+
+/// Largest trip count of a loop that [`unroll`] replaces by its iterations.
+const MAX_UNROLL: i64 = 16;
+
+/// Replaces each loop over a dimension the plan marks `unroll` whose trip
+/// count is a constant (one lower and one upper bound, both undivided,
+/// differing by a constant) of at most [`MAX_UNROLL`] by the sequence of
+/// its iterations, each a [`Node::Let`]. Other loops stay loops: this only
+/// restates what the loop does.
+fn unroll(node: Node, plan: &Plan) -> Node {
+    match node {
+        Node::Seq(v) => Node::Seq(v.into_iter().map(|n| unroll(n, plan)).collect()),
+        Node::Loop {
+            dim,
+            lower,
+            upper,
+            parallel,
+            body,
+        } => {
+            let body = unroll(*body, plan);
+            let trip = match (&lower[..], &upper[..]) {
+                ([lo], [hi]) if lo.div == 1 && hi.div == 1 => {
+                    let last = lo.row.len() - 1;
+                    let same = lo.row[..last] == hi.row[..last];
+                    match hi.row[last].checked_sub(lo.row[last]) {
+                        Some(d) if same && (0..MAX_UNROLL).contains(&d) => Some(d + 1),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            match trip {
+                Some(t)
+                    if plan.dims.get(dim).is_some_and(|d| d.unroll)
+                        && lower[0]
+                            .row
+                            .last()
+                            .is_some_and(|c| c.checked_add(t).is_some()) =>
+                {
+                    let lo = &lower[0].row;
+                    let last = lo.len() - 1;
+                    Node::Seq(
+                        (0..t)
+                            .map(|i| {
+                                let mut row = lo.clone();
+                                row[last] += i;
+                                Node::Let {
+                                    dim,
+                                    row,
+                                    body: Box::new(body.clone()),
+                                }
+                            })
+                            .collect(),
+                    )
+                }
+                _ => Node::Loop {
+                    dim,
+                    lower,
+                    upper,
+                    parallel,
+                    body: Box::new(body),
+                },
+            }
+        }
+        Node::If { conds, body } => Node::If {
+            conds,
+            body: Box::new(unroll(*body, plan)),
+        },
+        Node::Let { dim, row, body } => Node::Let {
+            dim,
+            row,
+            body: Box::new(unroll(*body, plan)),
+        },
+        stmt @ Node::Stmt { .. } => stmt,
+    }
 }
 
 /// An upper estimate of the statement instances one execution of a loop
@@ -532,6 +641,16 @@ impl Gen<'_> {
         }
     }
 
+    /// False when `p` has no rational point (then it has no integer one).
+    fn feasible(&self, p: &Poly) -> Res<bool> {
+        let nv = self.width() - 1;
+        let zero = vec![0i64; self.width()];
+        Ok(!matches!(
+            lp_min(nv, &p.eqs, &p.ineqs, &zero)?,
+            Optimum::Empty
+        ))
+    }
+
     fn implies_cond(&self, ctx: &Poly, c: &Cond) -> Res<bool> {
         if !self.implies(ctx, &c.row)? {
             return Ok(false);
@@ -702,8 +821,45 @@ impl Gen<'_> {
             .map(|it| self.project(&it.poly, k))
             .collect::<Res<Vec<_>>>()?;
         if !single {
-            if let Some(node) = self.separate(k, &items, &projs, ctx)? {
-                return Ok(node);
+            match self.separate(k, &items, &projs, ctx)? {
+                Separation::Done(node) => return Ok(node),
+                Separation::Undecided(row) if self.splits.get() < MAX_SPLITS => {
+                    // Split the context on the undecided comparison (an
+                    // affine condition on the outer loops and parameters):
+                    // under each half the bounds may be ordered, and the
+                    // guard sits outside this loop, not inside it.
+                    self.splits.set(self.splits.get() + 1);
+                    let mut neg: Row = row.iter().map(|v| -v).collect();
+                    let last = neg.len() - 1;
+                    neg[last] = neg[last].checked_sub(1).ok_or(MathError::Overflow)?;
+                    let mut nodes = Vec::new();
+                    for cond in [row, neg] {
+                        let mut sub_ctx = ctx.clone();
+                        sub_ctx.ineqs.push(cond.clone());
+                        let mut sub = Vec::new();
+                        for it in &items {
+                            let mut both = sub_ctx.clone();
+                            both.eqs.extend(it.poly.eqs.iter().cloned());
+                            both.ineqs.extend(it.poly.ineqs.iter().cloned());
+                            if self.feasible(&both)? {
+                                sub.push(it.clone());
+                            }
+                        }
+                        if sub.is_empty() {
+                            continue;
+                        }
+                        let body = self.scan(k, sub, &sub_ctx)?;
+                        nodes.push(Node::If {
+                            conds: vec![Cond {
+                                row: cond,
+                                eq: false,
+                            }],
+                            body: Box::new(body),
+                        });
+                    }
+                    return Ok(Node::Seq(nodes));
+                }
+                _ => {}
             }
         }
         let mut inner_ctx = ctx.clone();
@@ -836,20 +992,22 @@ impl Gen<'_> {
         Ok(wrap(node, guard))
     }
 
-    /// Loop separation (as CLooG does): when the statements sharing the
-    /// loop over `t_k` differ only in one lower and one upper bound each
-    /// (besides bounds they all share, such as tile bounds), and the
-    /// context orders all those bounds, the loop is split into consecutive
-    /// loops over the ranges where the set of statements is constant, so
-    /// no statement needs a guard on `t_k`.
+    /// Loop separation (as CLooG does): the statements sharing the loop
+    /// over `t_k` have their own lower and upper bounds (besides bounds
+    /// they all share, such as tile bounds); when the context orders all
+    /// of them, the loop is split into consecutive loops over the ranges
+    /// where the set of statements is constant, so no statement needs a
+    /// guard on `t_k`.
     ///
-    /// Math: with item intervals `[l_I, u_I]` on `t_k` and the event points
-    /// `{l_I} ∪ {u_I + 1}` totally ordered (each comparison an LP over the
-    /// context), every range between consecutive events lies inside or
+    /// Math: with item intervals `[max L_I, min U_I]` on `t_k` and the event
+    /// points `L_I ∪ (U_I + 1)` totally ordered (each comparison an LP over
+    /// the context), every range between consecutive events lies inside or
     /// outside each interval; the ranges, in order, cover the union once.
-    /// `None`: the bounds cannot be ordered (the caller falls back to one
-    /// loop with guards).
-    fn separate(&self, k: usize, items: &[Item], projs: &[Poly], ctx: &Poly) -> Res<Option<Node>> {
+    /// `Undecided(b - a)`: two points the context does not order; the
+    /// caller splits the context on `a <= b` (an `affine.if` outside this
+    /// loop) and separates again under each half, or falls back to one
+    /// loop with guards when the split budget is spent.
+    fn separate(&self, k: usize, items: &[Item], projs: &[Poly], ctx: &Poly) -> Res<Separation> {
         let col = self.col(k);
         let w = self.width();
         // Raw bounds per item; rows every item has are common (tile bounds).
@@ -869,7 +1027,7 @@ impl Gen<'_> {
         // Per item: its other bounds, minus those implied by the common ones
         // and its own outer constraints; at most one lower and one upper
         // may remain, each with a unit coefficient on t_k.
-        let mut own: Vec<(Option<Row>, Option<Row>)> = Vec::new();
+        let mut own: Vec<(Vec<Row>, Vec<Row>)> = Vec::new();
         for (p, (lo, up)) in projs.iter().zip(&raw) {
             let mut base = Poly {
                 eqs: p.eqs.iter().filter(|r| r[col] == 0).cloned().collect(),
@@ -890,13 +1048,13 @@ impl Gen<'_> {
             };
             let l = keep(lo, &common_lo)?;
             let u = keep(up, &common_up)?;
-            if l.len() > 1 || u.len() > 1 || l.iter().chain(&u).any(|r| r[col].abs() != 1) {
-                return Ok(None);
+            if l.iter().chain(&u).any(|r| r[col].abs() != 1) {
+                return Ok(Separation::No);
             }
-            own.push((l.first().cloned(), u.first().cloned()));
+            own.push((l, u));
         }
-        if own.iter().all(|(l, u)| l.is_none() && u.is_none()) {
-            return Ok(None); // identical bounds: one loop, nothing to split
+        if own.iter().all(|(l, u)| l.is_empty() && u.is_empty()) {
+            return Ok(Separation::No); // identical bounds: one loop, nothing to split
         }
         // Event points as values of t_k: lower l (t_k >= e), upper u + 1.
         // A lower row `t + r >= 0` starts at `-r`; an upper row `-t + r >= 0`
@@ -915,8 +1073,8 @@ impl Gen<'_> {
         };
         let mut points: Vec<Row> = Vec::new();
         for (l, u) in &own {
-            for (r, upper) in [(l, false), (u, true)] {
-                if let Some(r) = r {
+            for (rows, upper) in [(l, false), (u, true)] {
+                for r in rows {
                     let v = value_of(r, upper);
                     if !points.contains(&v) {
                         points.push(v);
@@ -938,8 +1096,17 @@ impl Gen<'_> {
                 *cell = i == j || le(&points[i], &points[j])?;
             }
         }
-        if (0..n).any(|i| (0..n).any(|j| !leq[i][j] && !leq[j][i])) {
-            return Ok(None);
+        for i in 0..n {
+            for j in 0..n {
+                if !leq[i][j] && !leq[j][i] {
+                    let d: Row = points[j]
+                        .iter()
+                        .zip(&points[i])
+                        .map(|(x, y)| x - y)
+                        .collect();
+                    return Ok(Separation::Undecided(d));
+                }
+            }
         }
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| match (leq[a][b], leq[b][a]) {
@@ -958,16 +1125,20 @@ impl Gen<'_> {
             // the item starts at the common bound) and end <= u_I + 1.
             let mut active = Vec::new();
             for (i, (l, u)) in own.iter().enumerate() {
-                let starts_before = match (l, start) {
-                    (None, _) => true,
-                    (Some(_), None) => false,
-                    (Some(l), Some(s)) => le(&value_of(l, false), s)?,
-                };
-                let ends_after = match (u, end) {
-                    (None, _) => true,
-                    (Some(_), None) => false,
-                    (Some(u), Some(e)) => le(e, &value_of(u, true))?,
-                };
+                let mut starts_before = true;
+                for l in l {
+                    starts_before &= match start {
+                        None => false,
+                        Some(s) => le(&value_of(l, false), s)?,
+                    };
+                }
+                let mut ends_after = true;
+                for u in u {
+                    ends_after &= match end {
+                        None => false,
+                        Some(e) => le(e, &value_of(u, true))?,
+                    };
+                }
                 if starts_before && ends_after {
                     active.push(i);
                 }
@@ -991,14 +1162,14 @@ impl Gen<'_> {
                 up.push(row);
             }
             if lo.is_empty() || up.is_empty() {
-                return Ok(None);
+                return Ok(Separation::No);
             }
             let lo = self.prune(lo, ctx)?;
             let up = self.prune(up, ctx)?;
             let sub: Vec<Item> = active.iter().map(|&i| items[i].clone()).collect();
             nodes.push(self.emit_loop(k, lo, up, sub, ctx.clone(), Vec::new())?);
         }
-        Ok(Some(Node::Seq(nodes)))
+        Ok(Separation::Done(Node::Seq(nodes)))
     }
 
     /// A scalar dimension: statements grouped by their constant value.

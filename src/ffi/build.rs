@@ -171,6 +171,12 @@ fn insert(at: Point, op: Op) {
     }
 }
 
+/// Sets (or replaces) the attribute `name` of `op`.
+pub fn set_attr(op: Op, name: &str, a: AttrHandle) {
+    // SAFETY: live operation and attribute; the name outlives the call.
+    unsafe { mlirOperationSetAttributeByName(op.to_raw(), string_ref(name), a.0) }
+}
+
 /// Replaces operand `k` of `op` with `v`.
 pub fn set_operand(op: Op, k: usize, v: Val) {
     // SAFETY: live handles; `k` is below the operand count (callers take it

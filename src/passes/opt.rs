@@ -95,7 +95,11 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             0
         },
         wavefront: options.wavefront,
+        unroll_jam: options.unroll_jam.min(16) as i64,
     };
+    // The rewritten loop nests and the memrefs they access, for `noalias`.
+    let mut rewritten: Vec<Op> = Vec::new();
+    let mut roots: Vec<usize> = Vec::new();
     for scop in scops(func) {
         let at = scop.first_op.loc();
         let skip = |why: String| diag(at, Severity::Remark, &format!("poly-opt: SCoP left unchanged: {why}"), None);
@@ -118,6 +122,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         // plan without tiles or parallel loops is not applied.
         let mut attempt = plan_options.clone();
         let mut fallback_note = None;
+        let mut jam_note: Option<String> = None;
         let built: Result<(Plan, Node), String> = loop {
             let plan = match plan(&scop, &sched, &attempt) {
                 Ok(p) => p,
@@ -127,6 +132,15 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                 Ok(t) => t,
                 Err(e) => break Err(format!("code generation: {e}")),
             };
+            // Unroll-and-jam pays only when the jammed loops unroll (a
+            // constant trip count); otherwise it just buries the vector loop.
+            if attempt.unroll_jam > 1 && tree.has_loop_over(|k| plan.dims[k].unroll) {
+                attempt.unroll_jam = 0;
+                jam_note = Some(
+                    "not unrolled and jammed: the jammed loops' trip counts are not constant".to_string(),
+                );
+                continue;
+            }
             if options.profitability && attempt.tile && tree.inner_guards() > 0 {
                 attempt.tile = false;
                 fallback_note = Some(format!(
@@ -274,9 +288,15 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             continue;
         }
         let (loops, parallel, guards) = tree.counts();
-        if let Err(e) = emit::emit(&scop, &tree, plan.dims.len()) {
-            diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
-            return Err(PassError::InvalidInput);
+        match emit::emit(&scop, &tree, plan.dims.len()) {
+            Ok(created) => {
+                rewritten.extend(created);
+                roots.extend(scop.arrays.iter().map(|a| a.root().key()));
+            }
+            Err(e) => {
+                diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
+                return Err(PassError::InvalidInput);
+            }
         }
         let mut what = vec![format!(
             "{} statement{}, {} loop{} ({} parallel), {} guard{}",
@@ -289,13 +309,69 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             if guards == 1 { "" } else { "s" }
         )];
         what.extend(plan.notes.iter().cloned());
-        if let Some(n) = fallback_note {
-            what.push(n);
-        }
+        what.extend(fallback_note);
+        what.extend(jam_note);
         if options.verify {
             what.push("legality verified".into());
         }
         diag(at, Severity::Remark, &format!("poly-opt: {}", what.join("; ")), None);
     }
+    if options.noalias && !rewritten.is_empty() {
+        mark_noalias(func, &rewritten, &roots);
+    }
     Ok(())
+}
+
+/// Marks the memref arguments of `func` `llvm.noalias` when the rewritten
+/// SCoPs already relied on it: every memref argument is used only inside
+/// `rewritten` (so no code the pass did not model can observe an alias),
+/// the SCoPs accessed at least one of them, the function reads no global
+/// memref (a global could be passed as an argument), and the function has
+/// no argument attributes yet. Distinct roots not aliasing is the
+/// dependence model's assumption; the attribute hands it to LLVM, which
+/// then keeps loop-invariant loads in registers and forwards stores to
+/// loads across the statement copies of unroll-and-jam.
+fn mark_noalias(func: Op, rewritten: &[Op], roots: &[usize]) {
+    if func.attr(c"arg_attrs").is_some() {
+        return;
+    }
+    let Some(entry) = func
+        .regions()
+        .first()
+        .and_then(|r| r.blocks().first().copied())
+    else {
+        return;
+    };
+    let args: Vec<_> = (0..entry.num_args()).filter_map(|k| entry.arg(k)).collect();
+    let memrefs: Vec<usize> = args
+        .iter()
+        .filter(|a| a.is_memref())
+        .map(|a| a.key())
+        .collect();
+    if !memrefs.iter().any(|m| roots.contains(m)) {
+        return;
+    }
+    let inside = |op: Op| rewritten.iter().any(|&r| op.key() == r.key() || op.is_within(r));
+    let mut stack: Vec<Op> = func
+        .regions()
+        .iter()
+        .flat_map(|r| r.blocks())
+        .flat_map(|b| b.ops())
+        .collect();
+    while let Some(op) = stack.pop() {
+        if op.name() == "memref.get_global" {
+            return;
+        }
+        if !inside(op) && op.operands().iter().any(|v| memrefs.contains(&v.key())) {
+            return;
+        }
+        stack.extend(op.regions().iter().flat_map(|r| r.blocks()).flat_map(|b| b.ops()));
+    }
+    let text: Vec<&str> = args
+        .iter()
+        .map(|a| if a.is_memref() { "{llvm.noalias}" } else { "{}" })
+        .collect();
+    if let Ok(a) = crate::ffi::build::Builder::new(func).attr(&format!("[{}]", text.join(", "))) {
+        crate::ffi::build::set_attr(func, "arg_attrs", a);
+    }
 }

@@ -84,6 +84,13 @@ pub struct Array {
     root: Val,
 }
 
+impl Array {
+    /// The memref value all its accesses go through.
+    pub fn root(&self) -> Val {
+        self.root
+    }
+}
+
 /// One access of a statement.
 #[derive(Debug, Clone)]
 pub struct Access {

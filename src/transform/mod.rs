@@ -73,7 +73,14 @@ pub struct Options {
     pub vector_tile: i64,
     /// Wavefront over tiles of bands without a parallel loop.
     pub wavefront: bool,
+    /// Unroll-and-jam factor of the point loops outside the innermost one
+    /// (0 or 1: off); as many of them, innermost first, as keep the
+    /// unrolled body at most [`MAX_JAM_COPIES`] statement copies.
+    pub unroll_jam: i64,
 }
+
+/// Largest number of copies of a statement that unroll-and-jam makes.
+pub const MAX_JAM_COPIES: i64 = 16;
 
 impl Default for Options {
     fn default() -> Options {
@@ -86,6 +93,7 @@ impl Default for Options {
             prevector: true,
             vector_tile: 256,
             wavefront: true,
+            unroll_jam: 0,
         }
     }
 }
@@ -97,6 +105,9 @@ pub struct PlanDim {
     pub scalar: bool,
     /// The loop runs its iterations in parallel.
     pub parallel: bool,
+    /// The loop is unrolled when its trip count is a small constant (the
+    /// inner half of an unroll-and-jam).
+    pub unroll: bool,
     /// What it is, for remarks: `tile of φ1`, `point φ0`, `wavefront`, ….
     pub what: String,
 }
@@ -220,6 +231,22 @@ fn stride_score(
     score
 }
 
+/// A new local `l` of `locals` with `t·l <= φ <= t·l + t - 1`: the block
+/// of size `t` that `φ` falls in.
+fn tile_local(locals: &mut Locals, phi: &Form, t: i64) -> Result<usize, MathError> {
+    let l = locals.fresh();
+    let tl = Form::local(l).scale(t).map_err(|_| MathError::Overflow)?;
+    locals
+        .ineqs
+        .push(phi.minus(&tl).map_err(|_| MathError::Overflow)?);
+    locals.ineqs.push(
+        tl.plus(&Form::constant(t - 1))
+            .and_then(|f| f.minus(phi))
+            .map_err(|_| MathError::Overflow)?,
+    );
+    Ok(l)
+}
+
 /// Builds the final plan from the scheduler's result.
 pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, MathError> {
     let ns = scop.statements.len();
@@ -256,6 +283,7 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
             plan_dims.push(PlanDim {
                 scalar: true,
                 parallel: false,
+                unroll: false,
                 what: "sequence".into(),
             });
             k += 1;
@@ -275,6 +303,7 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                 plan_dims.push(PlanDim {
                     scalar: false,
                     parallel: par,
+                    unroll: false,
                     what: format!("φ{}", band.first + d),
                 });
             }
@@ -361,6 +390,21 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
             }
         }
         let same_order = orders.windows(2).all(|w| w[0] == w[1]);
+        // Loops to unroll-and-jam: by their position in the point order,
+        // the ones just outside the innermost, as many as the copy limit
+        // allows (the same count for every group: one set of dimensions).
+        let jam_count = if opts.unroll_jam > 1 {
+            let mut c = 0usize;
+            let mut copies = opts.unroll_jam;
+            while c + 1 < band.len && copies <= MAX_JAM_COPIES {
+                c += 1;
+                copies = copies.saturating_mul(opts.unroll_jam);
+            }
+            c
+        } else {
+            0
+        };
+        let jam_positions: Vec<usize> = (band.len - 1 - jam_count..band.len - 1).collect();
         // Parallel tile loop: the band's first coincident dim, if it is the
         // schedule's first (or nested parallelism is on).
         let par_dim = (0..band.len).find(|&d| {
@@ -375,26 +419,14 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
             && band.len >= 2;
         let l2 = opts.l2_factor > 1;
         for s in 0..ns {
+            let jam: Vec<usize> = jam_positions.iter().map(|&p| orders[s][p]).collect();
             let phis: Vec<Form> = (0..band.len)
                 .map(|d| sched.schedule.dims[s][band.first + d].clone())
                 .collect();
             let mut tile_locals = Vec::new();
             let mut l2_locals = Vec::new();
             for (d, phi) in phis.iter().enumerate() {
-                // T·l <= φ <= T·l + T - 1
-                let mut def = |t: i64| -> Result<usize, MathError> {
-                    let l = locals[s].fresh();
-                    let tl = Form::local(l).scale(t).map_err(|_| MathError::Overflow)?;
-                    locals[s]
-                        .ineqs
-                        .push(phi.minus(&tl).map_err(|_| MathError::Overflow)?);
-                    locals[s].ineqs.push(
-                        tl.plus(&Form::constant(t - 1))
-                            .and_then(|f| f.minus(phi))
-                            .map_err(|_| MathError::Overflow)?,
-                    );
-                    Ok(l)
-                };
+                let mut def = |t: i64| tile_local(&mut locals[s], phi, t);
                 let sizes = &sizes_of[s];
                 if l2 {
                     let big = sizes[d]
@@ -417,7 +449,18 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                 dims[s].extend(tile_forms(&l2_locals));
             }
             dims[s].extend(tile_forms(&tile_locals));
+            // Unroll-and-jam: a jammed point loop runs over blocks of `u`
+            // (`u·q <= φ <= u·q + u - 1`) and its points come innermost,
+            // after the other point loops, to be unrolled.
             for &d in &orders[s] {
+                if jam.contains(&d) {
+                    let q = tile_local(&mut locals[s], &phis[d], opts.unroll_jam)?;
+                    dims[s].push(Form::local(q));
+                } else {
+                    dims[s].push(phis[d].clone());
+                }
+            }
+            for &d in orders[s].iter().filter(|d| jam.contains(d)) {
                 dims[s].push(phis[d].clone());
             }
         }
@@ -443,20 +486,45 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                 plan_dims.push(PlanDim {
                     scalar: false,
                     parallel: par,
+                    unroll: false,
                     what,
                 });
             }
         }
-        for (pos, &d) in orders[0].iter().enumerate() {
+        let point_name = |pos: usize| {
+            if same_order {
+                format!("φ{}", band.first + orders[0][pos])
+            } else {
+                format!("point loop {pos} of the band")
+            }
+        };
+        for pos in 0..band.len {
             plan_dims.push(PlanDim {
                 scalar: false,
                 parallel: false,
-                what: if same_order {
-                    format!("point φ{}", band.first + d)
+                unroll: false,
+                what: if jam_positions.contains(&pos) {
+                    format!("unroll-jam blocks of {}", point_name(pos))
                 } else {
-                    format!("point loop {pos} of the band")
+                    format!("point {}", point_name(pos))
                 },
             });
+        }
+        for &pos in &jam_positions {
+            plan_dims.push(PlanDim {
+                scalar: false,
+                parallel: false,
+                unroll: true,
+                what: format!("unrolled {}", point_name(pos)),
+            });
+        }
+        if jam_count > 0 {
+            notes.push(format!(
+                "{} point loop{} unrolled and jammed by {}",
+                jam_count,
+                if jam_count == 1 { "" } else { "s" },
+                opts.unroll_jam
+            ));
         }
         let mut size_texts: Vec<String> = Vec::new();
         for sizes in &sizes_of {
@@ -516,6 +584,7 @@ pub fn original_parallel_plan(
         .map(|k| PlanDim {
             scalar: scalar[k],
             parallel: k == p,
+            unroll: false,
             what: if scalar[k] {
                 "sequence".into()
             } else {

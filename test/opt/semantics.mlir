@@ -12,7 +12,9 @@
 // RUN: %polyrs-opt %s --poly-opt='fuse=max tile-sizes=3,5 profitability=false' | %polyrs-runner --threads=2 - > %t.fused
 // RUN: diff %t.before %t.default
 // RUN: diff %t.before %t.seven
+// RUN: %polyrs-opt %s --poly-opt='unroll-jam=4 noalias=true profitability=false' | %polyrs-runner --threads=2 - > %t.jam
 // RUN: diff %t.before %t.fused
+// RUN: diff %t.before %t.jam
 // RUN: FileCheck %s --input-file=%t.before
 // Every kernel printed one checksum:
 // CHECK-COUNT-6: {{[0-9]}}
