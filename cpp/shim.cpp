@@ -17,6 +17,7 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -99,8 +100,10 @@ public:
   StringRef getDescription() const override { return info->summary; }
 
   void getDependentDialects(DialectRegistry &registry) const override {
-    // Dialects the polyrs passes create ops in are loaded by name through the
-    // registry of the hosting tool; nothing to add for analysis passes.
+    // Dialects the polyrs passes create ops in: affine (the new loops) and
+    // memref (buffers of privatized temporaries), loaded before the pass
+    // runs even when the input has no op of theirs.
+    registry.insert<affine::AffineDialect, memref::MemRefDialect>();
   }
 
 protected:

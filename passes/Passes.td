@@ -171,6 +171,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Tile size of the loop moved innermost for vectorization, unless tile-sizes is given (0: same as the others)">,
     Option<"wavefront", "wavefront", "bool", /*default=*/"true",
            "Run the tiles of a band without a parallel loop as a parallel wavefront">,
+    Option<"privatize", "privatize", "bool", /*default=*/"true",
+           "When the plan has no parallel loop, expand small temporaries per iteration of their enclosing loops if that provably computes the same values, and keep the result if it has parallel loops">,
     Option<"noalias", "noalias", "bool", /*default=*/"false",
            "Mark the function's memref arguments llvm.noalias when only rewritten SCoPs use them (the SCoP model already assumes distinct memrefs do not alias)">,
     Option<"unrollJam", "unroll-jam", "unsigned", /*default=*/"0",

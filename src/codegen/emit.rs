@@ -120,6 +120,9 @@ struct Emitter<'a> {
     ivs: Vec<Option<Val>>,
     /// Preorder position of every operation of the SCoP (clone order).
     order: HashMap<usize, usize>,
+    /// Accesses to expanded arrays, by access operation: the expanded
+    /// buffer, the number of leading iterators, their lower bounds.
+    expanded: HashMap<usize, (Val, usize, Vec<i64>)>,
 }
 
 /// Replaces the SCoP by the code of `tree`. Call [`check`] first.
@@ -147,13 +150,42 @@ pub fn emit(scop: &Scop, tree: &Node, n_dims: usize) -> Result<Vec<Op>, EmitErro
             build::move_before(op, first);
         }
     }
+    // Expanded temporaries: one buffer each, allocated in front.
+    let builder = Builder::new(first);
+    let mut buffers: Vec<Val> = Vec::new();
+    let mut expanded = HashMap::new();
+    for x in &scop.expansions {
+        let ty = x.expanded_type();
+        let segs = builder.attr("array<i32: 0, 0>")?;
+        let alloc = builder
+            .create_typed(
+                Point::Before(first),
+                "memref.alloc",
+                &[],
+                &[&ty],
+                &[("operandSegmentSizes", segs)],
+            )
+            .ok_or_else(|| format!("cannot build the type {ty}"))?;
+        let buf = alloc.result(0).ok_or("memref.alloc without result")?;
+        buffers.push(buf);
+        let lows: Vec<i64> = x.bounds.iter().map(|&(lo, _)| lo).collect();
+        let root = scop.arrays[x.array.0].root().key();
+        for &s in &x.stmts {
+            for acc in &scop.statements[s].accesses {
+                if scop.arrays[acc.array.0].root().key() == root {
+                    expanded.insert(acc.op.key(), (buf, x.depth, lows.clone()));
+                }
+            }
+        }
+    }
     let mut e = Emitter {
-        b: Builder::new(first),
+        b: builder,
         scop,
         params: Vec::new(),
         used: used_params(tree, scop.params.len()),
         ivs: vec![None; n_dims],
         order,
+        expanded,
     };
     // Parameters computed inside the loops are recomputed in front.
     let mut hoisted: HashMap<usize, Val> = HashMap::new();
@@ -174,7 +206,155 @@ pub fn emit(scop: &Scop, tree: &Node, n_dims: usize) -> Result<Vec<Op>, EmitErro
         }
     }
     shim::simplify_affine(&created);
+    // Expanded temporaries: the last iteration's copy goes back to the
+    // array (what code after the SCoP would have seen), then the buffer is
+    // freed.
+    if !scop.expansions.is_empty() {
+        let after = created
+            .last()
+            .and_then(|&op| build::next_op(op))
+            .ok_or("no operation after the rewritten loops")?;
+        for (x, &buf) in scop.expansions.iter().zip(&buffers) {
+            if let Some(last) = &x.last {
+                copy_back(&e.b, x, last, buf, scop.arrays[x.array.0].root(), after)?;
+            }
+            e.b.create(Point::Before(after), "memref.dealloc", &[buf], 0, &[], &[]);
+        }
+    }
     Ok(created)
+}
+
+/// Emits `X[e] = X'[last - lb][e]` for every cell `e` of `X`, before `at`.
+fn copy_back(
+    b: &Builder,
+    x: &crate::scop::privatize::Expansion,
+    last: &[i64],
+    buf: Val,
+    array: Val,
+    at: Op,
+) -> Result<(), EmitError> {
+    let mut point = Point::Before(at);
+    let mut ivs = Vec::new();
+    for &n in &x.shape {
+        let n_ops = b.attr("array<i32: 0, 0, 0>")?;
+        let (_, blocks) = b.create(
+            point,
+            "affine.for",
+            &[],
+            0,
+            &[
+                ("lowerBoundMap", b.attr("affine_map<() -> (0)>")?),
+                (
+                    "upperBoundMap",
+                    b.attr(&format!("affine_map<() -> ({n})>"))?,
+                ),
+                ("step", b.attr("1 : index")?),
+                ("operandSegmentSizes", n_ops),
+            ],
+            &[Some(1)],
+        );
+        let block = blocks[0];
+        ivs.push(block.arg(0).ok_or("loop without induction variable")?);
+        b.create(Point::End(block), "affine.yield", &[], 0, &[], &[]);
+        // Insert the next loop (or the copy) before this block's yield.
+        point = Point::Before(block.ops().last().copied().ok_or("empty loop body")?);
+    }
+    let dims: Vec<String> = (0..x.shape.len()).map(|k| format!("d{k}")).collect();
+    let lead: Vec<String> = last
+        .iter()
+        .zip(&x.bounds)
+        .map(|(&v, &(lo, _))| (v - lo).to_string())
+        .collect();
+    let header = format!("({})", dims.join(", "));
+    let load_map = b.attr(&format!(
+        "affine_map<{header} -> ({}, {})>",
+        lead.join(", "),
+        dims.join(", ")
+    ))?;
+    let mut operands = vec![buf];
+    operands.extend(ivs.iter().copied());
+    let load = b
+        .create_typed(
+            point,
+            "affine.load",
+            &operands,
+            &[&x.elem],
+            &[("map", load_map)],
+        )
+        .ok_or_else(|| format!("cannot build the type {}", x.elem))?;
+    let v = load.result(0).ok_or("affine.load without result")?;
+    let store_map = b.attr(&format!("affine_map<{header} -> ({})>", dims.join(", ")))?;
+    let mut operands = vec![v, array];
+    operands.extend(ivs.iter().copied());
+    b.create(
+        point,
+        "affine.store",
+        &operands,
+        0,
+        &[("map", store_map)],
+        &[],
+    );
+    Ok(())
+}
+
+/// The map text `(d0…)[s…] -> (r…)` of an access, rewritten for `lead`
+/// new leading dimensions with results `d_k - lows[k]`, the old dimensions
+/// renumbered after them.
+fn expanded_map(old: &str, lead: usize, lows: &[i64]) -> Option<String> {
+    let inner = old.strip_prefix("affine_map<")?.strip_suffix('>')?;
+    let (head, results) = inner.split_once(" -> ")?;
+    let close = head.find(')')?;
+    let dims_text = &head[1..close];
+    let syms = &head[close + 1..];
+    let n_old = if dims_text.trim().is_empty() {
+        0
+    } else {
+        dims_text.split(',').count()
+    };
+    // Renumber d<k> to d<k + lead> in the results.
+    let mut shifted = String::new();
+    let chars: Vec<char> = results.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = chars[i] == 'd'
+            && (i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_'))
+            && chars.get(i + 1).is_some_and(|c| c.is_ascii_digit());
+        if starts {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            let k: usize = chars[i + 1..j].iter().collect::<String>().parse().ok()?;
+            shifted.push_str(&format!("d{}", k + lead));
+            i = j;
+        } else {
+            shifted.push(chars[i]);
+            i += 1;
+        }
+    }
+    let body = shifted.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let dims: Vec<String> = (0..n_old + lead).map(|k| format!("d{k}")).collect();
+    let mut res: Vec<String> = lows
+        .iter()
+        .enumerate()
+        .map(|(k, &lo)| {
+            if lo == 0 {
+                format!("d{k}")
+            } else if lo > 0 {
+                format!("d{k} - {lo}")
+            } else {
+                format!("d{k} + {}", lo.unsigned_abs())
+            }
+        })
+        .collect();
+    if !body.trim().is_empty() {
+        res.push(body.to_string());
+    }
+    Some(format!(
+        "affine_map<({}){syms} -> ({})>",
+        dims.join(", "),
+        res.join(", ")
+    ))
 }
 
 /// An affine expression text of `row` over `[params | t | constant]`, with
@@ -479,6 +659,31 @@ impl Emitter<'_> {
                 {
                     build::set_operand(c, k, self.params[p]);
                 }
+            }
+            if let Some((buf, lead, lows)) = self.expanded.get(&op.key()) {
+                // X[i] becomes X'[c - lb, i]: the buffer, then the values of
+                // the expanded iterators, then the old map operands.
+                let at_memref = if op.name() == "affine.store" { 1 } else { 0 };
+                let old = c.operands();
+                let mut operands: Vec<Val> = old[..at_memref].to_vec();
+                operands.push(*buf);
+                for k in 0..*lead {
+                    let v = map
+                        .get(&st.iv_values[k].key())
+                        .copied()
+                        .ok_or("expanded iterator without a value")?;
+                    operands.push(v);
+                }
+                operands.extend(old[at_memref + 1..].iter().copied());
+                let text = c
+                    .attr(c"map")
+                    .map(|a| a.text())
+                    .ok_or("access without a map")?;
+                let new_map = expanded_map(&text, *lead, lows)
+                    .ok_or_else(|| format!("cannot rewrite the access map {text}"))?;
+                let attr = self.attr(&new_map)?;
+                build::set_operands(c, &operands);
+                build::set_attr(c, "map", attr);
             }
             for r in 0..op.num_results() {
                 if let (Some(old), Some(new)) = (op.result(r), c.result(r)) {

@@ -1121,6 +1121,12 @@ impl Gen<'_> {
         for r in 0..n_ranges {
             let start = (r > 0).then(|| &sorted[r - 1]);
             let end = (r < sorted.len()).then(|| &sorted[r]);
+            // Equal consecutive points: an empty range.
+            if let (Some(s), Some(e)) = (start, end) {
+                if le(e, s)? {
+                    continue;
+                }
+            }
             // Active items: l_I <= start (or no own lower bound … but then
             // the item starts at the common bound) and end <= u_I + 1.
             let mut active = Vec::new();

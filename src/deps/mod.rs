@@ -129,7 +129,7 @@ fn is_repeat(s: &Statement, k: usize) -> bool {
 }
 
 /// Number of iterators of loops shared by two statements.
-fn shared_iters(s: &Statement, t: &Statement) -> usize {
+pub(crate) fn shared_iters(s: &Statement, t: &Statement) -> usize {
     s.loops
         .iter()
         .zip(&t.loops)
@@ -138,7 +138,7 @@ fn shared_iters(s: &Statement, t: &Statement) -> usize {
 }
 
 /// Number of loop levels (ops) shared: the index into `beta` where they diverge.
-fn shared_levels(s: &Statement, shared_iters: usize) -> usize {
+pub(crate) fn shared_levels(s: &Statement, shared_iters: usize) -> usize {
     s.depth_iters
         .iter()
         .take_while(|&&d| d <= shared_iters)
@@ -265,7 +265,7 @@ fn place(
     r
 }
 
-fn relation(
+pub(crate) fn relation(
     scop: &Scop,
     (s_id, ai): (StmtId, usize),
     (t_id, bi): (StmtId, usize),

@@ -102,6 +102,41 @@ impl Builder {
         attrs: &[(&str, AttrHandle)],
         blocks: &[Option<usize>],
     ) -> (Op, Vec<Block>) {
+        let results = vec![self.index_type(); index_results];
+        self.create_with(at, name, operands, results, attrs, blocks)
+    }
+
+    /// Like [`Builder::create`], with result types given in MLIR's text
+    /// form (`f64`, `memref<4x8xf64>`); `None` when a type does not parse.
+    pub fn create_typed(
+        &self,
+        at: Point,
+        name: &str,
+        operands: &[Val],
+        result_types: &[&str],
+        attrs: &[(&str, AttrHandle)],
+    ) -> Option<Op> {
+        let mut results = Vec::new();
+        for t in result_types {
+            // SAFETY: live context; the text outlives the call.
+            let ty = unsafe { mlirTypeParseGet(self.ctx, string_ref(t)) };
+            if ty.ptr.is_null() {
+                return None;
+            }
+            results.push(ty);
+        }
+        Some(self.create_with(at, name, operands, results, attrs, &[]).0)
+    }
+
+    fn create_with(
+        &self,
+        at: Point,
+        name: &str,
+        operands: &[Val],
+        results: Vec<MlirType>,
+        attrs: &[(&str, AttrHandle)],
+        blocks: &[Option<usize>],
+    ) -> (Op, Vec<Block>) {
         let name_c = CString::new(name).unwrap_or_default();
         let named: Vec<MlirNamedAttribute> = attrs
             .iter()
@@ -111,7 +146,6 @@ impl Builder {
             })
             .collect();
         let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.to_raw()).collect();
-        let results = vec![self.index_type(); index_results];
         let mut regions = Vec::new();
         let mut out_blocks = Vec::new();
         for b in blocks {
@@ -175,6 +209,20 @@ fn insert(at: Point, op: Op) {
 pub fn set_attr(op: Op, name: &str, a: AttrHandle) {
     // SAFETY: live operation and attribute; the name outlives the call.
     unsafe { mlirOperationSetAttributeByName(op.to_raw(), string_ref(name), a.0) }
+}
+
+/// Replaces all operands of `op` with `vals`.
+pub fn set_operands(op: Op, vals: &[Val]) {
+    let raw: Vec<MlirValue> = vals.iter().map(|v| v.to_raw()).collect();
+    // SAFETY: live handles; the array outlives the call.
+    unsafe { mlirOperationSetOperands(op.to_raw(), raw.len() as isize, raw.as_ptr()) }
+}
+
+/// The operation after `op` in its block.
+pub fn next_op(op: Op) -> Option<Op> {
+    // SAFETY: live operation.
+    let n = unsafe { mlirOperationGetNextInBlock(op.to_raw()) };
+    (!n.ptr.is_null()).then(|| Op::from_raw(n))
 }
 
 /// Replaces operand `k` of `op` with `v`.

@@ -186,6 +186,25 @@ impl Op {
 pub struct Attr(MlirAttribute);
 
 impl Attr {
+    /// The attribute in MLIR's text form.
+    pub fn text(self) -> String {
+        unsafe extern "C" fn append(s: MlirStringRef, data: *mut std::ffi::c_void) {
+            // SAFETY: `data` is the `String` passed below; `s` is valid for the call.
+            let out = unsafe { &mut *(data as *mut String) };
+            out.push_str(&string_ref(s));
+        }
+        let mut s = String::new();
+        // SAFETY: live attribute; the callback only appends to the String.
+        unsafe {
+            mlirAttributePrint(
+                self.0,
+                Some(append),
+                &mut s as *mut String as *mut std::ffi::c_void,
+            )
+        };
+        s
+    }
+
     /// The affine map, if this is an affine map attribute.
     pub fn as_map(self) -> Option<Map> {
         // SAFETY: live attribute.
@@ -350,6 +369,25 @@ impl Val {
     pub fn is_memref(self) -> bool {
         // SAFETY: live value.
         unsafe { mlirTypeIsAMemRef(mlirValueGetType(self.0)) }
+    }
+
+    /// The type in MLIR's text form (`memref<4x8xf64>`).
+    pub fn type_text(self) -> String {
+        unsafe extern "C" fn append(s: MlirStringRef, data: *mut std::ffi::c_void) {
+            // SAFETY: `data` is the `String` passed below; `s` is valid for the call.
+            let out = unsafe { &mut *(data as *mut String) };
+            out.push_str(&string_ref(s));
+        }
+        let mut s = String::new();
+        // SAFETY: live value; the callback only appends to the String.
+        unsafe {
+            mlirTypePrint(
+                mlirValueGetType(self.0),
+                Some(append),
+                &mut s as *mut String as *mut std::ffi::c_void,
+            )
+        };
+        s
     }
 
     /// True for values of type `index`.

@@ -23,7 +23,7 @@ const PARALLEL_MIN_WORK: f64 = 50_000.0;
 /// Smallest estimated number of statement instances of a SCoP worth
 /// transforming (kernels of a few milliseconds run as fast untouched).
 const SCOP_MIN_WORK: f64 = 4_000_000.0;
-use crate::deps::{compute, DepOptions};
+use crate::deps::{compute, DepOptions, Dependence};
 use crate::ffi::ir::Op;
 use crate::ffi::shim::{emit as diag, Severity};
 use crate::sched::pluto::{schedule, Options as SchedOptions};
@@ -32,6 +32,7 @@ use crate::transform::{is_skewed, original_parallel_plan, plan, Options as PlanO
 
 use crate::scop::detect::detect;
 use crate::scop::model::{build, Scop};
+use crate::scop::privatize;
 
 use super::{check_value, OptOptions, PassError};
 
@@ -110,131 +111,58 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                 continue;
             }
         };
-        let sched = match schedule(&scop, &deps, &sched_options) {
-            Ok(s) => s,
+        let mut chosen = plan_scop(&scop, &deps, options, &sched_options, &plan_options);
+        // Temporaries that tie every iteration to the next: with them
+        // expanded (when that provably computes the same values), the plan
+        // may find parallel loops the original cannot have.
+        let parallel = |c: &Result<Planned, String>| {
+            c.as_ref()
+                .is_ok_and(|p| p.plan.dims.iter().any(|d| d.parallel))
+        };
+        let mut scop = scop;
+        let mut deps = deps;
+        if options.privatize && !parallel(&chosen) {
+            let exps = privatize::find(&scop);
+            if !exps.is_empty() {
+                if let Ok(escop) = privatize::expand(&scop, &exps) {
+                    if let Ok(edeps) = compute(&escop, DepOptions::default()) {
+                        let alt = plan_scop(&escop, &edeps, options, &sched_options, &plan_options);
+                        if parallel(&alt) {
+                            scop = escop;
+                            deps = edeps;
+                            chosen = alt.map(|mut p| {
+                                let mut names: Vec<&str> = exps
+                                    .iter()
+                                    .map(|e| scop.arrays[e.array.0].name.as_str())
+                                    .collect();
+                                names.dedup();
+                                p.plan.notes.insert(
+                                    0,
+                                    format!(
+                                        "temporar{} {} expanded per iteration (privatized)",
+                                        if names.len() == 1 { "y" } else { "ies" },
+                                        names.join(", ")
+                                    ),
+                                );
+                                p
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        let Planned {
+            plan,
+            tree,
+            fallback_note,
+            jam_note,
+        } = match chosen {
+            Ok(p) => p,
             Err(e) => {
-                skip(format!("no schedule: {e}"));
+                skip(e);
                 continue;
             }
         };
-        // The plan and its code; with `profitability`, a plan whose
-        // innermost loops need guards is retried without tiling, and a
-        // plan without tiles or parallel loops is not applied.
-        let mut attempt = plan_options.clone();
-        let mut fallback_note = None;
-        let mut jam_note: Option<String> = None;
-        let built: Result<(Plan, Node), String> = loop {
-            let plan = match plan(&scop, &sched, &attempt) {
-                Ok(p) => p,
-                Err(e) => break Err(format!("tiling: {e}")),
-            };
-            let tree = match generate(&scop, &plan) {
-                Ok(t) => t,
-                Err(e) => break Err(format!("code generation: {e}")),
-            };
-            // Unroll-and-jam pays only when the jammed loops unroll (a
-            // constant trip count); otherwise it just buries the vector loop.
-            if attempt.unroll_jam > 1 && tree.has_loop_over(|k| plan.dims[k].unroll) {
-                attempt.unroll_jam = 0;
-                jam_note = Some(
-                    "not unrolled and jammed: the jammed loops' trip counts are not constant".to_string(),
-                );
-                continue;
-            }
-            if options.profitability && attempt.tile && tree.inner_guards() > 0 {
-                attempt.tile = false;
-                fallback_note = Some(format!(
-                    "not tiled: with tiles, {} statement guard{} would sit in innermost loops",
-                    tree.inner_guards(),
-                    if tree.inner_guards() == 1 { "" } else { "s" }
-                ));
-                continue;
-            }
-            break Ok((plan, tree));
-        };
-        let (mut plan, mut tree) = match built {
-            Ok(pt) => pt,
-            Err(e) => {
-                skip(match &fallback_note {
-                    Some(n) => format!("{e} ({n})"),
-                    None => e,
-                });
-                continue;
-            }
-        };
-        // Time-skewed stencils: on few cores, the space loops of each time
-        // step in parallel beat a wavefront of skewed tiles, and beat a
-        // skewed schedule left without parallel loops (its tiles dropped
-        // for guards) by far.
-        if options.profitability
-            && is_skewed(&sched)
-            && (plan.notes.iter().any(|n| n.contains("wavefront"))
-                || !plan.dims.iter().any(|d| d.parallel))
-        {
-            let alt = original_parallel_plan(&scop, |s, k| {
-                Ok(verify_parallel(&scop, &deps, s, k)
-                    .map(|v| v.is_empty())
-                    .unwrap_or(false))
-            });
-            if let Ok(Some(alt)) = alt {
-                if let Ok(t) = generate(&scop, &alt) {
-                    if t.inner_guards() == 0 {
-                        plan = alt;
-                        tree = t;
-                    }
-                }
-            }
-        }
-        // Parallel loops whose executions run little work cost more in
-        // OpenMP forks than they gain: they run sequentially.
-        if options.profitability {
-            let mut demoted = Vec::new();
-            for k in 0..plan.dims.len() {
-                if !plan.dims[k].parallel {
-                    continue;
-                }
-                if let Ok(Some(w)) = work_per_loop(&scop, &plan, k) {
-                    if w < PARALLEL_MIN_WORK {
-                        plan.dims[k].parallel = false;
-                        demoted.push(format!("{w:.0}"));
-                    }
-                }
-            }
-            if !demoted.is_empty() {
-                plan.notes.push(format!(
-                    "parallel loop kept sequential: about {} statement instances per execution",
-                    demoted.join(", ")
-                ));
-                tree = match generate(&scop, &plan) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        skip(format!("code generation: {e}"));
-                        continue;
-                    }
-                };
-            }
-        }
-        // A SCoP with little work in all gains nothing from tiles or forks.
-        if options.profitability {
-            if let Ok(Some(w)) = work_per_loop(&scop, &plan, 0) {
-                if w < SCOP_MIN_WORK {
-                    skip(format!(
-                        "no profitable transformation: about {w:.0} statement instances in all, too few for tiles or parallel loops to pay"
-                    ));
-                    continue;
-                }
-            }
-        }
-        if options.profitability
-            && !plan.dims.iter().any(|d| d.parallel)
-            && !plan.notes.iter().any(|n| n.contains("tiled"))
-        {
-            skip(format!(
-                "no profitable transformation: no tilable band of two or more loops and no parallel loop{}",
-                fallback_note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default()
-            ));
-            continue;
-        }
         if options.verify {
             let mut bad = match verify(&scop, &deps, &plan.schedule) {
                 Ok(v) => v,
@@ -374,4 +302,146 @@ fn mark_noalias(func: Op, rewritten: &[Op], roots: &[usize]) {
     if let Ok(a) = crate::ffi::build::Builder::new(func).attr(&format!("[{}]", text.join(", "))) {
         crate::ffi::build::set_attr(func, "arg_attrs", a);
     }
+}
+
+/// A plan, its loop tree, and why it differs from the default options.
+struct Planned {
+    plan: Plan,
+    tree: Node,
+    fallback_note: Option<String>,
+    jam_note: Option<String>,
+}
+
+/// Schedules `scop` and builds the plan and loop tree the options ask for,
+/// with the profitability rules; `Err` says why the SCoP should be left
+/// unchanged.
+fn plan_scop(
+    scop: &Scop,
+    deps: &[Dependence],
+    options: &OptOptions,
+    sched_options: &SchedOptions,
+    plan_options: &PlanOptions,
+) -> Result<Planned, String> {
+    let sched = match schedule(scop, deps, sched_options) {
+        Ok(s) => s,
+        Err(e) => return Err(format!("no schedule: {e}")),
+    };
+    // The plan and its code; with `profitability`, a plan whose
+    // innermost loops need guards is retried without tiling, and a
+    // plan without tiles or parallel loops is not applied.
+    let mut attempt = plan_options.clone();
+    let mut fallback_note = None;
+    let mut jam_note: Option<String> = None;
+    let built: Result<(Plan, Node), String> = loop {
+        let plan = match plan(scop, &sched, &attempt) {
+            Ok(p) => p,
+            Err(e) => break Err(format!("tiling: {e}")),
+        };
+        let tree = match generate(scop, &plan) {
+            Ok(t) => t,
+            Err(e) => break Err(format!("code generation: {e}")),
+        };
+        // Unroll-and-jam pays only when the jammed loops unroll (a
+        // constant trip count); otherwise it just buries the vector loop.
+        if attempt.unroll_jam > 1 && tree.has_loop_over(|k| plan.dims[k].unroll) {
+            attempt.unroll_jam = 0;
+            jam_note = Some(
+                "not unrolled and jammed: the jammed loops' trip counts are not constant".to_string(),
+            );
+            continue;
+        }
+        if options.profitability && attempt.tile && tree.inner_guards() > 0 {
+            attempt.tile = false;
+            fallback_note = Some(format!(
+                "not tiled: with tiles, {} statement guard{} would sit in innermost loops",
+                tree.inner_guards(),
+                if tree.inner_guards() == 1 { "" } else { "s" }
+            ));
+            continue;
+        }
+        break Ok((plan, tree));
+    };
+    let (mut plan, mut tree) = match built {
+        Ok(pt) => pt,
+        Err(e) => {
+            return Err(match &fallback_note {
+                Some(n) => format!("{e} ({n})"),
+                None => e,
+            });
+        }
+    };
+    // Time-skewed stencils: on few cores, the space loops of each time
+    // step in parallel beat a wavefront of skewed tiles, and beat a
+    // skewed schedule left without parallel loops (its tiles dropped
+    // for guards) by far.
+    if options.profitability
+        && is_skewed(&sched)
+        && (plan.notes.iter().any(|n| n.contains("wavefront"))
+            || !plan.dims.iter().any(|d| d.parallel))
+    {
+        let alt = original_parallel_plan(scop, |s, k| {
+            Ok(verify_parallel(scop, deps, s, k)
+                .map(|v| v.is_empty())
+                .unwrap_or(false))
+        });
+        if let Ok(Some(alt)) = alt {
+            if let Ok(t) = generate(scop, &alt) {
+                if t.inner_guards() == 0 {
+                    plan = alt;
+                    tree = t;
+                }
+            }
+        }
+    }
+    // Parallel loops whose executions run little work cost more in
+    // OpenMP forks than they gain: they run sequentially.
+    if options.profitability {
+        let mut demoted = Vec::new();
+        for k in 0..plan.dims.len() {
+            if !plan.dims[k].parallel {
+                continue;
+            }
+            if let Ok(Some(w)) = work_per_loop(scop, &plan, k) {
+                if w < PARALLEL_MIN_WORK {
+                    plan.dims[k].parallel = false;
+                    demoted.push(format!("{w:.0}"));
+                }
+            }
+        }
+        if !demoted.is_empty() {
+            plan.notes.push(format!(
+                "parallel loop kept sequential: about {} statement instances per execution",
+                demoted.join(", ")
+            ));
+            tree = match generate(scop, &plan) {
+                Ok(t) => t,
+                Err(e) => return Err(format!("code generation: {e}")),
+            };
+        }
+    }
+    // A SCoP with little work in all gains nothing from tiles or forks.
+    if options.profitability {
+        if let Ok(Some(w)) = work_per_loop(scop, &plan, 0) {
+            if w < SCOP_MIN_WORK {
+                return Err(format!(
+                    "no profitable transformation: about {w:.0} statement instances in all, too few for tiles or parallel loops to pay"
+                ));
+            }
+        }
+    }
+    if options.profitability
+        && !plan.dims.iter().any(|d| d.parallel)
+        && !plan.notes.iter().any(|n| n.contains("tiled"))
+    {
+        return Err(format!(
+            "no profitable transformation: no tilable band of two or more loops and no parallel loop{}",
+            fallback_note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default()
+        ));
+    }
+    Ok(Planned {
+        plan,
+        tree,
+        fallback_note,
+        jam_note,
+    })
 }

@@ -4,3 +4,4 @@
 pub mod detect;
 pub mod form;
 pub mod model;
+pub mod privatize;

@@ -156,6 +156,9 @@ pub struct Scop {
     /// The top-level operations of the SCoP (its loop nests and the pure
     /// operations between them), in block order.
     pub ops: Vec<Op>,
+    /// Arrays expanded per iteration of their enclosing loops (empty for
+    /// the model of the input; see [`super::privatize`]).
+    pub expansions: Vec<super::privatize::Expansion>,
 }
 
 fn unsupported(op: Op, reason: impl Into<String>) -> Unsupported {
@@ -248,6 +251,7 @@ pub fn build(scope: Op, scop: &DetectedScop) -> Result<Scop, Unsupported> {
         first_op: scop.ops[0],
         param_values: b.params,
         ops: scop.ops.clone(),
+        expansions: Vec::new(),
     })
 }
 

@@ -17,12 +17,12 @@
 // RUN: diff %t.before %t.jam
 // RUN: FileCheck %s --input-file=%t.before
 // Every kernel printed one checksum:
-// CHECK-COUNT-6: {{[0-9]}}
+// CHECK-COUNT-10: {{[0-9]}}
 //
 // The transformation did happen (one remark per SCoP, none left unchanged):
 // RUN: %polyrs-opt %s --poly-opt=profitability=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-NOT: left unchanged
-// REMARK-COUNT-6: remark: poly-opt:
+// REMARK-COUNT-8: remark: poly-opt:
 
 func.func private @printI64(i64)
 func.func private @printNewline()
@@ -209,6 +209,46 @@ func.func @sum1(%A: memref<?xf64>, %n: index) {
   return
 }
 
+// A scalar temporary re-initialized in every (i, j) iteration: privatized
+// (expanded per iteration) when that gives parallel loops; its final value
+// is read after the loops.
+func.func @privatized(%A: memref<40x30xf64>, %B: memref<30x30xf64>, %C: memref<40x30xf64>, %T: memref<1xf64>) {
+  %z = arith.constant 0.0 : f64
+  affine.for %i = 0 to 40 {
+    affine.for %j = 0 to 30 {
+      affine.store %z, %T[0] : memref<1xf64>
+      affine.for %k = 0 to affine_map<(d0) -> (d0)>(%j) {
+        %a = affine.load %A[%i, %k] : memref<40x30xf64>
+        %b = affine.load %B[%k, %j] : memref<30x30xf64>
+        %t = affine.load %T[0] : memref<1xf64>
+        %p = arith.mulf %a, %b : f64
+        %s = arith.addf %t, %p : f64
+        affine.store %s, %T[0] : memref<1xf64>
+      }
+      %t2 = affine.load %T[0] : memref<1xf64>
+      %c = affine.load %C[%i, %j] : memref<40x30xf64>
+      %r = arith.addf %t2, %c : f64
+      affine.store %r, %C[%i, %j] : memref<40x30xf64>
+    }
+  }
+  return
+}
+
+// A running sum carried across all iterations: not privatizable.
+func.func @carried(%A: memref<40x30xf64>, %B: memref<40x30xf64>, %T: memref<1xf64>) {
+  affine.for %i = 0 to 40 {
+    affine.for %j = 0 to 30 {
+      %t = affine.load %T[0] : memref<1xf64>
+      %a = affine.load %A[%i, %j] : memref<40x30xf64>
+      %s = arith.addf %t, %a : f64
+      affine.store %s, %T[0] : memref<1xf64>
+      %t2 = affine.load %T[0] : memref<1xf64>
+      affine.store %t2, %B[%i, %j] : memref<40x30xf64>
+    }
+  }
+  return
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -279,5 +319,30 @@ func.func @main() {
   func.call @fill2(%MCd, %c37, %c43) : (memref<?x?xf64>, index, index) -> ()
   func.call @matmul(%MA, %MB, %MC) : (memref<37x41xf64>, memref<41x43xf64>, memref<37x43xf64>) -> ()
   func.call @sum2(%MCd, %c37, %c43) : (memref<?x?xf64>, index, index) -> ()
+  // privatized: C, then the temporary's final value
+  %PA = memref.alloc() : memref<40x30xf64>
+  %PB = memref.alloc() : memref<30x30xf64>
+  %PC = memref.alloc() : memref<40x30xf64>
+  %PT = memref.alloc() : memref<1xf64>
+  %PAd = memref.cast %PA : memref<40x30xf64> to memref<?x?xf64>
+  %PBd = memref.cast %PB : memref<30x30xf64> to memref<?x?xf64>
+  %PCd = memref.cast %PC : memref<40x30xf64> to memref<?x?xf64>
+  %PTd = memref.cast %PT : memref<1xf64> to memref<?xf64>
+  func.call @fill2(%PAd, %c40, %c30) : (memref<?x?xf64>, index, index) -> ()
+  func.call @fill2(%PBd, %c30, %c30) : (memref<?x?xf64>, index, index) -> ()
+  func.call @fill2(%PCd, %c40, %c30) : (memref<?x?xf64>, index, index) -> ()
+  func.call @fill1(%PTd, %c1) : (memref<?xf64>, index) -> ()
+  func.call @privatized(%PA, %PB, %PC, %PT) : (memref<40x30xf64>, memref<30x30xf64>, memref<40x30xf64>, memref<1xf64>) -> ()
+  func.call @sum2(%PCd, %c40, %c30) : (memref<?x?xf64>, index, index) -> ()
+  func.call @sum1(%PTd, %c1) : (memref<?xf64>, index) -> ()
+
+  // carried: B, then the running sum
+  %QB = memref.alloc() : memref<40x30xf64>
+  %QBd = memref.cast %QB : memref<40x30xf64> to memref<?x?xf64>
+  func.call @fill2(%QBd, %c40, %c30) : (memref<?x?xf64>, index, index) -> ()
+  func.call @fill1(%PTd, %c1) : (memref<?xf64>, index) -> ()
+  func.call @carried(%PA, %QB, %PT) : (memref<40x30xf64>, memref<40x30xf64>, memref<1xf64>) -> ()
+  func.call @sum2(%QBd, %c40, %c30) : (memref<?x?xf64>, index, index) -> ()
+  func.call @sum1(%PTd, %c1) : (memref<?xf64>, index) -> ()
   return
 }
