@@ -429,6 +429,17 @@ fn plan_scop(
             }
         }
     }
+    // Tiles of two-loop bands alone (matrix-vector shapes: reuse along one
+    // dimension only, which the untiled loops already have) cost more in
+    // loop overhead than they save.
+    if options.profitability
+        && !plan.dims.iter().any(|d| d.parallel)
+        && (1..=2).contains(&plan.max_tiled_band)
+    {
+        return Err(
+            "no profitable transformation: no parallel loop, and tiles of two-loop bands alone do not pay".to_string(),
+        );
+    }
     if options.profitability
         && !plan.dims.iter().any(|d| d.parallel)
         && !plan.notes.iter().any(|n| n.contains("tiled"))

@@ -121,6 +121,8 @@ pub struct Plan {
     pub dims: Vec<PlanDim>,
     /// What was done, one phrase each, for the remark.
     pub notes: Vec<String>,
+    /// The largest number of loops of a tiled band (0: nothing tiled).
+    pub max_tiled_band: usize,
 }
 
 /// A maximal run of loop dimensions of one band.
@@ -274,6 +276,7 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
     let mut locals: Vec<Locals> = vec![Locals::default(); ns];
     let mut plan_dims: Vec<PlanDim> = Vec::new();
     let mut parallel_taken = false;
+    let mut max_tiled_band = 0;
     let mut k = 0;
     while k < kinds.len() {
         let Some(bi) = band_of(k) else {
@@ -526,6 +529,7 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                 opts.unroll_jam
             ));
         }
+        max_tiled_band = max_tiled_band.max(band.len);
         let mut size_texts: Vec<String> = Vec::new();
         for sizes in &sizes_of {
             let t: Vec<String> = sizes.iter().map(i64::to_string).collect();
@@ -553,6 +557,7 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
         schedule: Schedule { dims, locals },
         dims: plan_dims,
         notes,
+        max_tiled_band,
     })
 }
 
@@ -595,6 +600,7 @@ pub fn original_parallel_plan(
     Ok(Some(Plan {
         schedule,
         dims,
+        max_tiled_band: 0,
         notes: vec![format!(
             "original loop order kept, loop at dimension {p} parallel (no skewed wavefront)"
         )],
