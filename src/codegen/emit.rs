@@ -263,8 +263,9 @@ fn copy_back(
     let lead: Vec<String> = last
         .iter()
         .zip(&x.bounds)
-        .map(|(&v, &(lo, _))| (v - lo).to_string())
-        .collect();
+        .map(|(&v, &(lo, _))| v.checked_sub(lo).map(|d| d.to_string()))
+        .collect::<Option<_>>()
+        .ok_or("expanded index out of range")?;
     let header = format!("({})", dims.join(", "));
     let load_map = b.attr(&format!(
         "affine_map<{header} -> ({}, {})>",
@@ -303,6 +304,9 @@ fn copy_back(
 fn expanded_map(old: &str, lead: usize, lows: &[i64]) -> Option<String> {
     let inner = old.strip_prefix("affine_map<")?.strip_suffix('>')?;
     let (head, results) = inner.split_once(" -> ")?;
+    if !head.starts_with('(') {
+        return None;
+    }
     let close = head.find(')')?;
     let dims_text = &head[1..close];
     let syms = &head[close + 1..];
@@ -701,4 +705,27 @@ fn is_nested_in_loop(scop: &Scop, op: Op) -> bool {
     scop.ops
         .iter()
         .any(|&r| is_nest(r) && op.key() != r.key() && op.is_within(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expanded_map;
+
+    #[test]
+    fn expanded_maps_prepend_the_iterators() {
+        assert_eq!(
+            expanded_map("affine_map<(d0, d1) -> (d1)>", 2, &[0, 3]).as_deref(),
+            Some("affine_map<(d0, d1, d2, d3) -> (d0, d1 - 3, d3)>")
+        );
+        assert_eq!(
+            expanded_map("affine_map<(d0)[s0] -> (d0 + s0, 0)>", 1, &[-2]).as_deref(),
+            Some("affine_map<(d0, d1)[s0] -> (d0 + 2, d1 + s0, 0)>")
+        );
+        // No dimensions: a constant subscript.
+        assert_eq!(
+            expanded_map("affine_map<() -> (0)>", 1, &[1]).as_deref(),
+            Some("affine_map<(d0) -> (d0 - 1, 0)>")
+        );
+        assert_eq!(expanded_map("(d0) -> (d0)", 1, &[0]), None);
+    }
 }

@@ -321,10 +321,13 @@ fn group_expansion(
                 }
             }
         }
-        if lo > hi {
+        let Some(n) = hi.checked_sub(lo).and_then(|d| d.checked_add(1)) else {
+            return Ok(None);
+        };
+        if n < 1 {
             return Ok(None);
         }
-        bounds.push((lo, hi - lo + 1));
+        bounds.push((lo, n));
     }
     // No value enters an iteration: every read is covered by a write of
     // the same cell earlier in the same iteration of the expanded loops.
@@ -407,4 +410,25 @@ pub fn expand(scop: &Scop, exps: &[Expansion]) -> Result<Scop, crate::math::Math
     }
     out.expansions = exps.to_vec();
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::static_shape;
+
+    #[test]
+    fn static_shapes_only() {
+        assert_eq!(
+            static_shape("memref<4x8xf64>"),
+            Some((vec![4, 8], "f64".to_string()))
+        );
+        assert_eq!(
+            static_shape("memref<1xf32>"),
+            Some((vec![1], "f32".to_string()))
+        );
+        assert_eq!(static_shape("memref<?x8xf64>"), None);
+        assert_eq!(static_shape("memref<4x8xf64, strided<[8, 1]>>"), None);
+        assert_eq!(static_shape("memref<4xf64, 1>"), None);
+        assert_eq!(static_shape("tensor<4xf64>"), None);
+    }
 }
