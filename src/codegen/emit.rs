@@ -224,6 +224,30 @@ pub fn emit(scop: &Scop, tree: &Node, n_dims: usize) -> Result<Vec<Op>, EmitErro
     Ok(created)
 }
 
+/// An `affine.for` with step 1 at `at` whose bound maps both take
+/// `operands`, with an empty body block (no terminator yet).
+fn affine_for(
+    b: &Builder,
+    at: Point,
+    lmap: AttrHandle,
+    umap: AttrHandle,
+    operands: &[Val],
+) -> Result<(Op, Vec<crate::ffi::ir::Block>), EmitError> {
+    let n = operands.len();
+    let mut all = operands.to_vec();
+    all.extend(operands.iter().copied());
+    let attrs = [
+        ("lowerBoundMap", lmap),
+        ("upperBoundMap", umap),
+        ("step", b.attr("1 : index")?),
+        (
+            "operandSegmentSizes",
+            b.attr(&format!("array<i32: {n}, {n}, 0>"))?,
+        ),
+    ];
+    Ok(b.create(at, "affine.for", &all, 0, &attrs, &[Some(1)]))
+}
+
 /// Emits `X[e] = X'[last - lb][e]` for every cell `e` of `X`, before `at`.
 fn copy_back(
     b: &Builder,
@@ -236,23 +260,9 @@ fn copy_back(
     let mut point = Point::Before(at);
     let mut ivs = Vec::new();
     for &n in &x.shape {
-        let n_ops = b.attr("array<i32: 0, 0, 0>")?;
-        let (_, blocks) = b.create(
-            point,
-            "affine.for",
-            &[],
-            0,
-            &[
-                ("lowerBoundMap", b.attr("affine_map<() -> (0)>")?),
-                (
-                    "upperBoundMap",
-                    b.attr(&format!("affine_map<() -> ({n})>"))?,
-                ),
-                ("step", b.attr("1 : index")?),
-                ("operandSegmentSizes", n_ops),
-            ],
-            &[Some(1)],
-        );
+        let lmap = b.attr("affine_map<() -> (0)>")?;
+        let umap = b.attr(&format!("affine_map<() -> ({n})>"))?;
+        let (_, blocks) = affine_for(b, point, lmap, umap, &[])?;
         let block = blocks[0];
         ivs.push(block.arg(0).ok_or("loop without induction variable")?);
         b.create(Point::End(block), "affine.yield", &[], 0, &[], &[]);
@@ -531,17 +541,7 @@ impl Emitter<'_> {
                     self.b
                         .create(at, "affine.parallel", &all, 0, &attrs, &[Some(1)])
                 } else {
-                    let n = operands.len();
-                    let attrs = [
-                        ("lowerBoundMap", lmap),
-                        ("upperBoundMap", umap),
-                        ("step", self.attr("1 : index")?),
-                        (
-                            "operandSegmentSizes",
-                            self.attr(&format!("array<i32: {n}, {n}, 0>"))?,
-                        ),
-                    ];
-                    self.b.create(at, "affine.for", &all, 0, &attrs, &[Some(1)])
+                    affine_for(&self.b, at, lmap, umap, &operands)?
                 };
                 if matches!(at, Point::Before(_)) {
                     created.push(op);

@@ -188,11 +188,6 @@ pub struct Attr(MlirAttribute);
 impl Attr {
     /// The attribute in MLIR's text form.
     pub fn text(self) -> String {
-        unsafe extern "C" fn append(s: MlirStringRef, data: *mut std::ffi::c_void) {
-            // SAFETY: `data` is the `String` passed below; `s` is valid for the call.
-            let out = unsafe { &mut *(data as *mut String) };
-            out.push_str(&string_ref(s));
-        }
         let mut s = String::new();
         // SAFETY: live attribute; the callback only appends to the String.
         unsafe {
@@ -308,14 +303,17 @@ impl Loc {
     }
 }
 
+/// A printing callback that appends each chunk to the `String` behind
+/// `data` (callers pass `&mut String as *mut c_void`).
+unsafe extern "C" fn append(s: MlirStringRef, data: *mut std::ffi::c_void) {
+    // SAFETY: the caller passes a live `String`; `s` is valid for the call.
+    let out = unsafe { &mut *(data as *mut String) };
+    out.push_str(&string_ref(s));
+}
+
 /// Returns the names MLIR's printer gives `vals` within `scope` (`%arg0`,
 /// `%0`, `%alloc`), without the `%`.
 pub fn value_names(scope: Op, vals: &[Val]) -> Vec<String> {
-    unsafe extern "C" fn append(s: MlirStringRef, data: *mut std::ffi::c_void) {
-        // SAFETY: `data` is the `String` passed below; `s` is valid for the call.
-        let out = unsafe { &mut *(data as *mut String) };
-        out.push_str(&string_ref(s));
-    }
     // SAFETY: live operation; the state is destroyed after use; the callback
     // only appends to the String it is given.
     unsafe {
@@ -373,11 +371,6 @@ impl Val {
 
     /// The type in MLIR's text form (`memref<4x8xf64>`).
     pub fn type_text(self) -> String {
-        unsafe extern "C" fn append(s: MlirStringRef, data: *mut std::ffi::c_void) {
-            // SAFETY: `data` is the `String` passed below; `s` is valid for the call.
-            let out = unsafe { &mut *(data as *mut String) };
-            out.push_str(&string_ref(s));
-        }
         let mut s = String::new();
         // SAFETY: live value; the callback only appends to the String.
         unsafe {

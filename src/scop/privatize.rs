@@ -202,7 +202,7 @@ fn candidate(scop: &Scop, x: ArrayId) -> Res<Vec<Expansion>> {
         out.extend(es);
     }
     let mut total = 0i64;
-    let mut all_written: Option<UnionRel> = None;
+    let mut all_written = UnionRel::empty(&scop.params);
     for e in &out {
         let n = e
             .bounds
@@ -212,20 +212,10 @@ fn candidate(scop: &Scop, x: ArrayId) -> Res<Vec<Expansion>> {
             Some(t) if t <= MAX_EXPANDED_CELLS => t,
             _ => return Ok(none),
         };
-        for &(s, a) in &writes_of(&e.stmts) {
-            let acc = UnionRel::from_pieces(&scop.params, scop.access(StmtId(s), a)?)?;
-            let r = acc.range()?;
-            all_written = Some(match all_written {
-                None => r,
-                Some(u) => u.union(&r)?,
-            });
-        }
+        all_written = all_written.union(&written(scop, &writes_of(&e.stmts), &[])?)?;
     }
     // The final contents: the last group's last iteration writes every cell
     // of X, and so every cell written anywhere; it is copied back.
-    let Some(all_written) = all_written else {
-        return Ok(none);
-    };
     let Some(last_group) = out.last_mut() else {
         return Ok(none);
     };
@@ -245,21 +235,7 @@ fn candidate(scop: &Scop, x: ArrayId) -> Res<Vec<Expansion>> {
         }
     }
     let Some(last) = last else { return Ok(none) };
-    let mut in_last: Option<UnionRel> = None;
-    for &(s, a) in &writes {
-        let mut fixed = UnionRel::from_pieces(&scop.params, scop.access(StmtId(s), a)?)?;
-        for (k, &v) in last.iter().enumerate() {
-            fixed = fixed.fix(DimKind::In, k, v)?;
-        }
-        let r = fixed.range()?;
-        in_last = Some(match in_last {
-            None => r,
-            Some(u) => u.union(&r)?,
-        });
-    }
-    let Some(in_last) = in_last else {
-        return Ok(none);
-    };
+    let in_last = written(scop, &writes, &last)?;
     let dims: Vec<String> = (0..shape.len()).map(|k| format!("o{k}")).collect();
     let conds: Vec<String> = shape
         .iter()
@@ -278,6 +254,20 @@ fn candidate(scop: &Scop, x: ArrayId) -> Res<Vec<Expansion>> {
     }
     last_group.last = Some(last);
     Ok(out)
+}
+
+/// The cells the write accesses `writes` touch, in the iterations whose
+/// leading iterators equal `prefix` (all iterations for an empty prefix).
+fn written(scop: &Scop, writes: &[(usize, usize)], prefix: &[i64]) -> Res<UnionRel> {
+    let mut cells = UnionRel::empty(&scop.params);
+    for &(s, a) in writes {
+        let mut acc = UnionRel::from_pieces(&scop.params, scop.access(StmtId(s), a)?)?;
+        for (k, &v) in prefix.iter().enumerate() {
+            acc = acc.fix(DimKind::In, k, v)?;
+        }
+        cells = cells.union(&acc.range()?)?;
+    }
+    Ok(cells)
 }
 
 /// The expansion of the accesses of `group` (one loop nest) to `x`, when
