@@ -442,7 +442,7 @@ fn plan_scop(
     }
     if options.profitability
         && !plan.dims.iter().any(|d| d.parallel)
-        && !plan.notes.iter().any(|n| n.contains("tiled"))
+        && plan.max_tiled_band == 0
     {
         return Err(format!(
             "no profitable transformation: no tilable band of two or more loops and no parallel loop{}",
