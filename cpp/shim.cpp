@@ -17,6 +17,7 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
@@ -101,9 +102,12 @@ public:
 
   void getDependentDialects(DialectRegistry &registry) const override {
     // Dialects the polyrs passes create ops in: affine (the new loops) and
-    // memref (buffers of privatized temporaries), loaded before the pass
-    // runs even when the input has no op of theirs.
-    registry.insert<affine::AffineDialect, memref::MemRefDialect>();
+    // memref (buffers of privatized temporaries), and llvm, whose
+    // `llvm.noalias` argument attribute poly-opt{noalias} parses (the
+    // parser loads the dialect of a prefixed attribute name): loaded before
+    // the pass runs, never while other threads run it on other functions.
+    registry.insert<affine::AffineDialect, memref::MemRefDialect,
+                    LLVM::LLVMDialect>();
   }
 
 protected:

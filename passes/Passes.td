@@ -130,7 +130,9 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     (permutable bands, parallel hyperplanes, skewing, fusion by `fuse`),
     tiles permutable bands of two or more loops (`tile-sizes`, optionally a
     second level with `l2-tile`), moves a parallel stride-1 loop innermost
-    inside tiles (`prevector`), makes the outermost parallel loop an
+    inside tiles (`prevector`), unrolls blocks of two point loops around
+    the loop along which the written cells stay fixed and keeps those cells
+    in registers across it (`register-tile`), makes the outermost parallel loop an
     `affine.parallel` (`parallel`; all parallel loops with
     `nested-parallel`), and runs tiles of bands without a parallel loop as a
     wavefront (`wavefront`). The final schedule, tiles and parallel loops
@@ -177,6 +179,10 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Mark the function's memref arguments llvm.noalias when only rewritten SCoPs use them (the SCoP model already assumes distinct memrefs do not alias)">,
     Option<"unrollJam", "unroll-jam", "unsigned", /*default=*/"0",
            "Unroll-and-jam factor of the point loops outside the innermost one, at most 16 statement copies (0: off)">,
+    Option<"registerTile", "register-tile", "bool", /*default=*/"true",
+           "Register tiles in bands of three or more loops: the loop along which the writes stay on one cell goes inside blocks of two other point loops (the vector loop among them), which are unrolled, so the written cells stay in registers across it">,
+    ListOption<"registerTileSizes", "register-tile-sizes", "int64_t",
+           "Register tile: iterations of the outer and of the vector point loop per block, at most 16 each (default: 4,16)">,
     Option<"maxCoef", "max-coef", "unsigned", /*default=*/"4",
            "Largest iterator coefficient of a scheduling hyperplane">,
     Option<"verify", "verify", "bool", /*default=*/"true",

@@ -123,10 +123,51 @@ struct Emitter<'a> {
     /// Accesses to expanded arrays, by access operation: the expanded
     /// buffer, the number of leading iterators, their lower bounds.
     expanded: HashMap<usize, (Val, usize, Vec<i64>)>,
+    /// Loop dimensions whose innermost loops keep loop-invariant cells in
+    /// registers (see [`Emitter::carried_cells`]).
+    carry_dims: Vec<usize>,
+    /// While such a loop's body is emitted: the cells' current values.
+    carry: Option<Carry>,
+}
+
+/// A cell of an array kept in a register across an innermost loop.
+#[derive(Debug, Clone)]
+struct Cell {
+    /// The memref.
+    memref: Val,
+    /// The element type (MLIR text).
+    elem: String,
+    /// The subscripts over `[params | t | constant]`, outer loops only.
+    index: Vec<Row>,
+    /// Some instance writes it: stored back after the loop.
+    written: bool,
+}
+
+/// Per statement instance of a loop body, in emission order: per access of
+/// the statement, the carried cell it touches.
+type InstanceCells = Vec<Vec<Option<usize>>>;
+
+/// The state of an innermost loop whose cells are carried.
+struct Carry {
+    instances: InstanceCells,
+    /// The next instance to emit.
+    next: usize,
+    /// The current value of each cell.
+    values: Vec<Val>,
 }
 
 /// Replaces the SCoP by the code of `tree`. Call [`check`] first.
-pub fn emit(scop: &Scop, tree: &Node, n_dims: usize) -> Result<Vec<Op>, EmitError> {
+///
+/// Innermost sequential loops over the dimensions `carry_dims` keep the
+/// array cells their statements access at loop-invariant subscripts in
+/// registers (`iter_args`) when that is exact: see
+/// [`Emitter::carried_cells`].
+pub fn emit(
+    scop: &Scop,
+    tree: &Node,
+    n_dims: usize,
+    carry_dims: &[usize],
+) -> Result<Vec<Op>, EmitError> {
     let first = scop.first_op;
     let mut order = HashMap::new();
     let mut counter = 0usize;
@@ -186,6 +227,8 @@ pub fn emit(scop: &Scop, tree: &Node, n_dims: usize) -> Result<Vec<Op>, EmitErro
         ivs: vec![None; n_dims],
         order,
         expanded,
+        carry_dims: carry_dims.to_vec(),
+        carry: None,
     };
     // Parameters computed inside the loops are recomputed in front.
     let mut hoisted: HashMap<usize, Val> = HashMap::new();
@@ -509,52 +552,13 @@ impl Emitter<'_> {
                 parallel,
                 body,
             } => {
-                let (dims, operands) = self.operands();
-                let header = self.map_header(&dims);
-                let lo: Vec<String> = lower
-                    .iter()
-                    .map(|b| self.bound_text(b, &dims, true))
-                    .collect();
-                let up: Vec<String> = upper
-                    .iter()
-                    .map(|b| self.bound_text(b, &dims, false))
-                    .collect();
-                let lmap = self.attr(&format!("affine_map<{header} -> ({})>", lo.join(", ")))?;
-                let umap = self.attr(&format!("affine_map<{header} -> ({})>", up.join(", ")))?;
-                let mut all = operands.clone();
-                all.extend(operands.iter().copied());
-                let (op, blocks) = if *parallel {
-                    let attrs = [
-                        ("lowerBoundsMap", lmap),
-                        ("upperBoundsMap", umap),
-                        (
-                            "lowerBoundsGroups",
-                            self.attr(&format!("dense<[{}]> : tensor<1xi32>", lo.len()))?,
-                        ),
-                        (
-                            "upperBoundsGroups",
-                            self.attr(&format!("dense<[{}]> : tensor<1xi32>", up.len()))?,
-                        ),
-                        ("steps", self.attr("[1]")?),
-                        ("reductions", self.attr("[]")?),
-                    ];
-                    self.b
-                        .create(at, "affine.parallel", &all, 0, &attrs, &[Some(1)])
-                } else {
-                    affine_for(&self.b, at, lmap, umap, &operands)?
-                };
-                if matches!(at, Point::Before(_)) {
-                    created.push(op);
+                if !*parallel && self.carry_dims.contains(dim) && self.carry.is_none() {
+                    if let Some((cells, instances)) = self.carried_cells(*dim, body)? {
+                        return self
+                            .carried_loop(*dim, lower, upper, body, cells, instances, at, created);
+                    }
                 }
-                let block = blocks[0];
-                let iv = block.arg(0).ok_or("loop without induction variable")?;
-                self.ivs[*dim] = Some(iv);
-                let inner = Point::End(block);
-                let r = self.node(body, inner, created);
-                self.ivs[*dim] = None;
-                r?;
-                self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
-                Ok(())
+                self.plain_loop(*dim, lower, upper, *parallel, body, at, created)
             }
             Node::If { conds, body } => {
                 let (dims, operands) = self.operands();
@@ -596,6 +600,440 @@ impl Emitter<'_> {
         }
     }
 
+    /// The cells an innermost loop over `k` can keep in registers, and per
+    /// statement instance of its body (in emission order) the cell of each
+    /// access; `None` when there are none.
+    ///
+    /// Exactness: the body must be straight-line (no loops, no guards), so
+    /// every instance runs in every iteration. An array's accesses are
+    /// carried only when every subscript of every access to it in the body
+    /// is independent of `k` (exact affine forms over the outer loops, with
+    /// the unrolled dimensions substituted), every two different cells
+    /// differ by a nonzero constant in some subscript (so they never
+    /// overlap), and every cell is read. The values are then loaded before
+    /// the loop, passed from iteration to iteration, and stored after it:
+    /// the same values reach memory and every load sees the value the
+    /// original load would have read, assuming distinct memrefs do not
+    /// alias (the dependence model's assumption). The loop may be empty;
+    /// the caller guards the loads and stores by its non-emptiness.
+    fn carried_cells(
+        &self,
+        k: usize,
+        body: &Node,
+    ) -> Result<Option<(Vec<Cell>, InstanceCells)>, EmitError> {
+        let np = self.np();
+        fn subst(row: &Row, env: &[(usize, Row)], np: usize) -> Option<Row> {
+            let mut out = row.clone();
+            for (d, e) in env {
+                let c = out[np + d];
+                if c != 0 {
+                    out[np + d] = 0;
+                    for (o, x) in out.iter_mut().zip(e) {
+                        *o = o.checked_add(c.checked_mul(*x)?)?;
+                    }
+                }
+            }
+            Some(out)
+        }
+        fn walk(
+            n: &Node,
+            env: &mut Vec<(usize, Row)>,
+            out: &mut Vec<(usize, Vec<Row>)>,
+            np: usize,
+        ) -> Option<()> {
+            match n {
+                Node::Seq(v) => v.iter().try_for_each(|c| walk(c, env, out, np)),
+                Node::Let { dim, row, body } => {
+                    let r = subst(row, env, np)?;
+                    env.push((*dim, r));
+                    let res = walk(body, env, out, np);
+                    env.pop();
+                    res
+                }
+                Node::Stmt { stmt, iters } => {
+                    let its = iters
+                        .iter()
+                        .map(|r| subst(r, env, np))
+                        .collect::<Option<Vec<_>>>()?;
+                    out.push((*stmt, its));
+                    Some(())
+                }
+                Node::Loop { .. } | Node::If { .. } => None,
+            }
+        }
+        let mut instances = Vec::new();
+        if walk(body, &mut Vec::new(), &mut instances, np).is_none() {
+            return Ok(None);
+        }
+        let n = self.ivs.len();
+        let w = np + n + 1;
+        // Per access of each instance: (root, array, memref, elem, index, write).
+        type Seen = (usize, usize, Val, String, Vec<Row>, bool);
+        let mut poisoned: Vec<usize> = Vec::new();
+        let mut seen: Vec<Vec<Option<Seen>>> = Vec::new();
+        for (s, its) in &instances {
+            let st = &self.scop.statements[*s];
+            let mut per = Vec::new();
+            for a in &st.accesses {
+                let root = self.scop.arrays[a.array.0].root().key();
+                let write = a.kind == crate::scop::model::AccessKind::Write;
+                let name = a.op.name();
+                let ops = a.op.operands();
+                let (memref, elem) = match (name.as_str(), write) {
+                    ("affine.store", true) if ops.len() >= 2 => (ops[1], ops[0].type_text()),
+                    ("affine.load", false) if !ops.is_empty() => match a.op.result(0) {
+                        Some(r) => (ops[0], r.type_text()),
+                        None => (ops[0], String::new()),
+                    },
+                    _ => match ops.first() {
+                        Some(&m) => (m, String::new()),
+                        None => return Ok(None),
+                    },
+                };
+                let inside = memref
+                    .defining_op()
+                    .is_some_and(|d| in_scop(self.scop, d) && is_nested_in_loop(self.scop, d));
+                let mut index = Vec::new();
+                let mut ok = !elem.is_empty() && !inside;
+                // An expanded array: its buffer (the model's subscripts
+                // already start with the expanded iterators).
+                let (root, memref) = match self.expanded.get(&a.op.key()) {
+                    Some((buf, _, _)) => (buf.key(), *buf),
+                    None => (root, memref),
+                };
+                for f in &a.index {
+                    if !ok {
+                        break;
+                    }
+                    if f.locals.iter().any(|&c| c != 0) || f.params.len() > np {
+                        ok = false;
+                        break;
+                    }
+                    let mut row = vec![0i64; w];
+                    for (p, &c) in f.params.iter().enumerate() {
+                        row[p] = c;
+                    }
+                    row[w - 1] = f.constant;
+                    for (i, &c) in f.iters.iter().enumerate() {
+                        let Some(it) = its.get(i) else {
+                            ok = false;
+                            break;
+                        };
+                        for (o, x) in row.iter_mut().zip(it) {
+                            match c.checked_mul(*x).and_then(|m| o.checked_add(m)) {
+                                Some(v) => *o = v,
+                                None => ok = false,
+                            }
+                        }
+                    }
+                    index.push(row);
+                }
+                // Only the outer loops (bound now) may appear.
+                if index.iter().any(|row| {
+                    (0..n).any(|d| row[np + d] != 0 && (d == k || self.ivs[d].is_none()))
+                }) {
+                    ok = false;
+                }
+                if !ok {
+                    if !poisoned.contains(&root) {
+                        poisoned.push(root);
+                    }
+                    per.push(None);
+                } else {
+                    per.push(Some((root, a.array.0, memref, elem, index, write)));
+                }
+            }
+            seen.push(per);
+        }
+        // Cells per array root; arrays reached through two array ids, or
+        // with two cells that may overlap, are not carried.
+        let mut cells: Vec<(usize, usize, Cell, bool)> = Vec::new(); // (root, array, cell, read)
+        for per in &seen {
+            for (root, array, memref, elem, index, write) in per.iter().flatten() {
+                if poisoned.contains(root) {
+                    continue;
+                }
+                match cells
+                    .iter_mut()
+                    .find(|(r, _, c, _)| r == root && c.index == *index)
+                {
+                    Some((_, arr, c, read)) => {
+                        if *arr != *array || c.memref.key() != memref.key() {
+                            poisoned.push(*root);
+                        }
+                        c.written |= *write;
+                        *read |= !*write;
+                    }
+                    None => cells.push((
+                        *root,
+                        *array,
+                        Cell {
+                            memref: *memref,
+                            elem: elem.clone(),
+                            index: index.clone(),
+                            written: *write,
+                        },
+                        !*write,
+                    )),
+                }
+            }
+        }
+        for i in 0..cells.len() {
+            let (root, _, a, read) = &cells[i];
+            if !*read {
+                poisoned.push(*root);
+            }
+            for (r2, _, b, _) in &cells[i + 1..] {
+                if r2 != root {
+                    continue;
+                }
+                let distinct = a.index.iter().zip(&b.index).any(|(x, y)| {
+                    let same_form = x[..w - 1] == y[..w - 1];
+                    same_form && x[w - 1] != y[w - 1]
+                });
+                if !distinct {
+                    poisoned.push(*root);
+                }
+            }
+        }
+        let kept: Vec<usize> = (0..cells.len())
+            .filter(|&i| !poisoned.contains(&cells[i].0))
+            .collect();
+        if kept.is_empty() {
+            return Ok(None);
+        }
+        let mut per_instance = Vec::new();
+        for per in &seen {
+            let mut v = Vec::new();
+            for acc in per {
+                v.push(acc.as_ref().and_then(|(root, _, _, _, index, _)| {
+                    kept.iter()
+                        .position(|&i| cells[i].0 == *root && cells[i].2.index == *index)
+                }));
+            }
+            per_instance.push(v);
+        }
+        let out = kept.iter().map(|&i| cells[i].2.clone()).collect();
+        Ok(Some((out, per_instance)))
+    }
+
+    /// The loop over `dim` with `cells` loaded before it, carried through
+    /// `iter_args`, and the written ones stored after it, all under a guard
+    /// that the loop runs at least once (unless that is a constant fact).
+    #[allow(clippy::too_many_arguments)]
+    fn carried_loop(
+        &mut self,
+        dim: usize,
+        lower: &[Bound],
+        upper: &[Bound],
+        body: &Node,
+        cells: Vec<Cell>,
+        instances: InstanceCells,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        if lower.iter().chain(upper).any(|b| b.div != 1) {
+            return self.plain_loop(dim, lower, upper, false, body, at, created);
+        }
+        let (dims, operands) = self.operands();
+        let header = self.map_header(&dims);
+        let mut conds = Vec::new();
+        for l in lower {
+            for u in upper {
+                let row: Row = u
+                    .row
+                    .iter()
+                    .zip(&l.row)
+                    .map(|(a, b)| a.checked_sub(*b))
+                    .collect::<Option<_>>()
+                    .ok_or("loop bounds overflow")?;
+                let last = row.len() - 1;
+                if row[..last].iter().all(|&c| c == 0) {
+                    if row[last] >= 0 {
+                        continue;
+                    }
+                    return Ok(()); // a constant empty range
+                }
+                conds.push(format!("{} >= 0", self.text(&row, &dims)));
+            }
+        }
+        let mut point = at;
+        let mut guard_block = None;
+        if !conds.is_empty() {
+            let set = self.attr(&format!("affine_set<{header} : ({})>", conds.join(", ")))?;
+            let (op, blocks) = self.b.create(
+                at,
+                "affine.if",
+                &operands,
+                0,
+                &[("condition", set)],
+                &[Some(0), None],
+            );
+            if matches!(at, Point::Before(_)) {
+                created.push(op);
+            }
+            point = Point::End(blocks[0]);
+            guard_block = Some(blocks[0]);
+        }
+        let top = matches!(point, Point::Before(_));
+        let mut maps = Vec::new();
+        for c in &cells {
+            let subs: Vec<String> = c.index.iter().map(|r| self.text(r, &dims)).collect();
+            maps.push(self.attr(&format!("affine_map<{header} -> ({})>", subs.join(", ")))?);
+        }
+        let mut inits = Vec::new();
+        for (c, &map) in cells.iter().zip(&maps) {
+            let mut ops = vec![c.memref];
+            ops.extend(operands.iter().copied());
+            let ld = self
+                .b
+                .create_typed(point, "affine.load", &ops, &[&c.elem], &[("map", map)])
+                .ok_or_else(|| format!("cannot build the type {}", c.elem))?;
+            if top {
+                created.push(ld);
+            }
+            inits.push(ld.result(0).ok_or("affine.load without result")?);
+        }
+        let lo: Vec<String> = lower
+            .iter()
+            .map(|b| self.bound_text(b, &dims, true))
+            .collect();
+        let up: Vec<String> = upper
+            .iter()
+            .map(|b| self.bound_text(b, &dims, false))
+            .collect();
+        let nb = operands.len();
+        let mut all = operands.clone();
+        all.extend(operands.iter().copied());
+        let attrs = [
+            (
+                "lowerBoundMap",
+                self.attr(&format!("affine_map<{header} -> ({})>", lo.join(", ")))?,
+            ),
+            (
+                "upperBoundMap",
+                self.attr(&format!("affine_map<{header} -> ({})>", up.join(", ")))?,
+            ),
+            ("step", self.attr("1 : index")?),
+            (
+                "operandSegmentSizes",
+                self.attr(&format!("array<i32: {nb}, {nb}, {}>", inits.len()))?,
+            ),
+        ];
+        let (op, block) = self
+            .b
+            .create_carrying(point, "affine.for", &all, &inits, &attrs);
+        if top {
+            created.push(op);
+        }
+        let iv = block.arg(0).ok_or("loop without induction variable")?;
+        let values = (0..inits.len())
+            .map(|i| block.arg(i + 1))
+            .collect::<Option<Vec<Val>>>()
+            .ok_or("loop without its carried values")?;
+        self.ivs[dim] = Some(iv);
+        self.carry = Some(Carry {
+            instances,
+            next: 0,
+            values,
+        });
+        let r = self.node(body, Point::End(block), created);
+        self.ivs[dim] = None;
+        let carry = self.carry.take();
+        r?;
+        let carry = carry.ok_or("internal error: carried values lost")?;
+        if carry.next != carry.instances.len() {
+            return Err("internal error: carried-cell instances out of step".into());
+        }
+        self.b.create(
+            Point::End(block),
+            "affine.yield",
+            &carry.values,
+            0,
+            &[],
+            &[],
+        );
+        for (i, c) in cells.iter().enumerate() {
+            if !c.written {
+                continue;
+            }
+            let v = op.result(i).ok_or("affine.for without result")?;
+            let mut ops = vec![v, c.memref];
+            ops.extend(operands.iter().copied());
+            let (st, _) = self
+                .b
+                .create(point, "affine.store", &ops, 0, &[("map", maps[i])], &[]);
+            if top {
+                created.push(st);
+            }
+        }
+        if let Some(b) = guard_block {
+            self.b
+                .create(Point::End(b), "affine.yield", &[], 0, &[], &[]);
+        }
+        Ok(())
+    }
+
+    /// An `affine.for` (or `affine.parallel`) over `dim` around `body`.
+    #[allow(clippy::too_many_arguments)]
+    fn plain_loop(
+        &mut self,
+        dim: usize,
+        lower: &[Bound],
+        upper: &[Bound],
+        parallel: bool,
+        body: &Node,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let (dims, operands) = self.operands();
+        let header = self.map_header(&dims);
+        let lo: Vec<String> = lower
+            .iter()
+            .map(|b| self.bound_text(b, &dims, true))
+            .collect();
+        let up: Vec<String> = upper
+            .iter()
+            .map(|b| self.bound_text(b, &dims, false))
+            .collect();
+        let lmap = self.attr(&format!("affine_map<{header} -> ({})>", lo.join(", ")))?;
+        let umap = self.attr(&format!("affine_map<{header} -> ({})>", up.join(", ")))?;
+        let mut all = operands.clone();
+        all.extend(operands.iter().copied());
+        let (op, blocks) = if parallel {
+            let attrs = [
+                ("lowerBoundsMap", lmap),
+                ("upperBoundsMap", umap),
+                (
+                    "lowerBoundsGroups",
+                    self.attr(&format!("dense<[{}]> : tensor<1xi32>", lo.len()))?,
+                ),
+                (
+                    "upperBoundsGroups",
+                    self.attr(&format!("dense<[{}]> : tensor<1xi32>", up.len()))?,
+                ),
+                ("steps", self.attr("[1]")?),
+                ("reductions", self.attr("[]")?),
+            ];
+            self.b
+                .create(at, "affine.parallel", &all, 0, &attrs, &[Some(1)])
+        } else {
+            affine_for(&self.b, at, lmap, umap, &operands)?
+        };
+        if matches!(at, Point::Before(_)) {
+            created.push(op);
+        }
+        let block = blocks[0];
+        let iv = block.arg(0).ok_or("loop without induction variable")?;
+        self.ivs[dim] = Some(iv);
+        let inner = Point::End(block);
+        let r = self.node(body, inner, created);
+        self.ivs[dim] = None;
+        r?;
+        self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
+        Ok(())
+    }
+
     /// An `affine.apply` of `row` over the current loops and parameters.
     fn apply(&self, row: &Row, at: Point, created: &mut Vec<Op>) -> Result<Val, EmitError> {
         let (dims, operands) = self.operands();
@@ -621,7 +1059,20 @@ impl Emitter<'_> {
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
-        let st = &self.scop.statements[s];
+        let scop = self.scop;
+        let st = &scop.statements[s];
+        // Inside a loop with carried cells: this instance's cells.
+        let cells_of: Option<Vec<Option<usize>>> = match &mut self.carry {
+            Some(c) => {
+                let v =
+                    c.instances.get(c.next).cloned().ok_or(
+                        "internal error: an instance the carried-cell analysis did not see",
+                    )?;
+                c.next += 1;
+                Some(v)
+            }
+            None => None,
+        };
         self.b.set_loc_of(st.op);
         let mut map: HashMap<usize, Val> = HashMap::new();
         for (k, row) in iters.iter().enumerate() {
@@ -648,6 +1099,29 @@ impl Emitter<'_> {
         }
         slice.sort_by_key(|op| self.order.get(&op.key()).copied().unwrap_or(usize::MAX));
         for op in slice {
+            // A carried cell: a load reads its current value, a store
+            // replaces it.
+            let cell = cells_of.as_ref().and_then(|cells| {
+                let a = st.accesses.iter().position(|a| a.op.key() == op.key())?;
+                cells[a]
+            });
+            if let (Some(c), Some(carry)) = (cell, self.carry.as_mut()) {
+                if op.name() == "affine.store" {
+                    let v = *op.operands().first().ok_or("store without value")?;
+                    let nv = match map.get(&v.key()) {
+                        Some(&nv) => nv,
+                        None => match scop.param_values.iter().position(|pv| pv.key() == v.key()) {
+                            Some(p) => self.params[p],
+                            None => v,
+                        },
+                    };
+                    carry.values[c] = nv;
+                } else {
+                    let old = op.result(0).ok_or("load without result")?;
+                    map.insert(old.key(), carry.values[c]);
+                }
+                continue;
+            }
             let c = self.b.clone_op(at, op);
             if matches!(at, Point::Before(_)) {
                 created.push(c);

@@ -183,6 +183,17 @@ impl Node {
         }
     }
 
+    /// True when the tree fixes a dimension `k` with `pred(k)` by a
+    /// [`Node::Let`] (an unrolled iteration).
+    pub fn has_let_over(&self, pred: impl Fn(usize) -> bool + Copy) -> bool {
+        match self {
+            Node::Seq(v) => v.iter().any(|n| n.has_let_over(pred)),
+            Node::Let { dim, body, .. } => pred(*dim) || body.has_let_over(pred),
+            Node::Loop { body, .. } | Node::If { body, .. } => body.has_let_over(pred),
+            Node::Stmt { .. } => false,
+        }
+    }
+
     /// Number of loops and guards in the tree: (loops, parallel loops, ifs).
     pub fn counts(&self) -> (usize, usize, usize) {
         match self {
@@ -256,6 +267,7 @@ pub fn generate(scop: &Scop, plan: &Plan) -> Res<Node> {
         n,
         splits: std::cell::Cell::new(0),
     };
+    let items = g.split_register_blocks(items)?;
     let tree = g.scan(0, items, &Poly::default())?;
     Ok(unroll(tree, plan))
 }
@@ -628,6 +640,92 @@ impl Gen<'_> {
 
     fn col(&self, k: usize) -> usize {
         self.np + k
+    }
+
+    /// Register tiles ([`Plan::register_tiles`]): each statement piece is
+    /// split into the part whose register blocks are full and the rest, so
+    /// that full blocks get constant trip counts and unroll. A block is full
+    /// where every inequality on the two unrolled dimensions (and on
+    /// dimensions outside the tile's loop) holds at the block's worst
+    /// corner: `t_u = ru·q_u + a`, `t_v = rv·q_v + b` with `a ∈ {0, ru-1}`,
+    /// `b ∈ {0, rv-1}` chosen by the signs of the coefficients. The pieces
+    /// partition the original one, so the code runs the same instances.
+    fn split_register_blocks(&self, items: Vec<Item>) -> Res<Vec<Item>> {
+        /// Most pieces one statement piece is split into.
+        const MAX_PIECES: usize = 6;
+        let mut items = items;
+        for &(u, ru, rv) in &self.plan.register_tiles {
+            if u < 3 || u + 1 >= self.n {
+                continue;
+            }
+            let (qu, qv, r, v) = (u - 3, u - 2, u - 1, u + 1);
+            let (cu, cv) = (self.col(u), self.col(v));
+            let mut out = Vec::new();
+            for item in items {
+                let touches = |row: &Row| row[cu] != 0 || row[cv] != 0;
+                if item.poly.eqs.iter().any(touches) {
+                    out.push(item);
+                    continue;
+                }
+                let mut corners = Vec::new();
+                for row in item.poly.ineqs.iter().filter(|r| touches(r)) {
+                    if row[self.col(r)] != 0 || (v + 1..self.n).any(|d| row[self.col(d)] != 0) {
+                        continue;
+                    }
+                    let mut f = row.clone();
+                    let last = f.len() - 1;
+                    for (c, q, size) in [(cu, qu, ru), (cv, qv, rv)] {
+                        let a = f[c];
+                        f[c] = 0;
+                        add_scaled(&mut f, self.col(q), mul(a, size)?)?;
+                        if a < 0 {
+                            add_scaled(&mut f, last, mul(a, size - 1)?)?;
+                        }
+                    }
+                    // Tightened to integers (`4q - 32l >= 0` is `q - 8l >= 0`),
+                    // so that its negation is exact over the rationals too.
+                    if let Norm::Row(f) = norm_ineq(&f)? {
+                        if !corners.contains(&f) {
+                            corners.push(f);
+                        }
+                    }
+                }
+                // (piece, may still be split: the full candidate)
+                let mut pieces = vec![(item.clone(), true)];
+                for f in &corners {
+                    let mut next = Vec::new();
+                    for (p, open) in pieces {
+                        if !open {
+                            next.push((p, false));
+                            continue;
+                        }
+                        let mut full = p.clone();
+                        full.poly.ineqs.push(f.clone());
+                        let mut part = p.clone();
+                        let mut neg: Row = f.iter().map(|x| -x).collect();
+                        let last = neg.len() - 1;
+                        add_scaled(&mut neg, last, -1)?;
+                        part.poly.ineqs.push(neg);
+                        if !self.feasible(&part.poly)? {
+                            next.push((p, true));
+                        } else if !self.feasible(&full.poly)? {
+                            next.push((p, false));
+                        } else {
+                            next.push((full, true));
+                            next.push((part, false));
+                        }
+                    }
+                    pieces = next;
+                }
+                if pieces.len() > MAX_PIECES {
+                    out.push(item);
+                } else {
+                    out.extend(pieces.into_iter().map(|(p, _)| p));
+                }
+            }
+            items = out;
+        }
+        Ok(items)
     }
 
     /// True when `ctx` implies `row >= 0` (exact rational test; an empty

@@ -76,7 +76,12 @@ impl Builder {
 
     /// A region holding one block with `nargs` index arguments.
     fn region_with_block(&self, nargs: usize) -> (MlirRegion, Block) {
-        let types = vec![self.index_type(); nargs];
+        self.region_with_typed_block(vec![self.index_type(); nargs])
+    }
+
+    /// A region holding one block with arguments of the given types.
+    fn region_with_typed_block(&self, types: Vec<MlirType>) -> (MlirRegion, Block) {
+        let nargs = types.len();
         let locs = vec![self.loc; nargs];
         // SAFETY: live context; the argument arrays have `nargs` entries;
         // the region takes ownership of the block.
@@ -128,6 +133,31 @@ impl Builder {
         Some(self.create_with(at, name, operands, results, attrs, &[]).0)
     }
 
+    /// Creates an operation whose results have the types of `carried` and
+    /// whose one region holds one block with an `index` argument followed by
+    /// arguments of those types (`affine.for` with `iter_args`).
+    pub fn create_carrying(
+        &self,
+        at: Point,
+        name: &str,
+        operands: &[Val],
+        carried: &[Val],
+        attrs: &[(&str, AttrHandle)],
+    ) -> (Op, Block) {
+        // SAFETY: live values.
+        let types: Vec<MlirType> = carried
+            .iter()
+            .map(|v| unsafe { mlirValueGetType(v.to_raw()) })
+            .collect();
+        let mut arg_types = vec![self.index_type()];
+        arg_types.extend(types.iter().copied());
+        let (region, block) = self.region_with_typed_block(arg_types);
+        let mut all = operands.to_vec();
+        all.extend(carried.iter().copied());
+        let op = self.create_regions(at, name, &all, types, attrs, vec![region]);
+        (op, block)
+    }
+
     fn create_with(
         &self,
         at: Point,
@@ -137,15 +167,6 @@ impl Builder {
         attrs: &[(&str, AttrHandle)],
         blocks: &[Option<usize>],
     ) -> (Op, Vec<Block>) {
-        let name_c = CString::new(name).unwrap_or_default();
-        let named: Vec<MlirNamedAttribute> = attrs
-            .iter()
-            .map(|(n, a)| {
-                // SAFETY: live context; the name outlives the call.
-                unsafe { mlirNamedAttributeGet(mlirIdentifierGet(self.ctx, string_ref(n)), a.0) }
-            })
-            .collect();
-        let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.to_raw()).collect();
         let mut regions = Vec::new();
         let mut out_blocks = Vec::new();
         for b in blocks {
@@ -159,6 +180,30 @@ impl Builder {
                 None => regions.push(unsafe { mlirRegionCreate() }),
             }
         }
+        let op = self.create_regions(at, name, operands, results, attrs, regions);
+        (op, out_blocks)
+    }
+
+    /// Creates `name` with the given operands, result types, attributes and
+    /// regions (which it takes ownership of) and inserts it at `at`.
+    fn create_regions(
+        &self,
+        at: Point,
+        name: &str,
+        operands: &[Val],
+        results: Vec<MlirType>,
+        attrs: &[(&str, AttrHandle)],
+        regions: Vec<MlirRegion>,
+    ) -> Op {
+        let name_c = CString::new(name).unwrap_or_default();
+        let named: Vec<MlirNamedAttribute> = attrs
+            .iter()
+            .map(|(n, a)| {
+                // SAFETY: live context; the name outlives the call.
+                unsafe { mlirNamedAttributeGet(mlirIdentifierGet(self.ctx, string_ref(n)), a.0) }
+            })
+            .collect();
+        let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.to_raw()).collect();
         // SAFETY: the state is filled with live handles and arrays that
         // outlive `mlirOperationCreate`, which takes ownership of the regions.
         let op = unsafe {
@@ -180,7 +225,7 @@ impl Builder {
             Op::from_raw(mlirOperationCreate(&mut state))
         };
         insert(at, op);
-        (op, out_blocks)
+        op
     }
 
     /// Clones `op` (with its regions) and inserts the clone at `at`.

@@ -72,6 +72,17 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         fuse: options.fuse.parse().unwrap_or_default(),
         max_coef: options.max_coef.clamp(1, 64) as i64,
     };
+    if let Some(bad) = options
+        .register_tile_sizes
+        .iter()
+        .find(|&&t| !(1..=16).contains(&t))
+    {
+        return Err(PassError::Options(super::OptionError::Invalid {
+            option: "register-tile-sizes".into(),
+            value: bad.to_string(),
+            reason: "register tile sizes must be between 1 and 16".into(),
+        }));
+    }
     if let Some(bad) = options.tile_sizes.iter().find(|&&t| t < 1) {
         return Err(PassError::Options(super::OptionError::Invalid {
             option: "tile-sizes".into(),
@@ -97,6 +108,15 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         },
         wavefront: options.wavefront,
         unroll_jam: options.unroll_jam.min(16) as i64,
+        register_tile: if options.register_tile {
+            match options.register_tile_sizes[..] {
+                [] => (4, 16),
+                [v] => (v, v),
+                [u, v, ..] => (u, v),
+            }
+        } else {
+            (0, 0)
+        },
     };
     // The rewritten loop nests and the memrefs they access, for `noalias`.
     let mut rewritten: Vec<Op> = Vec::new();
@@ -216,7 +236,12 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             continue;
         }
         let (loops, parallel, guards) = tree.counts();
-        match emit::emit(&scop, &tree, plan.dims.len()) {
+        let carry_dims: Vec<usize> = plan
+            .register_tiles
+            .iter()
+            .map(|&(u, _, _)| u - 1)
+            .collect();
+        match emit::emit(&scop, &tree, plan.dims.len(), &carry_dims) {
             Ok(created) => {
                 rewritten.extend(created);
                 roots.extend(scop.arrays.iter().map(|a| a.root().key()));
@@ -304,6 +329,15 @@ fn mark_noalias(func: Op, rewritten: &[Op], roots: &[usize]) {
     }
 }
 
+/// True when the plan runs the tiles of a band of two loops as a wavefront
+/// and a sequential loop encloses it.
+fn nested_small_wavefront(plan: &Plan) -> bool {
+    let Some(w) = plan.dims.iter().position(|d| d.what.contains("wavefront")) else {
+        return false;
+    };
+    plan.max_tiled_band == 2 && plan.dims[..w].iter().any(|d| !d.scalar && !d.parallel)
+}
+
 /// A plan, its loop tree, and why it differs from the default options.
 struct Planned {
     plan: Plan,
@@ -350,6 +384,37 @@ fn plan_scop(
             );
             continue;
         }
+        // Register tiles pay only when their full blocks unroll.
+        let reg_dims = |k: usize| plan.dims[k].unroll && plan.dims[k].what.contains("register");
+        if attempt.register_tile.1 > 1 && plan.dims.iter().any(|d| d.unroll) {
+            // Guards in the partial blocks along a triangular edge are
+            // accepted when the plan without register tiles needs none:
+            // full blocks, guard-free, do most of the work there.
+            let guards_of_own = || -> bool {
+                let mut plain = attempt.clone();
+                plain.register_tile = (0, 0);
+                let own = crate::transform::plan(scop, &sched, &plain)
+                    .ok()
+                    .and_then(|p| generate(scop, &p).ok())
+                    .map(|t| t.inner_guards() > 0);
+                own != Some(false)
+            };
+            let why = if !tree.has_let_over(reg_dims) {
+                Some("its blocks' trip counts are not constant")
+            } else if options.profitability && tree.inner_guards() > 0 && guards_of_own() {
+                Some("it would leave statement guards in innermost loops")
+            } else {
+                None
+            };
+            if why.is_none() && tree.inner_guards() > 0 {
+                break Ok((plan, tree));
+            }
+            if let Some(why) = why {
+                attempt.register_tile = (0, 0);
+                jam_note = Some(format!("no register tile: {why}"));
+                continue;
+            }
+        }
         if options.profitability && attempt.tile && tree.inner_guards() > 0 {
             attempt.tile = false;
             fallback_note = Some(format!(
@@ -357,6 +422,16 @@ fn plan_scop(
                 tree.inner_guards(),
                 if tree.inner_guards() == 1 { "" } else { "s" }
             ));
+            continue;
+        }
+        // A wavefront over the tiles of a two-loop band inside a sequential
+        // loop (floyd-warshall's k) synchronizes once per wavefront, many
+        // times per outer iteration, for little work each time.
+        if options.profitability && attempt.wavefront && nested_small_wavefront(&plan) {
+            attempt.wavefront = false;
+            fallback_note = Some(
+                "no wavefront: its band of two loops sits inside a sequential loop".to_string(),
+            );
             continue;
         }
         break Ok((plan, tree));
@@ -421,7 +496,16 @@ fn plan_scop(
     }
     // A SCoP with little work in all gains nothing from tiles or forks.
     if options.profitability {
-        if let Ok(Some(w)) = work_per_loop(scop, &plan, 0) {
+        // Estimated on the plan without register tiles: their blocks'
+        // rational widths would inflate the estimate.
+        let mut plain = attempt.clone();
+        plain.register_tile = (0, 0);
+        let estimate_on = if plan.register_tiles.is_empty() {
+            None
+        } else {
+            crate::transform::plan(scop, &sched, &plain).ok()
+        };
+        if let Ok(Some(w)) = work_per_loop(scop, estimate_on.as_ref().unwrap_or(&plan), 0) {
             if w < SCOP_MIN_WORK {
                 return Err(format!(
                     "no profitable transformation: about {w:.0} statement instances in all, too few for tiles or parallel loops to pay"

@@ -52,7 +52,7 @@ use crate::math::MathError;
 use crate::sched::pluto::{DimKind, PlutoSchedule};
 use crate::sched::Schedule;
 use crate::scop::form::{Form, Locals};
-use crate::scop::model::Scop;
+use crate::scop::model::{AccessKind, Scop};
 
 /// What to do with the scheduler's bands.
 #[derive(Debug, Clone)]
@@ -77,6 +77,12 @@ pub struct Options {
     /// (0 or 1: off); as many of them, innermost first, as keep the
     /// unrolled body at most [`MAX_JAM_COPIES`] statement copies.
     pub unroll_jam: i64,
+    /// Register tile `(u, v)` of bands of three or more loops (off when
+    /// `v <= 1` or with `unroll_jam`): see [`register_dims`]; the point
+    /// loop of the writes' invariant dimension goes inside blocks of `u`
+    /// iterations of another point loop and `v` of the vector loop, which
+    /// are unrolled, so the written cells stay in registers across it.
+    pub register_tile: (i64, i64),
 }
 
 /// Largest number of copies of a statement that unroll-and-jam makes.
@@ -94,6 +100,7 @@ impl Default for Options {
             vector_tile: 256,
             wavefront: true,
             unroll_jam: 0,
+            register_tile: (4, 16),
         }
     }
 }
@@ -123,6 +130,11 @@ pub struct Plan {
     pub notes: Vec<String>,
     /// The largest number of loops of a tiled band (0: nothing tiled).
     pub max_tiled_band: usize,
+    /// Register tiles: the dimension of the first unrolled loop `u` (its
+    /// blocks are dimension `u - 3`, the vector loop's blocks `u - 2`, the
+    /// loop inside the tile `u - 1`, the unrolled vector loop `u + 1`) and
+    /// the block sizes of the two unrolled loops.
+    pub register_tiles: Vec<(usize, i64, i64)>,
 }
 
 /// A maximal run of loop dimensions of one band.
@@ -158,6 +170,72 @@ fn bands(kinds: &[DimKind]) -> Vec<Band> {
     out
 }
 
+/// For statement `s`, the change of every access's subscripts when point
+/// dimension `d` of the band advances by one with the other dimensions of
+/// the statement's schedule fixed: per access, its kind and the deltas.
+/// `None` when the statement's hyperplanes are not unimodular around `d`
+/// (or it has no iterator along `d`), or a subscript uses a local.
+fn access_deltas(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    band: &Band,
+    d: usize,
+    s: usize,
+) -> Option<Vec<(AccessKind, Vec<i64>)>> {
+    let st = &scop.statements[s];
+    let m = st.iters.len();
+    // The statement's full hyperplane matrix: its first m independent
+    // rows, with the band's row d among them if it has iterators.
+    let rows: Vec<(usize, Vec<i64>)> = sched.schedule.dims[s]
+        .iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let mut r = f.iters.clone();
+            r.resize(m, 0);
+            (k, r)
+        })
+        .filter(|(_, r)| r.iter().any(|&c| c != 0))
+        .collect();
+    let mut chosen: Vec<(usize, Vec<i64>)> = Vec::new();
+    for (k, r) in rows {
+        let mut trial: Vec<Vec<i64>> = chosen.iter().map(|(_, r)| r.clone()).collect();
+        trial.push(r.clone());
+        if rank(&trial).unwrap_or(0) > chosen.len() {
+            chosen.push((k, r));
+        }
+        if chosen.len() == m {
+            break;
+        }
+    }
+    if chosen.len() != m {
+        return None;
+    }
+    let pos = chosen.iter().position(|(k, _)| *k == band.first + d)?;
+    let a: Vec<Vec<i64>> = chosen.iter().map(|(_, r)| r.clone()).collect();
+    let inv = unimodular_inverse(&a).ok()??;
+    // Moving one step along dim `pos`: iterators move by column `pos`.
+    let step: Vec<i64> = (0..m).map(|j| inv[j][pos]).collect();
+    let mut out = Vec::new();
+    for acc in &st.accesses {
+        if acc.index.iter().any(|f| f.locals.iter().any(|&c| c != 0)) {
+            return None;
+        }
+        let deltas: Vec<i64> = acc
+            .index
+            .iter()
+            .map(|f| {
+                f.iters
+                    .iter()
+                    .zip(&step)
+                    .map(|(a, b)| a.saturating_mul(*b))
+                    .sum::<i64>()
+            })
+            .collect();
+        out.push((acc.kind, deltas));
+    }
+    Some(out)
+}
+
 /// Score of point dimension `d` of a band for the innermost position, over
 /// the statements `members`: accesses with unit or zero stride along it.
 fn stride_score(
@@ -169,55 +247,10 @@ fn stride_score(
 ) -> i64 {
     let mut score = 0;
     for &s in members {
-        let st = &scop.statements[s];
-        let m = st.iters.len();
-        // The statement's full hyperplane matrix: its first m independent
-        // rows, with the band's row d among them if it has iterators.
-        let rows: Vec<(usize, Vec<i64>)> = sched.schedule.dims[s]
-            .iter()
-            .enumerate()
-            .map(|(k, f)| {
-                let mut r = f.iters.clone();
-                r.resize(m, 0);
-                (k, r)
-            })
-            .filter(|(_, r)| r.iter().any(|&c| c != 0))
-            .collect();
-        let mut chosen: Vec<(usize, Vec<i64>)> = Vec::new();
-        for (k, r) in rows {
-            let mut trial: Vec<Vec<i64>> = chosen.iter().map(|(_, r)| r.clone()).collect();
-            trial.push(r.clone());
-            if rank(&trial).unwrap_or(0) > chosen.len() {
-                chosen.push((k, r));
-            }
-            if chosen.len() == m {
-                break;
-            }
-        }
-        if chosen.len() != m {
-            continue;
-        }
-        let Some(pos) = chosen.iter().position(|(k, _)| *k == band.first + d) else {
+        let Some(accesses) = access_deltas(scop, sched, band, d, s) else {
             continue;
         };
-        let a: Vec<Vec<i64>> = chosen.iter().map(|(_, r)| r.clone()).collect();
-        let Ok(Some(inv)) = unimodular_inverse(&a) else {
-            continue;
-        };
-        // Moving one step along dim `pos`: iterators move by column `pos`.
-        let step: Vec<i64> = (0..m).map(|j| inv[j][pos]).collect();
-        for acc in &st.accesses {
-            let deltas: Vec<i64> = acc
-                .index
-                .iter()
-                .map(|f| {
-                    f.iters
-                        .iter()
-                        .zip(&step)
-                        .map(|(a, b)| a.saturating_mul(*b))
-                        .sum::<i64>()
-                })
-                .collect();
+        for (_, deltas) in accesses {
             let Some((last, rest)) = deltas.split_last() else {
                 continue;
             };
@@ -231,6 +264,81 @@ fn stride_score(
         }
     }
     score
+}
+
+/// The register tile of a group of statements whose point order ends with
+/// the vector dimension `v`: a point dimension `r != v` along which every
+/// access of the members to an array they write stays on the same cell
+/// (their accumulators can
+/// live in registers across it; the latest such dimension in the order),
+/// and, for bands of three or more loops, the point dimension `u` just
+/// before it in the order, other than `v` and `r`. `None` when there is no
+/// such `r`.
+fn register_dims(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    band: &Band,
+    order: &[usize],
+    members: &[usize],
+) -> Option<(Option<usize>, usize, usize)> {
+    let v = *order.last()?;
+    // Arrays the members write: every access to them must stay on its
+    // cell along `r`, or the cells cannot be kept in registers.
+    let written: Vec<usize> = members
+        .iter()
+        .flat_map(|&s| &scop.statements[s].accesses)
+        .filter(|a| a.kind == AccessKind::Write)
+        .map(|a| a.array.0)
+        .collect();
+    let invariant_writes = |d: usize| {
+        members.iter().all(|&s| {
+            let accesses = &scop.statements[s].accesses;
+            access_deltas(scop, sched, band, d, s).is_some_and(|acc| {
+                acc.iter()
+                    .zip(accesses)
+                    .filter(|(_, a)| written.contains(&a.array.0))
+                    .all(|((_, deltas), _)| deltas.iter().all(|&x| x == 0))
+            })
+        })
+    };
+    let r = order
+        .iter()
+        .rev()
+        .copied()
+        .find(|&d| d != v && invariant_writes(d))?;
+    let u = order.iter().rev().copied().find(|&d| d != v && d != r);
+    // The unrolled loops' bounds must not depend on `r` (triangular
+    // domains such as `k < i`): each of the three hyperplanes is one
+    // iterator, and no domain constraint ties `r`'s to `u`'s or `v`'s.
+    for &s in members {
+        let st = &scop.statements[s];
+        let iter_of = |d: usize| -> Option<usize> {
+            let f = &sched.schedule.dims[s][band.first + d];
+            let nz: Vec<usize> = (0..f.iters.len()).filter(|&i| f.iters[i] != 0).collect();
+            match nz[..] {
+                [i] if f.iters[i].abs() == 1 => Some(i),
+                _ => None,
+            }
+        };
+        let ir = iter_of(r)?;
+        let others: Vec<usize> = [u, Some(v)]
+            .into_iter()
+            .flatten()
+            .map(iter_of)
+            .collect::<Option<_>>()?;
+        let coef = |f: &Form, i: usize| f.iters.get(i).copied().unwrap_or(0);
+        let tied = st.domain.iter().any(|piece| {
+            piece.ineqs.iter().chain(&piece.eqs).any(|f| {
+                let touches = coef(f, ir) != 0 || others.iter().any(|&i| coef(f, i) != 0);
+                let couples = coef(f, ir) != 0 && others.iter().any(|&i| coef(f, i) != 0);
+                couples || (touches && f.locals.iter().any(|&c| c != 0))
+            })
+        });
+        if tied {
+            return None;
+        }
+    }
+    Some((u, v, r))
 }
 
 /// A new local `l` of `locals` with `t·l <= φ <= t·l + t - 1`: the block
@@ -277,6 +385,7 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
     let mut plan_dims: Vec<PlanDim> = Vec::new();
     let mut parallel_taken = false;
     let mut max_tiled_band = 0;
+    let mut register_tiles = Vec::new();
     let mut k = 0;
     while k < kinds.len() {
         let Some(bi) = band_of(k) else {
@@ -340,6 +449,8 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
         }
         let mut orders: Vec<Vec<usize>> = vec![(0..band.len).collect(); ns];
         let mut sizes_of: Vec<Vec<i64>> = vec![base_sizes.clone(); ns];
+        // Statements whose group got a stride-1 innermost point loop.
+        let mut vector_group = vec![false; ns];
         for (_, members) in &groups {
             let mut order: Vec<usize> = (0..band.len).collect();
             let mut sizes = base_sizes.clone();
@@ -362,6 +473,9 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                     .max_by_key(|&(score, d)| (score, d));
                 if let Some((score, d)) = best {
                     if score > 0 {
+                        for &s in members {
+                            vector_group[s] = true;
+                        }
                         if d != band.len - 1 {
                             order.retain(|&x| x != d);
                             order.push(d);
@@ -408,6 +522,25 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
             0
         };
         let jam_positions: Vec<usize> = (band.len - 1 - jam_count..band.len - 1).collect();
+        // Register tiles, per group of statements; groups without one keep
+        // their point order (and constant dimensions in the tile's place).
+        let (ru, rv) = opts.register_tile;
+        let mut reg: Vec<Option<(usize, usize, usize)>> = vec![None; ns];
+        if rv > 1 && ru >= 1 && jam_count == 0 && band.len >= 3 {
+            for (_, members) in &groups {
+                if !members.iter().all(|&s| vector_group[s]) {
+                    continue;
+                }
+                if let Some((Some(u), v, r)) =
+                    register_dims(scop, sched, band, &orders[members[0]], members)
+                {
+                    for &s in members {
+                        reg[s] = Some((u, v, r));
+                    }
+                }
+            }
+        }
+        let reg_on = reg.iter().any(Option::is_some);
         // Parallel tile loop: the band's first coincident dim, if it is the
         // schedule's first (or nested parallelism is on).
         let par_dim = (0..band.len).find(|&d| {
@@ -452,6 +585,34 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                 dims[s].extend(tile_forms(&l2_locals));
             }
             dims[s].extend(tile_forms(&tile_locals));
+            if reg_on {
+                // [other points], ⌊φu/ru⌋, ⌊φv/rv⌋, φr, φu, φv: the last two
+                // unrolled inside the loop over φr.
+                match reg[s] {
+                    Some((u, v, r)) => {
+                        for &d in &orders[s] {
+                            if d != u && d != v && d != r {
+                                dims[s].push(phis[d].clone());
+                            }
+                        }
+                        let qu = tile_local(&mut locals[s], &phis[u], ru)?;
+                        let qv = tile_local(&mut locals[s], &phis[v], rv)?;
+                        dims[s].push(Form::local(qu));
+                        dims[s].push(Form::local(qv));
+                        dims[s].push(phis[r].clone());
+                        dims[s].push(phis[u].clone());
+                        dims[s].push(phis[v].clone());
+                    }
+                    None => {
+                        for &d in &orders[s] {
+                            dims[s].push(phis[d].clone());
+                        }
+                        dims[s].push(Form::constant(0));
+                        dims[s].push(Form::constant(0));
+                    }
+                }
+                continue;
+            }
             // Unroll-and-jam: a jammed point loop runs over blocks of `u`
             // (`u·q <= φ <= u·q + u - 1`) and its points come innermost,
             // after the other point loops, to be unrolled.
@@ -501,7 +662,34 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                 format!("point loop {pos} of the band")
             }
         };
+        if reg_on {
+            let point = |pos: usize, what: &str| PlanDim {
+                scalar: false,
+                parallel: false,
+                unroll: false,
+                what: format!("{what} (point loop {pos} of the band)"),
+            };
+            for pos in 0..band.len - 3 {
+                plan_dims.push(point(pos, "point"));
+            }
+            plan_dims.push(point(band.len - 3, "register blocks"));
+            plan_dims.push(point(band.len - 2, "register blocks of the vector loop"));
+            plan_dims.push(point(band.len - 1, "loop inside the register tile"));
+            register_tiles.push((plan_dims.len(), ru, rv));
+            for what in ["unrolled register tile", "unrolled register tile (vector)"] {
+                plan_dims.push(PlanDim {
+                    scalar: false,
+                    parallel: false,
+                    unroll: true,
+                    what: what.into(),
+                });
+            }
+            notes.push(format!("register tile {ru}x{rv}"));
+        }
         for pos in 0..band.len {
+            if reg_on {
+                break;
+            }
             plan_dims.push(PlanDim {
                 scalar: false,
                 parallel: false,
@@ -558,6 +746,7 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
         dims: plan_dims,
         notes,
         max_tiled_band,
+        register_tiles,
     })
 }
 
@@ -601,6 +790,7 @@ pub fn original_parallel_plan(
         schedule,
         dims,
         max_tiled_band: 0,
+        register_tiles: Vec::new(),
         notes: vec![format!(
             "original loop order kept, loop at dimension {p} parallel (no skewed wavefront)"
         )],

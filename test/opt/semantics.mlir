@@ -15,6 +15,10 @@
 // RUN: %polyrs-opt %s --poly-opt='unroll-jam=4 noalias=true profitability=false' | %polyrs-runner --threads=2 - > %t.jam
 // RUN: diff %t.before %t.fused
 // RUN: diff %t.before %t.jam
+// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=3,5 tile-sizes=30 profitability=false' 2>%t.rt.remarks | %polyrs-runner --threads=2 - > %t.rt
+// RUN: diff %t.before %t.rt
+// RUN: FileCheck %s --input-file=%t.rt.remarks --check-prefix=RT
+// RT: register tile 3x5
 // RUN: FileCheck %s --input-file=%t.before
 // Every kernel printed one checksum:
 // CHECK-COUNT-10: {{[0-9]}}

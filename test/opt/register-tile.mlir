@@ -1,0 +1,85 @@
+// Register tiles: in a tiled band of three loops, the loop along which the
+// writes stay on one cell (k for C[i][j]) goes inside blocks of the other
+// two point loops (i, and the vector loop j), which are unrolled; the cells
+// the block writes are loaded before the k loop, carried through its
+// iter_args, and stored after it. Each accumulation chain keeps its order
+// (k ascending per C element), so the results are bit-identical
+// (test/opt/semantics.mlir runs them).
+//
+// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 profitability=false' 2>&1 | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=3,5 tile-sizes=30 profitability=false' 2>&1 | FileCheck %s --check-prefix=PARTIAL
+// RUN: %polyrs-opt %s --poly-opt='register-tile=false profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: not %polyrs-opt %s --poly-opt='register-tile-sizes=17' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// CHECK: remark: poly-opt: 1 statement, {{.*}}register tile 2x4; band of 3 loops tiled 32x256x32; legality verified
+// CHECK-LABEL: func.func @gemm
+// The 2x4 block of C: eight loads before the k loop ...
+// CHECK:      %[[C0:.*]] = affine.load %arg2[%[[I:arg[0-9]+]] * 2, %[[J:arg[0-9]+]] * 4]
+// CHECK-NEXT: affine.load %arg2[%[[I]] * 2, %[[J]] * 4 + 1]
+// CHECK-NEXT: affine.load %arg2[%[[I]] * 2, %[[J]] * 4 + 2]
+// CHECK-NEXT: affine.load %arg2[%[[I]] * 2, %[[J]] * 4 + 3]
+// CHECK-NEXT: affine.load %arg2[%[[I]] * 2 + 1, %[[J]] * 4]
+// CHECK-NEXT: affine.load %arg2[%[[I]] * 2 + 1, %[[J]] * 4 + 1]
+// CHECK-NEXT: affine.load %arg2[%[[I]] * 2 + 1, %[[J]] * 4 + 2]
+// CHECK-NEXT: affine.load %arg2[%[[I]] * 2 + 1, %[[J]] * 4 + 3]
+// ... carried through the k loop, which touches C only through them ...
+// CHECK-NEXT: %[[R:.*]]:8 = affine.for %[[K:arg[0-9]+]] = {{.*}} iter_args(%[[X0:arg[0-9]+]] = %[[C0]], {{.*}}) -> (f64, f64, f64, f64, f64, f64, f64, f64) {
+// CHECK-NOT:  %arg2
+// CHECK:      affine.load %arg0[%[[I]] * 2, %[[K]]]
+// CHECK-NEXT: affine.load %arg1[%[[K]], %[[J]] * 4]
+// CHECK-NEXT: %[[P:.*]] = arith.mulf
+// CHECK-NEXT: %[[S0:.*]] = arith.addf %[[X0]], %[[P]] : f64
+// CHECK-NOT:  %arg2
+// CHECK:      affine.yield %[[S0]], {{.*}} : f64, f64, f64, f64, f64, f64, f64, f64
+// CHECK-NEXT: }
+// ... and stored after it.
+// CHECK-NEXT: affine.store %[[R]]#0, %arg2[%[[I]] * 2, %[[J]] * 4]
+// CHECK:      affine.store %[[R]]#7, %arg2[%[[I]] * 2 + 1, %[[J]] * 4 + 3]
+// CHECK-NOT:  affine.if
+// CHECK:      return
+
+// Blocks of 3x5 in tiles of 30 run past the array's end (64): the full blocks
+// are carried, the partial ones keep their loops.
+// PARTIAL: remark: poly-opt: {{.*}}register tile 3x5; band of 3 loops tiled 30x30x30
+// PARTIAL-LABEL: func.func @gemm
+// PARTIAL: affine.for {{.*}} iter_args({{.*}}) -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) {
+
+// OFF-NOT: register tile
+// OFF-NOT: iter_args
+
+// BAD: error: {{.*}}register-tile-sizes{{.*}}register tile sizes must be between 1 and 16
+func.func @gemm(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = 0 to 64 {
+        %a = affine.load %A[%i, %k] : memref<64x64xf64>
+        %b = affine.load %B[%k, %j] : memref<64x64xf64>
+        %c = affine.load %C[%i, %j] : memref<64x64xf64>
+        %p = arith.mulf %a, %b : f64
+        %s = arith.addf %c, %p : f64
+        affine.store %s, %C[%i, %j] : memref<64x64xf64>
+      }
+    }
+  }
+  return
+}
+
+// B[i][j] += A[k][i] * B[k][j]: B is written at [i][j] and read at [k][j],
+// so no loop keeps every access to B on one cell: no register tile.
+// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 profitability=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRMM
+// TRMM: register-tile.mlir:[[@LINE+2]]:3: remark: poly-opt: 1 statement, {{.*}} 0 guards; point loop φ0 moved innermost (stride-1 accesses); band of 3 loops tiled 32x32x32; legality verified
+func.func @trmm_like(%A: memref<64x64xf64>, %B: memref<64x64xf64>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = affine_map<(d0) -> (d0 + 1)>(%i) to 64 {
+        %a = affine.load %A[%k, %i] : memref<64x64xf64>
+        %b = affine.load %B[%k, %j] : memref<64x64xf64>
+        %c = affine.load %B[%i, %j] : memref<64x64xf64>
+        %p = arith.mulf %a, %b : f64
+        %s = arith.addf %c, %p : f64
+        affine.store %s, %B[%i, %j] : memref<64x64xf64>
+      }
+    }
+  }
+  return
+}
