@@ -68,10 +68,10 @@ PIPELINES = {
     # memref arguments marked noalias for LLVM.
     "polyrs-uj4": ["--poly-opt=unroll-jam=4 noalias=true profitability=false"],
     "polyrs-uj2": ["--poly-opt=unroll-jam=2 tile-sizes=8 noalias=true profitability=false"],
-    # Register tiles whose blocks straddle tiles and array ends (3x5 blocks
-    # in tiles of 7; 4x16 blocks in tiles of 8, 16 and 9), and none at all.
-    "polyrs-rt35": ["--poly-opt=tile-sizes=7 register-tile-sizes=3,5 profitability=false"],
-    "polyrs-rt-t9": ["--poly-opt=tile-sizes=8,16,9 profitability=false"],
+    # Register tiles whose blocks run past array ends (3x5 blocks in tiles
+    # of 15; 4x16 blocks in tiles of 8 and 48), and none at all.
+    "polyrs-rt35": ["--poly-opt=tile-sizes=15 register-tile-sizes=3,5 profitability=false"],
+    "polyrs-rt-t48": ["--poly-opt=tile-sizes=8,48 profitability=false"],
     "polyrs-nort": ["--poly-opt=register-tile=false"],
 }
 

@@ -182,7 +182,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     Option<"registerTile", "register-tile", "bool", /*default=*/"true",
            "Register tiles in bands of three or more loops: the loop along which the writes stay on one cell goes inside blocks of two other point loops (the vector loop among them), which are unrolled, so the written cells stay in registers across it">,
     ListOption<"registerTileSizes", "register-tile-sizes", "int64_t",
-           "Register tile: iterations of the outer and of the vector point loop per block, at most 16 each (default: 4,16)">,
+           "Register tile: iterations of the outer and of the vector point loop per block, at most 16 each (default: 8,8)">,
     Option<"maxCoef", "max-coef", "unsigned", /*default=*/"4",
            "Largest iterator coefficient of a scheduling hyperplane">,
     Option<"verify", "verify", "bool", /*default=*/"true",

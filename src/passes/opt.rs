@@ -110,7 +110,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         unroll_jam: options.unroll_jam.min(16) as i64,
         register_tile: if options.register_tile {
             match options.register_tile_sizes[..] {
-                [] => (4, 16),
+                [] => (8, 8),
                 [v] => (v, v),
                 [u, v, ..] => (u, v),
             }

@@ -100,7 +100,7 @@ impl Default for Options {
             vector_tile: 256,
             wavefront: true,
             unroll_jam: 0,
-            register_tile: (4, 16),
+            register_tile: (8, 8),
         }
     }
 }
@@ -534,6 +534,13 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                 if let Some((Some(u), v, r)) =
                     register_dims(scop, sched, band, &orders[members[0]], members)
                 {
+                    // Blocks inside tiles only: a block straddling two tiles
+                    // is never full, and would leave the loop over `r`
+                    // innermost without its cells in registers.
+                    let sizes = &sizes_of[members[0]];
+                    if sizes[u] % ru != 0 || sizes[v] % rv != 0 {
+                        continue;
+                    }
                     for &s in members {
                         reg[s] = Some((u, v, r));
                     }
