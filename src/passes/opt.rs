@@ -26,7 +26,7 @@ const SCOP_MIN_WORK: f64 = 4_000_000.0;
 use crate::deps::{compute, DepOptions, Dependence};
 use crate::ffi::ir::Op;
 use crate::ffi::shim::{emit as diag, Severity};
-use crate::sched::pluto::{schedule, Options as SchedOptions};
+use crate::sched::pluto::{schedule, DimKind, Options as SchedOptions, PlutoSchedule};
 use crate::sched::{describe_sample, verify, verify_parallel};
 use crate::transform::{is_skewed, original_parallel_plan, plan, Options as PlanOptions, Plan};
 
@@ -329,13 +329,40 @@ fn mark_noalias(func: Op, rewritten: &[Op], roots: &[usize]) {
     }
 }
 
-/// True when the plan runs the tiles of a band of two loops as a wavefront
-/// and a sequential loop encloses it.
-fn nested_small_wavefront(plan: &Plan) -> bool {
-    let Some(w) = plan.dims.iter().position(|d| d.what.contains("wavefront")) else {
-        return false;
-    };
-    plan.max_tiled_band == 2 && plan.dims[..w].iter().any(|d| !d.scalar && !d.parallel)
+/// Two statements of the same innermost input loop (same enclosing loops)
+/// that read one array at the same subscripts, which the schedule takes
+/// apart: their rows first differ at a sequence dimension before any loop
+/// (separate nests), or some loop dimension gives them different
+/// hyperplanes (the same cell read at distant times). The statements and
+/// the array.
+fn split_shared_reads(scop: &Scop, sched: &PlutoSchedule) -> Option<(usize, usize, usize)> {
+    use crate::scop::model::AccessKind;
+    let sts = &scop.statements;
+    for a in 0..sts.len() {
+        for b in a + 1..sts.len() {
+            if sts[a].loops != sts[b].loops || sts[a].loops.is_empty() {
+                continue;
+            }
+            let shared = sts[a].accesses.iter().find(|x| {
+                x.kind == AccessKind::Read
+                    && sts[b].accesses.iter().any(|y| {
+                        y.kind == AccessKind::Read && y.array == x.array && y.index == x.index
+                    })
+            });
+            let Some(shared) = shared else { continue };
+            let (da, db) = (&sched.schedule.dims[a], &sched.schedule.dims[b]);
+            let scalar = |k: usize| matches!(sched.dims[k], DimKind::Scalar);
+            let first_diff = (0..sched.dims.len()).find(|&k| da.get(k) != db.get(k));
+            let separate_nests =
+                first_diff.is_some_and(|k| scalar(k) && (0..k).all(scalar));
+            let transposed = (0..sched.dims.len())
+                .any(|k| !scalar(k) && da.get(k).map(|f| &f.iters) != db.get(k).map(|f| &f.iters));
+            if separate_nests || transposed {
+                return Some((a, b, shared.array.0));
+            }
+        }
+    }
+    None
 }
 
 /// A plan, its loop tree, and why it differs from the default options.
@@ -424,16 +451,6 @@ fn plan_scop(
             ));
             continue;
         }
-        // A wavefront over the tiles of a two-loop band inside a sequential
-        // loop (floyd-warshall's k) synchronizes once per wavefront, many
-        // times per outer iteration, for little work each time.
-        if options.profitability && attempt.wavefront && nested_small_wavefront(&plan) {
-            attempt.wavefront = false;
-            fallback_note = Some(
-                "no wavefront: its band of two loops sits inside a sequential loop".to_string(),
-            );
-            continue;
-        }
         break Ok((plan, tree));
     };
     let (mut plan, mut tree) = match built {
@@ -511,6 +528,23 @@ fn plan_scop(
                     "no profitable transformation: about {w:.0} statement instances in all, too few for tiles or parallel loops to pay"
                 ));
             }
+        }
+    }
+    // Matrix-vector shapes (no band of three loops) whose schedule takes
+    // apart two statements of one innermost input loop that read the same
+    // cells (bicg's `A[i][j]`, read by both updates: separate nests, or one
+    // nest whose hyperplanes run them in transposed orders): the array is
+    // streamed twice, and such kernels are bound by memory traffic, so the
+    // parallel loops gained do not pay for the second pass.
+    if options.profitability && plan.max_tiled_band <= 2 {
+        if let Some((a, b, array)) = split_shared_reads(scop, &sched) {
+            return Err(format!(
+                "no profitable transformation: {} and {} share their innermost loop and read {} at the same cells, which the schedule would read at distant times (a second pass over {} in a memory-bound nest)",
+                scop.statements[a].name,
+                scop.statements[b].name,
+                scop.arrays[array].name,
+                scop.arrays[array].name
+            ));
         }
     }
     // Tiles of two-loop bands alone (matrix-vector shapes: reuse along one
