@@ -573,19 +573,8 @@ impl Emitter<'_> {
                         )
                     })
                     .collect();
-                let set = self.attr(&format!("affine_set<{header} : ({})>", cs.join(", ")))?;
-                let (op, blocks) = self.b.create(
-                    at,
-                    "affine.if",
-                    &operands,
-                    0,
-                    &[("condition", set)],
-                    &[Some(0), None],
-                );
-                if matches!(at, Point::Before(_)) {
-                    created.push(op);
-                }
-                let inner = Point::End(blocks[0]);
+                let then = self.affine_if(&header, &cs, &operands, at, created)?;
+                let inner = Point::End(then);
                 self.node(body, inner, created)?;
                 self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
                 Ok(())
@@ -860,20 +849,9 @@ impl Emitter<'_> {
         let mut point = at;
         let mut guard_block = None;
         if !conds.is_empty() {
-            let set = self.attr(&format!("affine_set<{header} : ({})>", conds.join(", ")))?;
-            let (op, blocks) = self.b.create(
-                at,
-                "affine.if",
-                &operands,
-                0,
-                &[("condition", set)],
-                &[Some(0), None],
-            );
-            if matches!(at, Point::Before(_)) {
-                created.push(op);
-            }
-            point = Point::End(blocks[0]);
-            guard_block = Some(blocks[0]);
+            let then = self.affine_if(&header, &conds, &operands, at, created)?;
+            point = Point::End(then);
+            guard_block = Some(then);
         }
         let top = matches!(point, Point::Before(_));
         let mut maps = Vec::new();
@@ -1032,6 +1010,32 @@ impl Emitter<'_> {
         r?;
         self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
         Ok(())
+    }
+
+    /// An `affine.if` at `at` on the constraints `conds` (`e >= 0`, `e == 0`
+    /// texts over the map `header`), without an else block; returns its
+    /// (empty, unterminated) then block.
+    fn affine_if(
+        &self,
+        header: &str,
+        conds: &[String],
+        operands: &[Val],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<crate::ffi::ir::Block, EmitError> {
+        let set = self.attr(&format!("affine_set<{header} : ({})>", conds.join(", ")))?;
+        let (op, blocks) = self.b.create(
+            at,
+            "affine.if",
+            operands,
+            0,
+            &[("condition", set)],
+            &[Some(0), None],
+        );
+        if matches!(at, Point::Before(_)) {
+            created.push(op);
+        }
+        Ok(blocks[0])
     }
 
     /// An `affine.apply` of `row` over the current loops and parameters.
