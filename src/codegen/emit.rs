@@ -268,14 +268,16 @@ pub fn emit(
 }
 
 /// An `affine.for` with step 1 at `at` whose bound maps both take
-/// `operands`, with an empty body block (no terminator yet).
+/// `operands`, carrying `carried` through `iter_args` (its results), with
+/// an empty body block (no terminator yet).
 fn affine_for(
     b: &Builder,
     at: Point,
     lmap: AttrHandle,
     umap: AttrHandle,
     operands: &[Val],
-) -> Result<(Op, Vec<crate::ffi::ir::Block>), EmitError> {
+    carried: &[Val],
+) -> Result<(Op, crate::ffi::ir::Block), EmitError> {
     let n = operands.len();
     let mut all = operands.to_vec();
     all.extend(operands.iter().copied());
@@ -285,10 +287,10 @@ fn affine_for(
         ("step", b.attr("1 : index")?),
         (
             "operandSegmentSizes",
-            b.attr(&format!("array<i32: {n}, {n}, 0>"))?,
+            b.attr(&format!("array<i32: {n}, {n}, {}>", carried.len()))?,
         ),
     ];
-    Ok(b.create(at, "affine.for", &all, 0, &attrs, &[Some(1)]))
+    Ok(b.create_carrying(at, "affine.for", &all, carried, &attrs))
 }
 
 /// Emits `X[e] = X'[last - lb][e]` for every cell `e` of `X`, before `at`.
@@ -305,8 +307,7 @@ fn copy_back(
     for &n in &x.shape {
         let lmap = b.attr("affine_map<() -> (0)>")?;
         let umap = b.attr(&format!("affine_map<() -> ({n})>"))?;
-        let (_, blocks) = affine_for(b, point, lmap, umap, &[])?;
-        let block = blocks[0];
+        let (_, block) = affine_for(b, point, lmap, umap, &[], &[])?;
         ivs.push(block.arg(0).ok_or("loop without induction variable")?);
         b.create(Point::End(block), "affine.yield", &[], 0, &[], &[]);
         // Insert the next loop (or the copy) before this block's yield.
@@ -872,35 +873,8 @@ impl Emitter<'_> {
             }
             inits.push(ld.result(0).ok_or("affine.load without result")?);
         }
-        let lo: Vec<String> = lower
-            .iter()
-            .map(|b| self.bound_text(b, &dims, true))
-            .collect();
-        let up: Vec<String> = upper
-            .iter()
-            .map(|b| self.bound_text(b, &dims, false))
-            .collect();
-        let nb = operands.len();
-        let mut all = operands.clone();
-        all.extend(operands.iter().copied());
-        let attrs = [
-            (
-                "lowerBoundMap",
-                self.attr(&format!("affine_map<{header} -> ({})>", lo.join(", ")))?,
-            ),
-            (
-                "upperBoundMap",
-                self.attr(&format!("affine_map<{header} -> ({})>", up.join(", ")))?,
-            ),
-            ("step", self.attr("1 : index")?),
-            (
-                "operandSegmentSizes",
-                self.attr(&format!("array<i32: {nb}, {nb}, {}>", inits.len()))?,
-            ),
-        ];
-        let (op, block) = self
-            .b
-            .create_carrying(point, "affine.for", &all, &inits, &attrs);
+        let (lmap, umap) = self.bound_maps(lower, upper, &dims)?;
+        let (op, block) = affine_for(&self.b, point, lmap, umap, &operands, &inits)?;
         if top {
             created.push(op);
         }
@@ -965,43 +939,34 @@ impl Emitter<'_> {
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
         let (dims, operands) = self.operands();
-        let header = self.map_header(&dims);
-        let lo: Vec<String> = lower
-            .iter()
-            .map(|b| self.bound_text(b, &dims, true))
-            .collect();
-        let up: Vec<String> = upper
-            .iter()
-            .map(|b| self.bound_text(b, &dims, false))
-            .collect();
-        let lmap = self.attr(&format!("affine_map<{header} -> ({})>", lo.join(", ")))?;
-        let umap = self.attr(&format!("affine_map<{header} -> ({})>", up.join(", ")))?;
-        let mut all = operands.clone();
-        all.extend(operands.iter().copied());
-        let (op, blocks) = if parallel {
+        let (lmap, umap) = self.bound_maps(lower, upper, &dims)?;
+        let (op, block) = if parallel {
+            let mut all = operands.clone();
+            all.extend(operands.iter().copied());
             let attrs = [
                 ("lowerBoundsMap", lmap),
                 ("upperBoundsMap", umap),
                 (
                     "lowerBoundsGroups",
-                    self.attr(&format!("dense<[{}]> : tensor<1xi32>", lo.len()))?,
+                    self.attr(&format!("dense<[{}]> : tensor<1xi32>", lower.len()))?,
                 ),
                 (
                     "upperBoundsGroups",
-                    self.attr(&format!("dense<[{}]> : tensor<1xi32>", up.len()))?,
+                    self.attr(&format!("dense<[{}]> : tensor<1xi32>", upper.len()))?,
                 ),
                 ("steps", self.attr("[1]")?),
                 ("reductions", self.attr("[]")?),
             ];
-            self.b
-                .create(at, "affine.parallel", &all, 0, &attrs, &[Some(1)])
+            let (op, blocks) = self
+                .b
+                .create(at, "affine.parallel", &all, 0, &attrs, &[Some(1)]);
+            (op, blocks[0])
         } else {
-            affine_for(&self.b, at, lmap, umap, &operands)?
+            affine_for(&self.b, at, lmap, umap, &operands, &[])?
         };
         if matches!(at, Point::Before(_)) {
             created.push(op);
         }
-        let block = blocks[0];
         let iv = block.arg(0).ok_or("loop without induction variable")?;
         self.ivs[dim] = Some(iv);
         let inner = Point::End(block);
@@ -1010,6 +975,32 @@ impl Emitter<'_> {
         r?;
         self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
         Ok(())
+    }
+
+    /// The lower and upper bound maps (`max`/`min` of `lower`/`upper`) over
+    /// the loop dimensions `dims` and the symbols.
+    fn bound_maps(
+        &self,
+        lower: &[Bound],
+        upper: &[Bound],
+        dims: &[usize],
+    ) -> Result<(AttrHandle, AttrHandle), EmitError> {
+        let header = self.map_header(dims);
+        let text = |bounds: &[Bound], is_lower: bool| -> Vec<String> {
+            bounds
+                .iter()
+                .map(|b| self.bound_text(b, dims, is_lower))
+                .collect()
+        };
+        let lmap = self.attr(&format!(
+            "affine_map<{header} -> ({})>",
+            text(lower, true).join(", ")
+        ))?;
+        let umap = self.attr(&format!(
+            "affine_map<{header} -> ({})>",
+            text(upper, false).join(", ")
+        ))?;
+        Ok((lmap, umap))
     }
 
     /// An `affine.if` at `at` on the constraints `conds` (`e >= 0`, `e == 0`

@@ -412,8 +412,12 @@ fn plan_scop(
             continue;
         }
         // Register tiles pay only when their full blocks unroll.
-        let reg_dims = |k: usize| plan.dims[k].unroll && plan.dims[k].what.contains("register");
-        if attempt.register_tile.1 > 1 && plan.dims.iter().any(|d| d.unroll) {
+        let reg_dims = |k: usize| {
+            plan.register_tiles
+                .iter()
+                .any(|&(u, _, _)| k == u || k == u + 1)
+        };
+        if !plan.register_tiles.is_empty() {
             // Guards in the partial blocks along a triangular edge are
             // accepted when the plan without register tiles needs none:
             // full blocks, guard-free, do most of the work there.
