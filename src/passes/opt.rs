@@ -394,7 +394,7 @@ fn plan_scop(
     let mut fallback_note = None;
     let mut jam_note: Option<String> = None;
     let built: Result<(Plan, Node), String> = loop {
-        let plan = match plan(scop, &sched, &attempt) {
+        let plan = match plan(scop, &sched, deps, &attempt) {
             Ok(p) => p,
             Err(e) => break Err(format!("tiling: {e}")),
         };
@@ -424,7 +424,7 @@ fn plan_scop(
             let guards_of_own = || -> bool {
                 let mut plain = attempt.clone();
                 plain.register_tile = (0, 0);
-                let own = crate::transform::plan(scop, &sched, &plain)
+                let own = crate::transform::plan(scop, &sched, deps, &plain)
                     .ok()
                     .and_then(|p| generate(scop, &p).ok())
                     .map(|t| t.inner_guards() > 0);
@@ -524,7 +524,7 @@ fn plan_scop(
         let estimate_on = if plan.register_tiles.is_empty() {
             None
         } else {
-            crate::transform::plan(scop, &sched, &plain).ok()
+            crate::transform::plan(scop, &sched, deps, &plain).ok()
         };
         if let Ok(Some(w)) = work_per_loop(scop, estimate_on.as_ref().unwrap_or(&plan), 0) {
             if w < SCOP_MIN_WORK {

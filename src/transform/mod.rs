@@ -48,9 +48,10 @@
 //! parallel.
 
 use crate::math::matrix::{rank, unimodular_inverse};
+use crate::deps::Dependence;
 use crate::math::MathError;
 use crate::sched::pluto::{DimKind, PlutoSchedule};
-use crate::sched::Schedule;
+use crate::sched::{verify_parallel, Schedule};
 use crate::scop::form::{Form, Locals};
 use crate::scop::model::{AccessKind, Scop};
 
@@ -358,7 +359,12 @@ fn tile_local(locals: &mut Locals, phi: &Form, t: i64) -> Result<usize, MathErro
 }
 
 /// Builds the final plan from the scheduler's result.
-pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, MathError> {
+pub fn plan(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    deps: &[Dependence],
+    opts: &Options,
+) -> Result<Plan, MathError> {
     let ns = scop.statements.len();
     let kinds = &sched.dims;
     let bands = bands(kinds);
@@ -467,8 +473,44 @@ pub fn plan(scop: &Scop, sched: &PlutoSchedule, opts: &Options) -> Result<Plan, 
                             .unwrap_or(band.coincident[d])
                     })
                 };
+                // Or parallel once innermost: with every other point loop
+                // of the (permutable) band outside it, no dependence of a
+                // member on itself is carried by it (lu's `j` for `A[i][j]
+                // -= A[i][k] * A[k][j]` at fixed `i`, `k`). Dependences
+                // between two statements are left out: code generation
+                // puts lu's division `A[i][k] /= A[k][k]` (at `j = k`)
+                // before the loop over `j > k`. This only picks the loop
+                // order inside tiles, which any order of a permutable
+                // band's point loops keeps legal; LLVM's vectorizer checks
+                // its own dependences. Only the members with the most loops
+                // count (the bulk of the work: cholesky's `A[i][j] -=
+                // A[i][k] * A[j][k]`, not its diagonal update `A[i][i] -=
+                // A[i][k]^2`, which reduces along the same hyperplane).
+                let depth = |s: usize| scop.statements[s].iters.len();
+                let most = members.iter().map(|&s| depth(s)).max().unwrap_or(0);
+                let deepest: Vec<usize> =
+                    members.iter().copied().filter(|&s| depth(s) == most).collect();
+                let inner_parallel = |d: usize| -> bool {
+                    let mut trial = sched.schedule.clone();
+                    for row in trial.dims.iter_mut() {
+                        let rest = row.split_off(band.first);
+                        let mut order: Vec<Form> = (0..band.len)
+                            .filter(|&e| e != d)
+                            .map(|e| rest[e].clone())
+                            .collect();
+                        order.push(rest[d].clone());
+                        row.extend(order);
+                    }
+                    let at = band.first + band.len - 1;
+                    verify_parallel(scop, deps, &trial, at).is_ok_and(|v| {
+                        v.iter().all(|x| {
+                            let d = &deps[x.dep];
+                            d.source != d.sink || !deepest.contains(&d.source.0)
+                        })
+                    })
+                };
                 let best = (0..band.len)
-                    .filter(|&d| group_coincident(d))
+                    .filter(|&d| group_coincident(d) || inner_parallel(d))
                     .map(|d| (stride_score(scop, sched, band, d, members), d))
                     .max_by_key(|&(score, d)| (score, d));
                 if let Some((score, d)) = best {
