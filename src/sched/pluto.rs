@@ -929,13 +929,13 @@ fn fused_groups(
     let mut group_of_comp = vec![0; ncomp];
     let mut g = 0;
     let mut start = 0;
-    for c in 1..ncomp {
+    for (c, group) in group_of_comp.iter_mut().enumerate().skip(1) {
         let merged: Vec<bool> = comp.iter().map(|&x| start <= x && x <= c).collect();
         if solve(&merged)?.is_none() {
             g += 1;
             start = c;
         }
-        group_of_comp[c] = g;
+        *group = g;
     }
     Ok(comp.iter().map(|&c| group_of_comp[c]).collect())
 }

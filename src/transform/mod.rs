@@ -47,8 +47,8 @@
 //! non-negative in both coordinates), so the loop over `l_1` runs in
 //! parallel.
 
-use crate::math::matrix::{rank, unimodular_inverse};
 use crate::deps::Dependence;
+use crate::math::matrix::{rank, unimodular_inverse};
 use crate::math::MathError;
 use crate::sched::pluto::{DimKind, PlutoSchedule};
 use crate::sched::{verify_parallel, Schedule};
@@ -474,22 +474,24 @@ pub fn plan(
                     })
                 };
                 // Or parallel once innermost: with every other point loop
-                // of the (permutable) band outside it, no dependence of a
-                // member on itself is carried by it (lu's `j` for `A[i][j]
-                // -= A[i][k] * A[k][j]` at fixed `i`, `k`). Dependences
-                // between two statements are left out: code generation
-                // puts lu's division `A[i][k] /= A[k][k]` (at `j = k`)
-                // before the loop over `j > k`. This only picks the loop
-                // order inside tiles, which any order of a permutable
-                // band's point loops keeps legal; LLVM's vectorizer checks
-                // its own dependences. Only the members with the most loops
-                // count (the bulk of the work: cholesky's `A[i][j] -=
-                // A[i][k] * A[j][k]`, not its diagonal update `A[i][i] -=
-                // A[i][k]^2`, which reduces along the same hyperplane).
+                // of the (permutable) band outside it, no dependence among
+                // the members with the most loops (the bulk of the work) is
+                // carried by it. lu's `j` qualifies for `A[i][j] -= A[i][k]
+                // * A[k][j]` at fixed `i`, `k`: its division `A[i][k] /=
+                // A[k][k]` (two loops) is left out, and code generation puts
+                // it at `j = k`, before the loop over `j > k`; cholesky's
+                // diagonal update `A[i][i] -= A[i][k]^2` (two loops), which
+                // reduces along that hyperplane, is left out too. This only
+                // picks the loop order inside tiles, which any order of a
+                // permutable band's point loops keeps legal; LLVM's
+                // vectorizer checks its own dependences.
                 let depth = |s: usize| scop.statements[s].iters.len();
                 let most = members.iter().map(|&s| depth(s)).max().unwrap_or(0);
-                let deepest: Vec<usize> =
-                    members.iter().copied().filter(|&s| depth(s) == most).collect();
+                let deepest: Vec<usize> = members
+                    .iter()
+                    .copied()
+                    .filter(|&s| depth(s) == most)
+                    .collect();
                 let inner_parallel = |d: usize| -> bool {
                     let mut trial = sched.schedule.clone();
                     for row in trial.dims.iter_mut() {
@@ -505,7 +507,7 @@ pub fn plan(
                     verify_parallel(scop, deps, &trial, at).is_ok_and(|v| {
                         v.iter().all(|x| {
                             let d = &deps[x.dep];
-                            d.source != d.sink || !deepest.contains(&d.source.0)
+                            !deepest.contains(&d.source.0) || !deepest.contains(&d.sink.0)
                         })
                     })
                 };
