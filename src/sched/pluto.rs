@@ -876,6 +876,36 @@ fn sccs(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
     comp.iter().map(|&c| pos[c]).collect()
 }
 
+/// Connected components of the statements under the `live` dependences
+/// (as undirected edges): `comp[s]`, numbered from 0.
+fn components(ns: usize, deps: &[Dependence], live: &[bool]) -> Vec<usize> {
+    let mut comp: Vec<usize> = (0..ns).collect();
+    fn root(comp: &mut [usize], mut s: usize) -> usize {
+        while comp[s] != s {
+            comp[s] = comp[comp[s]];
+            s = comp[s];
+        }
+        s
+    }
+    for (d, _) in deps.iter().zip(live).filter(|(_, &l)| l) {
+        let (a, b) = (root(&mut comp, d.source.0), root(&mut comp, d.sink.0));
+        comp[a.max(b)] = a.min(b);
+    }
+    let mut ids: Vec<usize> = Vec::new();
+    (0..ns)
+        .map(|s| {
+            let r = root(&mut comp, s);
+            match ids.iter().position(|&x| x == r) {
+                Some(i) => i,
+                None => {
+                    ids.push(r);
+                    ids.len() - 1
+                }
+            }
+        })
+        .collect()
+}
+
 /// Groups of statements for a cut: `group[s]` in topological order.
 fn cut_groups(scop: &Scop, deps: &[Dependence], active: &[bool], fuse: Fuse) -> Vec<usize> {
     let ns = scop.statements.len();
@@ -1164,7 +1194,48 @@ pub fn schedule(
                 continue;
             }
         }
-        let solution = hyperplane(&rows, &live, &all_active)?;
+        let mut solution = hyperplane(&rows, &live, &all_active)?;
+        if solution.is_none() {
+            // Statements with no live dependence between them (split by an
+            // earlier scalar dimension, say) constrain each other only
+            // through the shared ILP: one group with no hyperplane left
+            // (ludcmp's back substitution, whose `x[i]` statement has no
+            // loop left for its reduction) would end every group's band
+            // (ludcmp's LU factorization: a 3-D band instead of `i` alone).
+            // Each group gets its own hyperplane; one without gets a
+            // constant row and waits for the distribution.
+            let comp = components(ns, deps, &live);
+            let ncomp = comp.iter().max().map_or(0, |m| m + 1);
+            if ncomp > 1 {
+                let mut x = vec![0i64; lay.n];
+                // Loop depths of the deepest statement with a hyperplane
+                // and of the deepest one without.
+                let (mut found, mut stuck) = (0, 0);
+                for c in 0..ncomp {
+                    let active: Vec<bool> = comp.iter().map(|&k| k == c).collect();
+                    let depth = (0..ns).filter(|&s| active[s]).map(|s| lay.m[s]).max();
+                    match hyperplane(&rows, &live, &active)? {
+                        Some(y) => {
+                            for s in (0..ns).filter(|&s| active[s]) {
+                                for k in 0..lay.m[s] {
+                                    x[lay.coef(s, k)] = y[lay.coef(s, k)];
+                                }
+                                x[lay.shift(s)] = y[lay.shift(s)];
+                            }
+                            found = found.max(depth.unwrap_or(0));
+                        }
+                        None => stuck = stuck.max(depth.unwrap_or(0)),
+                    }
+                }
+                // Only statements of fewer loops than the deepest wait:
+                // groups of equal depth keep distributing together, each
+                // then with loops of its own (and parallel flags of its
+                // own: a dimension's flag is shared by all statements).
+                if found > stuck {
+                    solution = Some(x);
+                }
+            }
+        }
         match solution {
             Some(x) => {
                 let phi: Vec<Form> = (0..ns)
