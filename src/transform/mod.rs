@@ -51,7 +51,7 @@ use crate::deps::Dependence;
 use crate::math::matrix::{rank, unimodular_inverse};
 use crate::math::MathError;
 use crate::sched::pluto::{DimKind, PlutoSchedule};
-use crate::sched::{verify_parallel, Schedule};
+use crate::sched::{verify, verify_parallel, Schedule};
 use crate::scop::form::{Form, Locals};
 use crate::scop::model::{AccessKind, Scop};
 
@@ -136,6 +136,9 @@ pub struct Plan {
     /// loop inside the tile `u - 1`, the unrolled vector loop `u + 1`) and
     /// the block sizes of the two unrolled loops.
     pub register_tiles: Vec<(usize, i64, i64)>,
+    /// The statements of the innermost loop were given a loop each (the
+    /// scalar dimension ordering them moved before it).
+    pub inner_distributed: bool,
 }
 
 /// A maximal run of loop dimensions of one band.
@@ -392,6 +395,8 @@ pub fn plan(
     let mut parallel_taken = false;
     let mut max_tiled_band = 0;
     let mut register_tiles = Vec::new();
+    // The last band was tiled as a wavefront.
+    let mut last_wavefront = false;
     let mut k = 0;
     while k < kinds.len() {
         let Some(bi) = band_of(k) else {
@@ -425,6 +430,7 @@ pub fn plan(
                     what: format!("φ{}", band.first + d),
                 });
             }
+            last_wavefront = false;
             k += band.len;
             continue;
         }
@@ -790,14 +796,50 @@ pub fn plan(
         if wavefront {
             notes.push("tiles run as a parallel wavefront".into());
         }
+        last_wavefront = wavefront;
         k += band.len;
     }
+    let mut schedule = Schedule { dims, locals };
+    let mut inner_distributed = false;
+    // Statements that share the innermost loop only because the scalar
+    // dimension ordering them comes last (the sweeps of a fused, skewed
+    // Jacobi stencil: one reads what the other wrote a few iterations
+    // before, and LLVM vectorizes neither) get a loop each when ordering
+    // them first is legal.
+    let n = plan_dims.len();
+    if n >= 2
+        && plan_dims[n - 1].scalar
+        && !plan_dims[n - 2].scalar
+        && !plan_dims[n - 2].unroll
+        && !plan_dims[n - 2].parallel
+        && register_tiles.is_empty()
+    {
+        let mut trial = schedule.clone();
+        for row in trial.dims.iter_mut() {
+            row.swap(n - 2, n - 1);
+        }
+        let distinct = {
+            let mut v: Vec<Option<i64>> =
+                trial.dims.iter().map(|r| r[n - 2].as_constant()).collect();
+            v.dedup();
+            v.len() > 1
+        };
+        // Only inside wavefront tiles (skewed stencils): gemver's fused
+        // updates run faster in one vectorized loop than in two.
+        if distinct && last_wavefront && verify(scop, deps, &trial).is_ok_and(|v| v.is_empty()) {
+            schedule = trial;
+            plan_dims.swap(n - 2, n - 1);
+            inner_distributed = true;
+            notes.push("statements of the innermost loop distributed".into());
+        }
+    }
     Ok(Plan {
-        schedule: Schedule { dims, locals },
+        schedule,
         dims: plan_dims,
         notes,
         max_tiled_band,
         register_tiles,
+        inner_distributed,
     })
 }
 
@@ -842,6 +884,7 @@ pub fn original_parallel_plan(
         dims,
         max_tiled_band: 0,
         register_tiles: Vec::new(),
+        inner_distributed: false,
         notes: vec![format!(
             "original loop order kept, loop at dimension {p} parallel (no skewed wavefront)"
         )],
