@@ -498,6 +498,11 @@ pub fn plan(
                     .copied()
                     .filter(|&s| depth(s) == most)
                     .collect();
+                let among_deepest: Vec<Dependence> = deps
+                    .iter()
+                    .filter(|d| deepest.contains(&d.source.0) && deepest.contains(&d.sink.0))
+                    .cloned()
+                    .collect();
                 let inner_parallel = |d: usize| -> bool {
                     let mut trial = sched.schedule.clone();
                     for row in trial.dims.iter_mut() {
@@ -510,17 +515,19 @@ pub fn plan(
                         row.extend(order);
                     }
                     let at = band.first + band.len - 1;
-                    verify_parallel(scop, deps, &trial, at).is_ok_and(|v| {
-                        v.iter().all(|x| {
-                            let d = &deps[x.dep];
-                            !deepest.contains(&d.source.0) || !deepest.contains(&d.sink.0)
-                        })
-                    })
+                    verify_parallel(scop, &among_deepest, &trial, at).is_ok_and(|v| v.is_empty())
                 };
-                let best = (0..band.len)
-                    .filter(|&d| group_coincident(d) || inner_parallel(d))
+                // Candidates by decreasing stride score (ties: the later
+                // dimension first); the polyhedral test runs only until
+                // one qualifies.
+                let mut scored: Vec<(i64, usize)> = (0..band.len)
                     .map(|d| (stride_score(scop, sched, band, d, members), d))
-                    .max_by_key(|&(score, d)| (score, d));
+                    .collect();
+                scored.sort_by(|a, b| b.cmp(a));
+                let best = scored
+                    .into_iter()
+                    .find(|&(score, d)| score <= 0 || group_coincident(d) || inner_parallel(d))
+                    .filter(|&(score, _)| score > 0);
                 if let Some((score, d)) = best {
                     if score > 0 {
                         for &s in members {
