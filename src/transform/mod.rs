@@ -51,7 +51,7 @@ use crate::deps::Dependence;
 use crate::math::matrix::{rank, unimodular_inverse};
 use crate::math::MathError;
 use crate::sched::pluto::{DimKind, PlutoSchedule};
-use crate::sched::{verify, verify_parallel, Schedule};
+use crate::sched::{verify_parallel, Schedule};
 use crate::scop::form::{Form, Locals};
 use crate::scop::model::{AccessKind, Scop};
 
@@ -833,7 +833,22 @@ pub fn plan(
         };
         // Only inside wavefront tiles (skewed stencils): gemver's fused
         // updates run faster in one vectorized loop than in two.
-        if distinct && last_wavefront && verify(scop, deps, &trial).is_ok_and(|v| v.is_empty()) {
+        // The swap is legal when no dependence from a statement ordered
+        // later by the scalar dimension to one ordered earlier is carried
+        // by the innermost loop (the plan itself is legal: equal outer
+        // dimensions and a positive distance there are what it would
+        // reverse). One level, only those dependences: the full check of
+        // the final plan comes later, in the pass.
+        let sigma = |s: usize| schedule.dims[s][n - 1].as_constant();
+        let backward: Vec<Dependence> = deps
+            .iter()
+            .filter(|d| sigma(d.source.0) > sigma(d.sink.0))
+            .cloned()
+            .collect();
+        if distinct
+            && last_wavefront
+            && verify_parallel(scop, &backward, &schedule, n - 2).is_ok_and(|v| v.is_empty())
+        {
             schedule = trial;
             plan_dims.swap(n - 2, n - 1);
             inner_distributed = true;
