@@ -343,3 +343,94 @@ fn rational_lexmin_small() {
     assert_eq!(m[1].to_string(), "4");
     assert_eq!(sys.lexmin().unwrap(), Optimum::Bounded(vec![1, 1]));
 }
+
+/// Systems with integer-division variables (`q = ⌊e(x, y)/d⌋` written as
+/// `d·q <= e <= d·q + d - 1`), as tiled schedules produce them: twins with
+/// the same definition, several divisions by the same `d`, and constraints
+/// on sums and differences of them (wavefront tiles). Emptiness and samples
+/// are compared with enumeration of `(x, y)` (the divisions are functions
+/// of them).
+#[test]
+fn division_systems_emptiness() {
+    let mut rng = Rng(7);
+    let mut nonempty = 0;
+    for case in 0..400 {
+        let nd = rng.range(2, 4) as usize;
+        let n = 2 + nd;
+        let d = rng.range(2, 4);
+        let mut sys = System::new(n);
+        for j in 0..2 {
+            let mut r = vec![0; n + 1];
+            r[j] = 1;
+            r[n] = 8;
+            sys.add_ineq(r);
+            let mut r = vec![0; n + 1];
+            r[j] = -1;
+            r[n] = 8;
+            sys.add_ineq(r);
+        }
+        let mut defs: Vec<(Vec<i64>, i64)> = Vec::new();
+        for k in 0..nd {
+            // e over (x, y) and a constant; sometimes a twin of an earlier one.
+            let e: Vec<i64> = if k > 0 && rng.range(0, 2) == 0 {
+                defs[rng.range(0, k as i64 - 1) as usize].0.clone()
+            } else {
+                vec![rng.range(-2, 2), rng.range(-2, 2), rng.range(-3, 3)]
+            };
+            let dk = if rng.range(0, 3) == 0 {
+                rng.range(2, 4)
+            } else {
+                d
+            };
+            let mut lo = vec![0; n + 1];
+            lo[0] = e[0];
+            lo[1] = e[1];
+            lo[n] = e[2];
+            lo[2 + k] = -dk;
+            let hi: Vec<i64> = lo
+                .iter()
+                .enumerate()
+                .map(|(c, v)| if c == n { dk - 1 - v } else { -v })
+                .collect();
+            sys.add_ineq(lo);
+            sys.add_ineq(hi);
+            defs.push((e, dk));
+        }
+        for _ in 0..rng.range(2, 4) {
+            let mut r: Vec<i64> = (0..n)
+                .map(|c| {
+                    if c < 2 {
+                        rng.range(-2, 2)
+                    } else {
+                        rng.range(-1, 1)
+                    }
+                })
+                .collect();
+            r.push(rng.range(-6, 0));
+            sys.add_ineq(r);
+        }
+        let mut found = None;
+        for x in -8..=8 {
+            for y in -8..=8 {
+                let mut p = vec![x, y];
+                for (e, dk) in &defs {
+                    p.push((e[0] * x + e[1] * y + e[2]).div_euclid(*dk));
+                }
+                if sys.contains(&p).unwrap() {
+                    found = Some(p);
+                }
+            }
+        }
+        assert_eq!(
+            sys.is_empty().unwrap(),
+            found.is_none(),
+            "case {case}: {sys:?}"
+        );
+        if let Some(p) = sys.sample().unwrap() {
+            assert!(sys.contains(&p).unwrap(), "case {case}: {p:?}");
+            nonempty += 1;
+        }
+    }
+    // Both answers occur often enough for the comparison to mean something.
+    assert!((50..350).contains(&nonempty), "{nonempty} non-empty of 400");
+}

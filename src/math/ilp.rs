@@ -506,8 +506,130 @@ fn cone_equalities(sys: &System) -> Result<Vec<Vec<i64>>> {
         .collect())
 }
 
+/// A variable that the constraints define as an integer division of the
+/// others: `d·x_var <= e(x) <= d·x_var + K` with `0 <= K < d`, hence
+/// `x_var = ⌊e(x)/d⌋` at every integer point (`e` does not involve `x_var`).
+struct Division {
+    var: usize,
+    /// `e` as a row (`n` coefficients and the constant; zero at `var`).
+    e: Vec<i64>,
+    d: i64,
+}
+
+/// Finds the division variables of `sys` (tile coordinates `⌊i/32⌋` of
+/// tiled schedules), from pairs of opposite inequalities.
+fn divisions(sys: &System) -> Vec<Division> {
+    let n = sys.n;
+    let mut out: Vec<Division> = Vec::new();
+    let rows = &sys.ineqs;
+    for (i, lo) in rows.iter().enumerate() {
+        for hi in &rows[i + 1..] {
+            if (0..n).any(|k| lo[k].checked_neg() != Some(hi[k])) {
+                continue;
+            }
+            let Some(slack) = lo[n].checked_add(hi[n]) else {
+                continue;
+            };
+            for var in 0..n {
+                // Orient the pair so that `e - d·x_var >= 0` is `up`.
+                let up = if lo[var] < 0 { lo } else { hi };
+                let d = up[var].checked_neg().unwrap_or(0);
+                if d <= 0 || slack < 0 || slack >= d {
+                    continue;
+                }
+                let mut e = up.clone();
+                e[var] = 0;
+                if !out.iter().any(|o| o.var == var && o.e == e && o.d == d) {
+                    out.push(Division { var, e, d });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Returns equalities `x_a - x_b = 0` between variables that are the same
+/// integer division of the other variables.
+///
+/// Math: `x_a = ⌊e/d⌋` and `x_b = ⌊e/d⌋` with the same `(e, d)`, neither
+/// variable occurring in `e`, are equal at every integer point. Tiled
+/// schedules produce such twins whenever source and sink share an iterator
+/// (`⌊i/32⌋` of both); a relaxation that keeps them apart lets their
+/// difference take fractional values, which branch and bound would have to
+/// refute node by node.
+fn division_twins(divs: &[Division]) -> Vec<Vec<i64>> {
+    let mut out = Vec::new();
+    for (k, a) in divs.iter().enumerate() {
+        for b in &divs[k + 1..] {
+            if a.var != b.var && a.d == b.d && a.e == b.e && a.e[b.var] == 0 {
+                let mut r = vec![0; a.e.len()];
+                r[a.var] = 1;
+                r[b.var] = -1;
+                if !out.contains(&r) {
+                    out.push(r);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Returns valid inequalities between division variables with the same
+/// divisor: for `x_a = ⌊u/d⌋`, `x_b = ⌊v/d⌋`, `x_a - x_b >= ⌊m/d⌋` where
+/// `m` is a lower bound of `u - v` on the set (and the same with `a`, `b`
+/// swapped).
+///
+/// Math: with `u = d·x_a + r_a`, `v = d·x_b + r_b` and `0 <= r_a, r_b < d`,
+/// `u - v = d·(x_a - x_b) + (r_a - r_b)` with `r_a - r_b < d`, so
+/// `x_a - x_b > (u - v)/d - 1`, i.e. `x_a - x_b >= ⌊(u - v)/d⌋ >= ⌊m/d⌋`.
+/// `u - v` is integral at integer points, so `m = ⌈LP minimum⌉` is a lower
+/// bound of it there. The cuts express that `⌊·/d⌋` is monotone, which the
+/// rational relaxation of the division constraints does not know:
+/// wavefront tiles (`⌊t/32⌋ + ⌊(2t + i)/32⌋`) of a dependence that goes
+/// forward in `t` and `i` are then refuted by one LP instead of hundreds
+/// of branch-and-bound nodes. Every cut holds at every integer point of the
+/// set, so adding them changes no answer.
+fn division_cuts(sys: &System, divs: &[Division]) -> Result<Vec<Vec<i64>>> {
+    let n = sys.n;
+    let mut cuts = Vec::new();
+    for (k, a) in divs.iter().enumerate() {
+        for b in &divs[k + 1..] {
+            if a.var == b.var || a.d != b.d || a.e[b.var] != 0 || b.e[a.var] != 0 {
+                continue;
+            }
+            for (p, q) in [(a, b), (b, a)] {
+                let obj: Vec<i64> =
+                    p.e.iter()
+                        .zip(&q.e)
+                        .map(|(x, y)| int::sub(*x, *y))
+                        .collect::<Result<_>>()?;
+                let m = match simplex::lp_min(n, &[], &sys.ineqs, &obj)? {
+                    Optimum::Bounded((v, _)) => rat_to_i64(v.ceil())?,
+                    Optimum::Empty => return Ok(Vec::new()),
+                    Optimum::Unbounded => continue,
+                };
+                let mut r = vec![0; n + 1];
+                r[p.var] = 1;
+                r[q.var] = -1;
+                r[n] = int::neg(int::floor_div(m, p.d)?)?;
+                cuts.push(r);
+            }
+        }
+    }
+    Ok(cuts)
+}
+
 fn sample_ineqs(sys: &System) -> Result<Option<Vec<i64>>> {
     let n = sys.n;
+    let divs = divisions(sys);
+    let twins = division_twins(&divs);
+    if !twins.is_empty() {
+        // Each equality removes a variable in `sample`, so this recursion ends.
+        let mut merged = sys.clone();
+        merged.eqs = twins;
+        return merged.sample();
+    }
+
     if n == 0 {
         return Ok(Some(Vec::new()));
     }
@@ -515,6 +637,19 @@ fn sample_ineqs(sys: &System) -> Result<Option<Vec<i64>>> {
     if let Optimum::Empty = simplex::lp_min(n, &[], &sys.ineqs, &zero)? {
         return Ok(None);
     }
+    let cut;
+    let sys = if divs.len() >= 2 {
+        let cuts = division_cuts(sys, &divs)?;
+        let mut with = sys.clone();
+        with.ineqs.extend(cuts);
+        if let Optimum::Empty = simplex::lp_min(n, &[], &with.ineqs, &zero)? {
+            return Ok(None);
+        }
+        cut = with;
+        &cut
+    } else {
+        sys
+    };
     let r: Vec<Vec<i64>> = if syntactically_bounded(sys) {
         (0..n)
             .map(|i| (0..n).map(|j| i64::from(i == j)).collect())
