@@ -7,7 +7,10 @@ of loop nests of growing size (part 2), runs
   polyrs-opt FILE.mlir --mlir-disable-threading -o /dev/null \\
       --pass-pipeline='builtin.module(func.func(poly-print-schedule{stats=true}))'
 RUNS times and takes the median of each `time:` field of the @kernel_* block
-(the @init_* functions are not reported). A SCoP that is not scheduled (a
+(the @init_* functions are not reported). For the kernels it also times the whole
+`poly-opt` transformation (analysis, scheduling, tiling and the other plan steps, the
+independent legality check of the final tiled schedule, code generation) on a module
+holding only the @kernel_* function: the wall time of the pass in `--mlir-timing`. A SCoP that is not scheduled (a
 `remark:` or an error), a crash or a timeout is reported as a failure.
 Writes a Markdown document to OUT (default docs/schedule-time.md) and prints it.
 
@@ -40,6 +43,9 @@ TIME = re.compile(r"^  time: dependences ([0-9.]+) ms, scheduling ([0-9.]+) ms \
 DIAG = re.compile(r"^(.*?):(\d+):(\d+): (remark|error|warning): (.*)$")
 FUNC = re.compile(r"^\s*func\.func\s+(?:private\s+)?@([A-Za-z0-9_$.]+)")
 TIME_FIELDS = ("deps", "sched", "farkas", "ilp", "classif", "check")
+# `--mlir-timing` line of the func.func pipeline that holds poly-opt alone.
+# With --mlir-disable-threading only the wall-time column is printed.
+PIPE_TIME = re.compile(r"^\s*(?:[0-9.]+ \(\s*[0-9.]+%\)\s+)?([0-9.]+) \(\s*[0-9.]+%\)\s+'func\.func' Pipeline$")
 
 # Synthetic sizes: statement counts at depth SYN_DEPTH, depths at SYN_STMTS statements.
 SYN_STMT_COUNTS = (10, 20, 40, 80)
@@ -133,6 +139,45 @@ def measure(opt, path, runs):
     return r
 
 
+def kernel_module(path):
+    """The text of a module holding only the @kernel_* function of a generated PolyBench file."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    funcs = func_lines(path)
+    for k, (first, name) in enumerate(funcs):
+        if name.startswith("kernel_"):
+            end = funcs[k + 1][0] - 1 if k + 1 < len(funcs) else len(lines) - 1
+            body = lines[first - 1:end]
+            while body and not body[-1].strip():
+                body.pop()
+            return "\n".join(["module {"] + body + ["}", ""])
+    return None
+
+
+def polyopt_ms(opt, path, runs):
+    """Median wall time (ms) of poly-opt on the module at PATH, or a failure string. The
+    pass must report `legality verified` for every SCoP it transforms."""
+    times = []
+    for _ in range(runs):
+        try:
+            p = subprocess.run([opt, path, "--mlir-disable-threading", "--mlir-timing", "-o", "/dev/null",
+                                "--pass-pipeline=builtin.module(func.func(poly-opt))"],
+                               capture_output=True, text=True, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return "timeout (> %d s)" % TIMEOUT
+        if p.returncode != 0:
+            return "exit status %d" % p.returncode
+        remarks = [l for l in p.stderr.splitlines() if "remark: poly-opt:" in l
+                   and "not optimized" not in l and "left unchanged" not in l]
+        if any("legality verified" not in l for l in remarks):
+            return "a transformed SCoP without `legality verified`"
+        t = [float(m.group(1)) for m in map(PIPE_TIME.match, p.stderr.splitlines()) if m]
+        if len(t) != 1:
+            return "no pass time in --mlir-timing output"
+        times.append(t[0] * 1000.0)
+    return statistics.median(times)
+
+
 def fmt_largest(r):
     return "%d x %d" % r["largest"]
 
@@ -143,6 +188,11 @@ def fmt_stmts(r):
 
 def fmt_sched(r):
     return "%.2f (%.2f / %.2f / %.2f)" % (r["ms_sched"], r["ms_farkas"], r["ms_ilp"], r["ms_classif"])
+
+
+def fmt_polyopt(r):
+    v = r["polyopt"]
+    return "%.1f" % v if isinstance(v, float) else "**failed**: " + esc(v)
 
 
 def esc(s):
@@ -241,13 +291,18 @@ def main():
                         "--out", work] + list(kernels), check=True)
         for k in kernels:
             r = measure(opt, os.path.join(work, k + ".mlir"), args.runs)
+            if "fail" not in r:
+                kpath = os.path.join(work, k + ".kernel.mlir")
+                with open(kpath, "w") as f:
+                    f.write(kernel_module(os.path.join(work, k + ".mlir")))
+                r["polyopt"] = polyopt_ms(opt, kpath, args.runs)
             rows.append((k, r))
             if "fail" in r:
                 print("%-16s FAILED: %s" % (k, r["fail"]), file=sys.stderr, flush=True)
             else:
-                print("%-16s %3d statements %4d deps %2d ILPs %9s  deps %7.2f sched %7.2f check %7.2f ms"
+                print("%-16s %3d statements %4d deps %2d ILPs %9s  deps %7.2f sched %7.2f check %7.2f ms  poly-opt %s"
                       % (k, r["stmts"], r["deps"], r["ilps"], fmt_largest(r), r["ms_deps"], r["ms_sched"],
-                         r["ms_check"]), file=sys.stderr, flush=True)
+                         r["ms_check"], fmt_polyopt(r)), file=sys.stderr, flush=True)
         if not args.skip_synthetic:
             sizes = [(s, SYN_DEPTH) for s in SYN_STMT_COUNTS] + [(SYN_STMTS, d) for d in SYN_DEPTHS]
             for s, d in sizes:
@@ -276,18 +331,23 @@ def main():
           "--pass-pipeline='builtin.module(func.func(poly-print-schedule{stats=true}))'`) for the `@kernel_*` "
           "function only (not its init function): exact dependence analysis, Pluto-style scheduling (Farkas "
           "elimination, the ILPs, and the classification of the dimensions) and the legality check of the "
-          "result; each time is the median of %d run%s, release build, one thread, timeout %d s per run."
+          "result; each time is the median of %d run%s, release build, one thread, timeout %d s per run. "
+          "The last column is the whole `poly-opt` transformation of the kernel with its default options "
+          "(analysis, scheduling, tiling and the other plan steps, the independent legality check of the "
+          "final tiled schedule, code generation): the wall time of the pass in `--mlir-timing` on a module "
+          "holding only the `@kernel_*` function."
           % (cmd, args.runs, "" if args.runs == 1 else "s", TIMEOUT), "",
           "## PolyBench (%s)" % args.size, "",
           "| kernel | statements | dependences | ILPs | largest ILP (unknowns x constraints) | dependence analysis (ms) "
-          "| scheduling (ms) (Farkas / ILP / classification) | legality check (ms) |",
-          "|---|---|---|---|---|---|---|---|"]
+          "| scheduling (ms) (Farkas / ILP / classification) | legality check (ms) | poly-opt (ms) |",
+          "|---|---|---|---|---|---|---|---|---|"]
     for k, r in rows:
         if "fail" in r:
-            md.append("| %s | **failed**: %s | | | | | | |" % (k, esc(r["fail"])))
+            md.append("| %s | **failed**: %s | | | | | | | |" % (k, esc(r["fail"])))
         else:
-            md.append("| %s | %s | %d | %d | %s | %.2f | %s | %.2f |"
-                      % (k, fmt_stmts(r), r["deps"], r["ilps"], fmt_largest(r), r["ms_deps"], fmt_sched(r), r["ms_check"]))
+            md.append("| %s | %s | %d | %d | %s | %.2f | %s | %.2f | %s |"
+                      % (k, fmt_stmts(r), r["deps"], r["ilps"], fmt_largest(r), r["ms_deps"], fmt_sched(r), r["ms_check"],
+                         fmt_polyopt(r)))
     ok = [(k, r) for k, r in rows if "fail" not in r]
     failed = [k for k, r in rows if "fail" in r]
     summary = "Scheduling time: %d of %d kernels under 10 ms, %d under 100 ms" % (
@@ -297,6 +357,14 @@ def main():
         kt, rt = max(ok, key=lambda kr: kr[1]["ms_deps"] + kr[1]["ms_sched"] + kr[1]["ms_check"])
         summary += "; maximum %.2f ms (%s). Dependence analysis + scheduling + legality check: maximum %.2f ms (%s)" % (
             rm["ms_sched"], km, rt["ms_deps"] + rt["ms_sched"] + rt["ms_check"], kt)
+    whole = [(k, r["polyopt"]) for k, r in ok if isinstance(r["polyopt"], float)]
+    if whole:
+        kw, tw = max(whole, key=lambda kt: kt[1])
+        summary += ". Whole poly-opt transformation: %d of %d kernels under 100 ms, maximum %.1f ms (%s)" % (
+            sum(1 for _, t in whole if t < 100), len(rows), tw, kw)
+    bad_opt = [k for k, r in ok if not isinstance(r["polyopt"], float)]
+    if bad_opt:
+        summary += ". poly-opt failed on: %s" % ", ".join(bad_opt)
     if failed:
         summary += ". Not scheduled: %s" % ", ".join(failed)
     md += ["", summary + ".", ""]
