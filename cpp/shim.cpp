@@ -346,12 +346,48 @@ void polyrsSimplifyAffine(MlirOperation *roots, size_t n) {
   mlir::affine::AffineMinOp::getCanonicalizationPatterns(patterns, ctx);
   mlir::affine::AffineMaxOp::getCanonicalizationPatterns(patterns, ctx);
   mlir::FrozenRewritePatternSet frozen(std::move(patterns));
-  llvm::SmallVector<mlir::Operation *> ops;
-  for (size_t i = 0; i < n; ++i)
-    unwrap(roots[i])->walk([&](mlir::Operation *o) { ops.push_back(o); });
+  // Two rounds: the operations without regions first (applies fold into
+  // loads, stores and other applies), then everything inside the root
+  // loops and conditionals again (bounds, single-iteration loops; little
+  // is left to rewrite in the rest). One round over everything gives the
+  // same result, but the driver re-checks every enclosing loop for
+  // deadness after each rewrite inside it, which dominated the pass on
+  // unrolled register tiles (3mm: 0.35 s -> 0.07 s). The first round may
+  // erase roots without regions, so only roots with regions (which it
+  // cannot touch) are walked again.
+  llvm::SmallVector<mlir::Operation *> leaves, regionRoots;
+  for (size_t i = 0; i < n; ++i) {
+    mlir::Operation *root = unwrap(roots[i]);
+    if (root->getNumRegions() != 0)
+      regionRoots.push_back(root);
+    root->walk([&](mlir::Operation *o) {
+      if (o->getNumRegions() == 0)
+        leaves.push_back(o);
+    });
+  }
+  // Folded constants go to the entry block of the enclosing isolated
+  // region; the ones the second round leaves unused are erased below.
+  mlir::Operation *scope =
+      unwrap(roots[0])->getParentWithTrait<mlir::OpTrait::IsIsolatedFromAbove>();
+  mlir::Block *entry = nullptr;
+  llvm::SmallPtrSet<mlir::Operation *, 16> before;
+  if (scope && scope->getNumRegions() != 0 && !scope->getRegion(0).empty()) {
+    entry = &scope->getRegion(0).front();
+    for (mlir::Operation &o : *entry)
+      before.insert(&o);
+  }
   mlir::GreedyRewriteConfig config;
   config.setStrictness(mlir::GreedyRewriteStrictness::ExistingAndNewOps);
+  (void)mlir::applyOpPatternsGreedily(leaves, frozen, config);
+  llvm::SmallVector<mlir::Operation *> ops;
+  for (mlir::Operation *root : regionRoots)
+    root->walk([&](mlir::Operation *o) { ops.push_back(o); });
   (void)mlir::applyOpPatternsGreedily(ops, frozen, config);
+  if (entry)
+    for (mlir::Operation &o : llvm::make_early_inc_range(*entry))
+      if (!before.contains(&o) && o.use_empty() &&
+          o.hasTrait<mlir::OpTrait::ConstantLike>())
+        o.erase();
 }
 
 } // extern "C"
