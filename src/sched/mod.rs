@@ -344,12 +344,14 @@ pub fn verify(
             .iter()
             .map(|p| pairs(scop, d, p, schedule))
             .collect::<Result<Vec<_>, _>>()?;
+        // Per piece, the relation with the equalities of the levels so far.
+        let mut prefixes: Vec<BasicRel> = pieces.iter().map(|p| p.base.clone()).collect();
         'levels: for level in 0..=n {
-            for p in &pieces {
-                let mut v = p.base.clone();
-                for k in 0..level {
-                    v.add_eq(p.diffs[k].clone())?;
+            for (p, prefix) in pieces.iter().zip(&mut prefixes) {
+                if level > 0 {
+                    prefix.add_eq(p.diffs[level - 1].clone())?;
                 }
+                let mut v = prefix.clone();
                 if level < n {
                     // θ_S(i)_l - θ_T(j)_l - 1 >= 0
                     let mut r: Vec<i64> = p.diffs[level].iter().map(|c| -c).collect();
