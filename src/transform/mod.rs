@@ -832,45 +832,38 @@ pub fn plan(
     // before, and LLVM vectorizes neither) get a loop each when ordering
     // them first is legal.
     let n = plan_dims.len();
+    // Only inside wavefront tiles (skewed stencils): gemver's fused updates
+    // run faster in one vectorized loop than in two.
     if n >= 2
+        && last_wavefront
         && plan_dims[n - 1].scalar
         && !plan_dims[n - 2].scalar
         && !plan_dims[n - 2].unroll
         && !plan_dims[n - 2].parallel
         && register_tiles.is_empty()
     {
-        let mut trial = schedule.clone();
-        for row in trial.dims.iter_mut() {
-            row.swap(n - 2, n - 1);
-        }
-        let distinct = {
-            let mut v: Vec<Option<i64>> =
-                trial.dims.iter().map(|r| r[n - 2].as_constant()).collect();
-            v.dedup();
-            v.len() > 1
-        };
-        // Only inside wavefront tiles (skewed stencils): gemver's fused
-        // updates run faster in one vectorized loop than in two.
+        let sigma = |s: usize| schedule.dims[s][n - 1].as_constant();
+        let distinct = (1..ns).any(|s| sigma(s) != sigma(0));
         // The swap is legal when no dependence from a statement ordered
         // later by the scalar dimension to one ordered earlier is carried
         // by the innermost loop (the plan itself is legal: equal outer
         // dimensions and a positive distance there are what it would
         // reverse). One level, only those dependences: the full check of
         // the final plan comes later, in the pass.
-        let sigma = |s: usize| schedule.dims[s][n - 1].as_constant();
-        let backward: Vec<Dependence> = deps
-            .iter()
-            .filter(|d| sigma(d.source.0) > sigma(d.sink.0))
-            .cloned()
-            .collect();
-        if distinct
-            && last_wavefront
-            && verify_parallel(scop, &backward, &schedule, n - 2).is_ok_and(|v| v.is_empty())
-        {
-            schedule = trial;
-            plan_dims.swap(n - 2, n - 1);
-            inner_distributed = true;
-            notes.push("statements of the innermost loop distributed".into());
+        if distinct {
+            let backward: Vec<Dependence> = deps
+                .iter()
+                .filter(|d| sigma(d.source.0) > sigma(d.sink.0))
+                .cloned()
+                .collect();
+            if verify_parallel(scop, &backward, &schedule, n - 2).is_ok_and(|v| v.is_empty()) {
+                for row in schedule.dims.iter_mut() {
+                    row.swap(n - 2, n - 1);
+                }
+                plan_dims.swap(n - 2, n - 1);
+                inner_distributed = true;
+                notes.push("statements of the innermost loop distributed".into());
+            }
         }
     }
     Ok(Plan {
