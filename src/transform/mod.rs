@@ -528,6 +528,31 @@ pub fn plan(
                     .into_iter()
                     .find(|&(score, d)| score <= 0 || group_coincident(d) || inner_parallel(d))
                     .filter(|&(score, _)| score > 0);
+                if best.is_none() {
+                    // No stride-1 parallel loop. If the innermost point loop
+                    // carries a dependence among the group's statements (a
+                    // recurrence: adi's `p[i][j] = -c / (a*p[i][j-1] + b)`
+                    // along `j`), a coincident point loop goes innermost
+                    // instead: one latency-bound chain becomes independent
+                    // chains, overlapped by the core and vectorizable. Its
+                    // strided accesses stay inside the tile's footprint, so
+                    // its tile size is kept.
+                    let last = band.len - 1;
+                    if !group_coincident(last) && !inner_parallel(last) {
+                        if let Some(d) = (0..last).rev().find(|&d| group_coincident(d)) {
+                            order.retain(|&x| x != d);
+                            order.push(d);
+                            let note = format!(
+                                "point loop φ{} moved innermost (independent iterations \
+                                 across a recurrence)",
+                                band.first + d
+                            );
+                            if !notes.contains(&note) {
+                                notes.push(note);
+                            }
+                        }
+                    }
+                }
                 if let Some((score, d)) = best {
                     if score > 0 {
                         for &s in members {
