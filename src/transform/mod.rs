@@ -397,16 +397,10 @@ fn range_of(scop: &Scop, s: usize, phi: &Form) -> Option<(i64, i64)> {
     let st = &scop.statements[s];
     let (np, m, nl) = (scop.params.len(), st.iters.len(), st.locals.count);
     let n = np + m + nl;
+    // `Form::row`, where every coefficient has its column.
     let row = |f: &Form| -> Option<Vec<i64>> {
-        if f.params.len() > np || f.iters.len() > m || f.locals.len() > nl {
-            return None;
-        }
-        let mut r = vec![0i64; n + 1];
-        r[..f.params.len()].copy_from_slice(&f.params);
-        r[np..np + f.iters.len()].copy_from_slice(&f.iters);
-        r[np + m..np + m + f.locals.len()].copy_from_slice(&f.locals);
-        r[n] = f.constant;
-        Some(r)
+        (f.params.len() <= np && f.iters.len() <= m && f.locals.len() <= nl)
+            .then(|| f.row(np, m, nl))
     };
     let obj = row(phi)?;
     let neg: Vec<i64> = obj.iter().map(|c| c.checked_neg()).collect::<Option<_>>()?;
