@@ -327,6 +327,24 @@ bool polyrsIsValidSymbol(MlirValue v) {
   return mlir::affine::isValidSymbol(unwrap(v));
 }
 
+} // extern "C"
+
+namespace {
+/// Records the constant operations a rewrite creates, forgetting erased
+/// operations (see polyrsSimplifyAffine).
+struct PolyrsNewConstants : mlir::RewriterBase::Listener {
+  llvm::SmallPtrSet<mlir::Operation *, 16> ops;
+  void notifyOperationInserted(mlir::Operation *op,
+                               mlir::OpBuilder::InsertPoint) override {
+    if (op->hasTrait<mlir::OpTrait::ConstantLike>())
+      ops.insert(op);
+  }
+  void notifyOperationErased(mlir::Operation *op) override { ops.erase(op); }
+};
+} // namespace
+
+extern "C" {
+
 /// Simplifies the given operations and everything nested in them with the
 /// affine dialect's canonicalization patterns: `affine.apply` results fold
 /// into the maps of loads, stores, bounds and other applies, constant
@@ -366,18 +384,20 @@ void polyrsSimplifyAffine(MlirOperation *roots, size_t n) {
     });
   }
   // Folded constants go to the entry block of the enclosing isolated
-  // region; the ones the second round leaves unused are erased below.
+  // region; the ones the second round leaves unused are erased below. The
+  // listener records the constants the rounds create (and forgets erased
+  // operations): a set of the entry block's operation addresses taken
+  // before was wrong when an erased operation's memory was reused for a new
+  // constant (that constant then stayed: output depending on the allocator).
+  PolyrsNewConstants created;
   mlir::Operation *scope =
       unwrap(roots[0])->getParentWithTrait<mlir::OpTrait::IsIsolatedFromAbove>();
   mlir::Block *entry = nullptr;
-  llvm::SmallPtrSet<mlir::Operation *, 16> before;
-  if (scope && scope->getNumRegions() != 0 && !scope->getRegion(0).empty()) {
+  if (scope && scope->getNumRegions() != 0 && !scope->getRegion(0).empty())
     entry = &scope->getRegion(0).front();
-    for (mlir::Operation &o : *entry)
-      before.insert(&o);
-  }
   mlir::GreedyRewriteConfig config;
   config.setStrictness(mlir::GreedyRewriteStrictness::ExistingAndNewOps);
+  config.setListener(&created);
   (void)mlir::applyOpPatternsGreedily(leaves, frozen, config);
   llvm::SmallVector<mlir::Operation *> ops;
   for (mlir::Operation *root : regionRoots)
@@ -385,8 +405,7 @@ void polyrsSimplifyAffine(MlirOperation *roots, size_t n) {
   (void)mlir::applyOpPatternsGreedily(ops, frozen, config);
   if (entry)
     for (mlir::Operation &o : llvm::make_early_inc_range(*entry))
-      if (!before.contains(&o) && o.use_empty() &&
-          o.hasTrait<mlir::OpTrait::ConstantLike>())
+      if (created.ops.contains(&o) && o.use_empty())
         o.erase();
 }
 
