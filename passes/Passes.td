@@ -170,7 +170,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     Option<"prevector", "prevector", "bool", /*default=*/"true",
            "Move a parallel loop with stride-1 accesses innermost inside tiles">,
     Option<"vectorTileSize", "vector-tile-size", "unsigned", /*default=*/"256",
-           "Tile size of the loop moved innermost for vectorization, unless tile-sizes is given (0: same as the others)">,
+           "Tile size of the loop moved innermost for vectorization, unless tile-sizes is given (0: same as the others); when its tiles are the parallel ones, at most this, as long as 8 tiles remain">,
     Option<"wavefront", "wavefront", "bool", /*default=*/"true",
            "Run the tiles of a band without a parallel loop as a parallel wavefront">,
     Option<"privatize", "privatize", "bool", /*default=*/"true",

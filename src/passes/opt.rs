@@ -336,20 +336,15 @@ fn mark_noalias(func: Op, rewritten: &[Op], roots: &[usize]) {
 /// hyperplanes (the same cell read at distant times). The statements and
 /// the array.
 fn split_shared_reads(scop: &Scop, sched: &PlutoSchedule) -> Option<(usize, usize, usize)> {
-    use crate::scop::model::AccessKind;
     let sts = &scop.statements;
     for a in 0..sts.len() {
         for b in a + 1..sts.len() {
             if sts[a].loops != sts[b].loops || sts[a].loops.is_empty() {
                 continue;
             }
-            let shared = sts[a].accesses.iter().find(|x| {
-                x.kind == AccessKind::Read
-                    && sts[b].accesses.iter().any(|y| {
-                        y.kind == AccessKind::Read && y.array == x.array && y.index == x.index
-                    })
-            });
-            let Some(shared) = shared else { continue };
+            let Some(shared) = sts[a].shared_read(&sts[b]) else {
+                continue;
+            };
             let (da, db) = (&sched.schedule.dims[a], &sched.schedule.dims[b]);
             let scalar = |k: usize| matches!(sched.dims[k], DimKind::Scalar);
             let first_diff = (0..sched.dims.len()).find(|&k| da.get(k) != db.get(k));

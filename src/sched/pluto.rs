@@ -963,9 +963,10 @@ fn cut_groups(
 /// that the input had fused: adi's two sweeps per time step become 14
 /// parallel loop nests instead of two (each streams its arrays; 1.4x the
 /// baseline instead of 2.0x when measured, 1.9x since the recurrences'
-/// independent loop goes innermost in the tiles); the default ([`Fuse::Smart`]) still cuts them all, because keeping
-/// gramschmidt's two inner loops fused loses their tiled, interchanged band
-/// (5x the baseline with it, 1x without).
+/// independent loop goes innermost in the tiles); the default
+/// ([`Fuse::Smart`]) still cuts them all, because keeping gramschmidt's two
+/// inner loops fused loses their tiled, interchanged band (5x the baseline
+/// with it, 1x without).
 fn fused_groups(
     comp: &[usize],
     mut solve: impl FnMut(&[bool]) -> Result<Option<Vec<i64>>, PlutoError>,
@@ -1034,17 +1035,6 @@ pub fn schedule(
 /// matrix-vector products: a memory-bound kernel that a second pass over
 /// `A` makes 0.9x the baseline).
 fn refused_fusion(scop: &Scop, p: &PlutoSchedule) -> Vec<bool> {
-    use crate::scop::model::AccessKind;
-    let shared_read = |a: usize, b: usize| {
-        let (sa, sb) = (&scop.statements[a], &scop.statements[b]);
-        sa.accesses.iter().any(|x| {
-            x.kind == AccessKind::Read
-                && sb
-                    .accesses
-                    .iter()
-                    .any(|y| y.kind == AccessKind::Read && y.array == x.array && y.index == x.index)
-        })
-    };
     let ns = p.schedule.dims.len();
     let mut out = vec![false; ns];
     if !matches!(p.dims.first(), Some(DimKind::Scalar)) {
@@ -1059,7 +1049,9 @@ fn refused_fusion(scop: &Scop, p: &PlutoSchedule) -> Vec<bool> {
         for b in a + 1..ns {
             if at(a, 0) == at(b, 0)
                 && inner_cuts.iter().any(|&k| at(a, k) != at(b, k))
-                && !shared_read(a, b)
+                && scop.statements[a]
+                    .shared_read(&scop.statements[b])
+                    .is_none()
             {
                 out[a] = true;
                 out[b] = true;

@@ -897,6 +897,21 @@ fn memref_rank(op: Op) -> usize {
 // Conversion to math relations
 // ---------------------------------------------------------------------------
 
+impl Statement {
+    /// A read of this statement that `other` also makes, of the same array
+    /// at the same subscripts (as forms over each statement's own
+    /// iterators: the same cells when the two share their loops).
+    pub fn shared_read(&self, other: &Statement) -> Option<&Access> {
+        self.accesses.iter().find(|x| {
+            x.kind == AccessKind::Read
+                && other
+                    .accesses
+                    .iter()
+                    .any(|y| y.kind == AccessKind::Read && y.array == x.array && y.index == x.index)
+        })
+    }
+}
+
 impl Scop {
     fn np(&self) -> usize {
         self.params.len()

@@ -381,7 +381,8 @@ fn parallel_vector_tile(
     let mut size = base.max(1);
     while size < vector_tile {
         let next = size.saturating_mul(2).min(vector_tile);
-        if (extent + next - 1) / next < MIN_PARALLEL_TILES {
+        // Tiles of `next` over `extent >= 1` iterations, rounded up.
+        if (extent - 1) / next + 1 < MIN_PARALLEL_TILES {
             break;
         }
         size = next;
@@ -406,18 +407,11 @@ fn range_of(scop: &Scop, s: usize, phi: &Form) -> Option<(i64, i64)> {
     let neg: Vec<i64> = obj.iter().map(|c| c.checked_neg()).collect::<Option<_>>()?;
     let (mut lo, mut hi) = (i64::MAX, i64::MIN);
     for piece in &st.domain {
-        let eqs: Vec<Vec<i64>> = piece
-            .eqs
-            .iter()
-            .chain(&st.locals.eqs)
-            .map(row)
-            .collect::<Option<_>>()?;
-        let ineqs: Vec<Vec<i64>> = piece
-            .ineqs
-            .iter()
-            .chain(&st.locals.ineqs)
-            .map(row)
-            .collect::<Option<_>>()?;
+        let rows = |own: &[Form], defs: &[Form]| -> Option<Vec<Vec<i64>>> {
+            own.iter().chain(defs).map(row).collect()
+        };
+        let eqs = rows(&piece.eqs, &st.locals.eqs)?;
+        let ineqs = rows(&piece.ineqs, &st.locals.ineqs)?;
         for (o, max) in [(&obj, false), (&neg, true)] {
             match lp_min(n, &eqs, &ineqs, o).ok()? {
                 Optimum::Bounded((v, _)) => {
