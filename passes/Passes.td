@@ -135,7 +135,10 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     in registers across it (`register-tile`), makes the outermost parallel loop an
     `affine.parallel` (`parallel`; all parallel loops with
     `nested-parallel`), and runs tiles of bands without a parallel loop as a
-    wavefront (`wavefront`). The final schedule, tiles and parallel loops
+    wavefront (`wavefront`). A wavefront restarted inside sequential loops
+    is retried with a statement split at a hyperplane its dependences come
+    from or go to (`split`: Floyd-Warshall's rows before, at and after row
+    `k`), kept when that gives parallel loops instead. The final schedule, tiles and parallel loops
     included, is re-checked by the independent legality checker
     (`verify`, on by default) before any code is generated; the SCoP is then
     replaced in place by loops generated from the schedule (`affine.for`,
@@ -173,6 +176,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Tile size of the loop moved innermost for vectorization, unless tile-sizes is given (0: same as the others); when its tiles are the parallel ones, at most this, as long as 8 tiles remain">,
     Option<"wavefront", "wavefront", "bool", /*default=*/"true",
            "Run the tiles of a band without a parallel loop as a parallel wavefront">,
+    Option<"split", "split", "bool", /*default=*/"true",
+           "When a band runs as a wavefront inside sequential loops, split a statement's domain at a hyperplane its dependences come from or go to (index-set splitting) and keep the result if it has parallel loops instead">,
     Option<"privatize", "privatize", "bool", /*default=*/"true",
            "When the plan has no parallel loop, expand small temporaries per iteration of their enclosing loops if that provably computes the same values, and keep the result if it has parallel loops">,
     Option<"noalias", "noalias", "bool", /*default=*/"false",

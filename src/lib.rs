@@ -55,7 +55,12 @@ pub mod scop;
 pub mod transform;
 
 /// Silences Rust's default panic message: polyrs catches panics at the pass
-/// boundary and reports them as MLIR diagnostics instead.
+/// boundary and reports them as MLIR diagnostics instead. With
+/// `POLYRS_PANIC_BACKTRACE` set, Rust's own message (and, with
+/// `RUST_BACKTRACE=1`, the backtrace) is printed first: a debugging aid.
 pub fn install_panic_hook() {
+    if std::env::var_os("POLYRS_PANIC_BACKTRACE").is_some() {
+        return;
+    }
     std::panic::set_hook(Box::new(|_| {}));
 }

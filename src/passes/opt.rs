@@ -33,6 +33,7 @@ use crate::transform::{is_skewed, original_parallel_plan, plan, Options as PlanO
 use crate::scop::detect::detect;
 use crate::scop::model::{build, Scop};
 use crate::scop::privatize;
+use crate::scop::split;
 
 use super::{check_value, OptOptions, PassError};
 
@@ -71,6 +72,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     let sched_options = SchedOptions {
         fuse: options.fuse.parse().unwrap_or_default(),
         max_coef: options.max_coef.clamp(1, 64) as i64,
+        coincidence_cut: false,
     };
     if let Some(bad) = options
         .register_tile_sizes
@@ -131,7 +133,11 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                 continue;
             }
         };
-        let mut chosen = plan_scop(&scop, &deps, options, &sched_options, &plan_options);
+        let sched = schedule(&scop, &deps, &sched_options);
+        let mut chosen = match &sched {
+            Ok(s) => plan_with(&scop, &deps, s.clone(), options, &plan_options),
+            Err(e) => Err(format!("no schedule: {e}")),
+        };
         // Temporaries that tie every iteration to the next: with them
         // expanded (when that provably computes the same values), the plan
         // may find parallel loops the original cannot have.
@@ -141,6 +147,22 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         };
         let mut scop = scop;
         let mut deps = deps;
+        // A band without parallel loop inside sequential loops (run as a
+        // wavefront restarted at every iteration of them, or not in
+        // parallel at all): a statement split at a hyperplane that its
+        // dependences come from or go to may give parallel loops instead
+        // (Floyd-Warshall's rows at step `k`).
+        if options.split {
+            let outer = sched.as_ref().ok().and_then(sequential_band_inside_loops);
+            if let (Some(outer), Ok(s)) = (outer, &sched) {
+                let tried = try_split(&scop, &deps, s, outer, options, &sched_options, &plan_options);
+                if let Some((sscop, sdeps, alt)) = tried {
+                    scop = sscop;
+                    deps = sdeps;
+                    chosen = Ok(alt);
+                }
+            }
+        }
         if options.privatize && !parallel(&chosen) {
             let exps = privatize::find(&scop);
             if !exps.is_empty() {
@@ -368,6 +390,85 @@ struct Planned {
     jam_note: Option<String>,
 }
 
+/// The first schedule dimension of a band of two or more loops of which
+/// none is coincident, nested inside at least one loop dimension: what the
+/// plan runs as a wavefront restarted at every iteration of the loops
+/// around it.
+fn sequential_band_inside_loops(sched: &PlutoSchedule) -> Option<usize> {
+    let mut start = 0;
+    while start < sched.dims.len() {
+        let DimKind::Loop { band, .. } = sched.dims[start] else {
+            start += 1;
+            continue;
+        };
+        let mut end = start;
+        let mut any_coincident = false;
+        while let Some(DimKind::Loop { band: b, coincident }) = sched.dims.get(end) {
+            if *b != band {
+                break;
+            }
+            any_coincident |= *coincident;
+            end += 1;
+        }
+        let outer_loop = sched.dims[..start]
+            .iter()
+            .any(|d| matches!(d, DimKind::Loop { .. }));
+        if end - start >= 2 && !any_coincident && outer_loop {
+            return Some(start);
+        }
+        start = end;
+    }
+    None
+}
+
+/// Most splits tried per SCoP (each is a scheduling and planning run).
+const MAX_SPLITS_TRIED: usize = 4;
+
+/// Index-set splitting ([`crate::scop::split`]) for a plan whose band at
+/// schedule dimension `outer` runs as a wavefront inside the sequential
+/// loops before it: the candidates from the dependences those loops leave
+/// unordered are tried in turn, each scheduled with distribution for
+/// parallelism, and the first whose plan has a parallel loop and no
+/// restarted wavefront is returned, with a note saying what was split.
+fn try_split(
+    scop: &Scop,
+    deps: &[Dependence],
+    sched: &PlutoSchedule,
+    outer: usize,
+    options: &OptOptions,
+    sched_options: &SchedOptions,
+    plan_options: &PlanOptions,
+) -> Option<(Scop, Vec<Dependence>, Planned)> {
+    let cands = split::candidates(scop, deps, &sched.schedule.dims, outer).ok()?;
+    let cut = SchedOptions {
+        coincidence_cut: true,
+        ..*sched_options
+    };
+    for c in cands.iter().take(MAX_SPLITS_TRIED) {
+        let Ok(sscop) = split::apply(scop, c) else {
+            continue;
+        };
+        let Ok(sdeps) = compute(&sscop, DepOptions::default()) else {
+            continue;
+        };
+        let Ok(mut alt) = plan_scop(&sscop, &sdeps, options, &cut, plan_options) else {
+            continue;
+        };
+        if alt.plan.restarted_wavefront.is_none() && alt.plan.dims.iter().any(|d| d.parallel) {
+            alt.plan.notes.insert(
+                0,
+                format!(
+                    "{} split at {} (index-set splitting)",
+                    scop.statements[c.stmt].name,
+                    c.describe(scop)
+                ),
+            );
+            return Some((sscop, sdeps, alt));
+        }
+    }
+    None
+}
+
 /// Schedules `scop` and builds the plan and loop tree the options ask for,
 /// with the profitability rules; `Err` says why the SCoP should be left
 /// unchanged.
@@ -378,10 +479,20 @@ fn plan_scop(
     sched_options: &SchedOptions,
     plan_options: &PlanOptions,
 ) -> Result<Planned, String> {
-    let sched = match schedule(scop, deps, sched_options) {
-        Ok(s) => s,
-        Err(e) => return Err(format!("no schedule: {e}")),
-    };
+    match schedule(scop, deps, sched_options) {
+        Ok(s) => plan_with(scop, deps, s, options, plan_options),
+        Err(e) => Err(format!("no schedule: {e}")),
+    }
+}
+
+/// [`plan_scop`] for a schedule already computed.
+fn plan_with(
+    scop: &Scop,
+    deps: &[Dependence],
+    sched: PlutoSchedule,
+    options: &OptOptions,
+    plan_options: &PlanOptions,
+) -> Result<Planned, String> {
     // The plan and its code; with `profitability`, a plan whose
     // innermost loops need guards is retried without tiling, and a
     // plan without tiles or parallel loops is not applied.

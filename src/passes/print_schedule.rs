@@ -19,6 +19,7 @@ pub fn run(func: Op, options: &PrintScheduleOptions) -> Result<(), PassError> {
             options.fuse.parse().unwrap_or_default()
         },
         max_coef: options.max_coef.clamp(1, 64) as i64,
+        coincidence_cut: false,
     };
     let mut text = String::new();
     for scop in models(func) {

@@ -63,6 +63,20 @@
 //! (Pluto's distribution). If the graph is one component, scheduling stops
 //! and the caller keeps the original schedule.
 //!
+//! # Distribution for parallelism
+//!
+//! With [`Options::coincidence_cut`], a hyperplane that would open a band
+//! without being coincident for every statement is not taken when the
+//! unsatisfied dependences form several strongly connected components: the
+//! graph is cut between them first (a scalar dimension), and the next
+//! hyperplane is searched for the distributed groups, whose dependences
+//! between each other no longer count. isl's scheduler does the same
+//! (`schedule_outer_coincidence`). Floyd-Warshall split at `i = k`
+//! ([`crate::scop::split`]): one hyperplane `i` fits all three pieces but
+//! carries row `k`'s dependences from the rows before it (which read its old
+//! value) and to the rows after it (which read its new one); cut apart, the
+//! rows of each piece are independent.
+//!
 //! Every result is re-checked by [`super::verify`], independently.
 
 use thiserror::Error;
@@ -114,6 +128,12 @@ pub struct Options {
     pub fuse: Fuse,
     /// Largest iterator coefficient of a hyperplane.
     pub max_coef: i64,
+    /// Distribute for parallelism: when the first hyperplane of a band is
+    /// not coincident and the unsatisfied dependences form several strongly
+    /// connected components, cut between them instead (see
+    /// [`schedule`]). Off by default; `poly-opt` turns it on for the
+    /// pieces of a split statement ([`crate::scop::split`]).
+    pub coincidence_cut: bool,
 }
 
 impl Default for Options {
@@ -121,6 +141,7 @@ impl Default for Options {
         Options {
             fuse: Fuse::Smart,
             max_coef: COEF_BOUND,
+            coincidence_cut: false,
         }
     }
 }
@@ -1339,7 +1360,6 @@ fn schedule_split(
                         constant: x[lay.shift(s)],
                     })
                     .collect();
-                band_open = true;
                 let t0 = std::time::Instant::now();
                 let mut coincident = true;
                 let mut per_stmt = vec![true; ns];
@@ -1353,6 +1373,14 @@ fn schedule_split(
                         per_stmt[d.sink.0] = false;
                     }
                 }
+                // Distribution for parallelism (see the module text).
+                if options.coincidence_cut && !band_open && !coincident {
+                    let group = cut_groups(scop, deps, &unsat, Fuse::No, &[]);
+                    if cut(&mut dims, &mut kinds, &mut live, &mut unsat, group) {
+                        continue;
+                    }
+                }
+                band_open = true;
                 stmt_coincident.push((kinds.len(), per_stmt));
                 for (s, f) in phi.iter().enumerate() {
                     if !f.iters.iter().all(|&c| c == 0) {

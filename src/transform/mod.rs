@@ -139,6 +139,10 @@ pub struct Plan {
     /// The statements of the innermost loop were given a loop each (the
     /// scalar dimension ordering them moved before it).
     pub inner_distributed: bool,
+    /// A band run as a wavefront inside sequential loops (it fills and
+    /// drains at every iteration of them): the schedule dimension where
+    /// that band starts, the first one.
+    pub restarted_wavefront: Option<usize>,
 }
 
 /// A maximal run of loop dimensions of one band.
@@ -240,8 +244,48 @@ fn access_deltas(
     Some(out)
 }
 
+/// True when schedule dimension `k` is one original iterator `i_m` for the
+/// statements of `deps`, at least one of them is carried by `i_m`'s loop,
+/// and each one carried there has its source or its sink at one iteration
+/// of that loop per iteration of the loops around it
+/// ([`crate::scop::split::endpoint_fixed`]): values broadcast along the
+/// loop rather than a recurrence from one iteration to the next. False
+/// when that cannot be told (a skewed hyperplane, say).
+fn broadcast_only(scop: &Scop, sched: &PlutoSchedule, k: usize, deps: &[Dependence]) -> bool {
+    let unit = |s: usize| -> Option<usize> {
+        let f = sched.schedule.dims.get(s)?.get(k)?;
+        let nz: Vec<usize> = (0..f.iters.len()).filter(|&m| f.iters[m] != 0).collect();
+        (nz.len() == 1
+            && f.iters[nz[0]] == 1
+            && f.params.iter().all(|&c| c == 0)
+            && f.locals.is_empty())
+        .then(|| nz[0])
+    };
+    let mut carried = 0;
+    for d in deps {
+        let (Some(a), Some(b)) = (unit(d.source.0), unit(d.sink.0)) else {
+            return false;
+        };
+        if a != b
+            || scop.statements[d.source.0].loops.get(a) != scop.statements[d.sink.0].loops.get(a)
+        {
+            return false;
+        }
+        if d.depth != Some(a + 1) {
+            continue;
+        }
+        carried += 1;
+        if !crate::scop::split::endpoint_fixed(scop, d, a).unwrap_or(false) {
+            return false;
+        }
+    }
+    carried > 0
+}
+
 /// Score of point dimension `d` of a band for the innermost position, over
-/// the statements `members`: accesses with unit or zero stride along it.
+/// the statements `members`: accesses with unit or zero stride along it;
+/// zero when no access has unit stride (vectorizing such a loop would
+/// only gather and scatter).
 fn stride_score(
     scop: &Scop,
     sched: &PlutoSchedule,
@@ -250,6 +294,7 @@ fn stride_score(
     members: &[usize],
 ) -> i64 {
     let mut score = 0;
+    let mut unit = false;
     for &s in members {
         let Some(accesses) = access_deltas(scop, sched, band, d, s) else {
             continue;
@@ -259,6 +304,7 @@ fn stride_score(
                 continue;
             };
             if rest.iter().all(|&v| v == 0) {
+                unit |= last.abs() == 1;
                 score += match last.abs() {
                     1 => 2,
                     0 => 1,
@@ -267,7 +313,11 @@ fn stride_score(
             }
         }
     }
-    score
+    if unit {
+        score
+    } else {
+        0
+    }
 }
 
 /// The register tile of a group of statements whose point order ends with
@@ -345,6 +395,39 @@ fn register_dims(
     Some((u, v, r))
 }
 
+/// True when every access of `members` is contiguous (unit stride in its
+/// last subscript) or invariant along point dimension `d` of the band.
+fn contiguous_along(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    band: &Band,
+    d: usize,
+    members: &[usize],
+) -> bool {
+    members.iter().all(|&s| {
+        access_deltas(scop, sched, band, d, s).is_some_and(|acc| {
+            acc.iter().all(|(_, deltas)| {
+                deltas
+                    .split_last()
+                    .is_some_and(|(last, rest)| last.abs() <= 1 && rest.iter().all(|&x| x == 0))
+            })
+        })
+    })
+}
+
+/// The number of values hyperplane `k` takes over the members' domains
+/// (from its rational range, rounded outwards); `None` when parametric.
+fn extent_of(scop: &Scop, sched: &PlutoSchedule, k: usize, members: &[usize]) -> Option<i64> {
+    let mut lo = i64::MAX;
+    let mut hi = i64::MIN;
+    for &s in members {
+        let (a, b) = range_of(scop, s, &sched.schedule.dims[s][k])?;
+        lo = lo.min(a);
+        hi = hi.max(b);
+    }
+    hi.checked_sub(lo)?.checked_add(1)
+}
+
 /// Tiles of the parallel tile loop to keep (about four per thread on two
 /// cores) when its tiles grow for a vector loop.
 pub const MIN_PARALLEL_TILES: i64 = 8;
@@ -364,18 +447,7 @@ fn parallel_vector_tile(
     base: i64,
     vector_tile: i64,
 ) -> i64 {
-    let mut lo = i64::MAX;
-    let mut hi = i64::MIN;
-    for &s in members {
-        match range_of(scop, s, &sched.schedule.dims[s][k]) {
-            Some((a, b)) => {
-                lo = lo.min(a);
-                hi = hi.max(b);
-            }
-            None => return base,
-        }
-    }
-    let Some(extent) = hi.checked_sub(lo).and_then(|w| w.checked_add(1)) else {
+    let Some(extent) = extent_of(scop, sched, k, members) else {
         return base;
     };
     let mut size = base.max(1);
@@ -486,6 +558,7 @@ pub fn plan(
     let mut parallel_taken = false;
     let mut max_tiled_band = 0;
     let mut register_tiles = Vec::new();
+    let mut restarted_wavefront = None;
     // The last band was tiled as a wavefront.
     let mut last_wavefront = false;
     let mut k = 0;
@@ -629,7 +702,40 @@ pub fn plan(
                     // strided accesses stay inside the tile's footprint, so
                     // its tile size is kept.
                     let last = band.len - 1;
-                    if !group_coincident(last) && !inner_parallel(last) {
+                    // Not when every dependence the innermost loop carries
+                    // spans long distances (a value broadcast along the
+                    // loop, not a chain: Floyd-Warshall's `path[i][k]`,
+                    // written at `j = k` and read by every later `j`):
+                    // each iteration is independent of the previous one.
+                    let broadcast = broadcast_only(scop, sched, band.first + last, &among_deepest);
+                    // Such a loop, with every access contiguous or invariant
+                    // along it, is a stream: the only reuse its tiles could
+                    // keep is one row per invariant access, which fits in
+                    // cache untiled, and cutting it into pieces gives the
+                    // hardware prefetcher many short streams instead of one
+                    // (Floyd-Warshall split at `i = k`, rows in parallel:
+                    // 11.5 s with 32x32 tiles, 12.7 s with 32x256, 7.5 s
+                    // with 32 x the whole row, at LARGE). It runs whole
+                    // when its extent is known.
+                    // Only beside a parallel point loop: in a band without
+                    // one, the tiles are what a wavefront runs in parallel.
+                    if broadcast
+                        && !group_coincident(last)
+                        && (0..last).any(&group_coincident)
+                        && contiguous_along(scop, sched, band, last, members)
+                    {
+                        if let Some(extent) = extent_of(scop, sched, band.first + last, members) {
+                            sizes[last] = sizes[last].max(extent);
+                            let note = format!(
+                                "point loop φ{} not cut into tiles (a stream with broadcast dependences)",
+                                band.first + last
+                            );
+                            if !notes.contains(&note) {
+                                notes.push(note);
+                            }
+                        }
+                    }
+                    if !group_coincident(last) && !inner_parallel(last) && !broadcast {
                         if let Some(d) = (0..last).rev().find(|&d| group_coincident(d)) {
                             order.retain(|&x| x != d);
                             order.push(d);
@@ -675,15 +781,7 @@ pub fn plan(
                         // a longer tile streams whole rows; a strided access
                         // (gesummv's `A[i][j]` along `i`) would only grow
                         // the tile's footprint (1.4x slower at 128).
-                        let contiguous = members.iter().all(|&s| {
-                            access_deltas(scop, sched, band, d, s).is_some_and(|acc| {
-                                acc.iter().all(|(_, deltas)| {
-                                    deltas.split_last().is_some_and(|(last, rest)| {
-                                        last.abs() <= 1 && rest.iter().all(|&x| x == 0)
-                                    })
-                                })
-                            })
-                        });
+                        let contiguous = contiguous_along(scop, sched, band, d, members);
                         if opts.vector_tile > 0 && parallel_tiles && contiguous {
                             sizes[d] = parallel_vector_tile(
                                 scop,
@@ -946,6 +1044,9 @@ pub fn plan(
             let outer = (0..band.first)
                 .filter(|&k| !matches!(kinds[k], DimKind::Scalar))
                 .count();
+            if outer > 0 && restarted_wavefront.is_none() {
+                restarted_wavefront = Some(band.first);
+            }
             notes.push(if outer == 0 {
                 "tiles run as a parallel wavefront".into()
             } else {
@@ -1010,6 +1111,7 @@ pub fn plan(
         dims: plan_dims,
         notes,
         max_tiled_band,
+        restarted_wavefront,
         register_tiles,
         inner_distributed,
     })
@@ -1057,6 +1159,7 @@ pub fn original_parallel_plan(
         max_tiled_band: 0,
         register_tiles: Vec::new(),
         inner_distributed: false,
+        restarted_wavefront: None,
         notes: vec![format!(
             "original loop order kept, loop at dimension {p} parallel (no skewed wavefront)"
         )],
