@@ -263,16 +263,34 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             .iter()
             .map(|&(u, _, _)| u - 1)
             .collect();
-        match emit::emit(&scop, &tree, plan.dims.len(), &carry_dims) {
-            Ok(created) => {
-                rewritten.extend(created);
+        // The blocks of the vector loop, and the loop inside the tile.
+        let hoist_dims: Vec<(usize, usize)> = if options.hoist {
+            plan.register_tiles
+                .iter()
+                .filter(|&&(u, _, _)| u >= 2)
+                .map(|&(u, _, _)| (u - 2, u - 1))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let hoisted = match emit::emit(
+            &scop,
+            &tree,
+            plan.dims.len(),
+            &carry_dims,
+            &hoist_dims,
+            &plan.register_r_size,
+        ) {
+            Ok(done) => {
+                rewritten.extend(done.created);
                 roots.extend(scop.arrays.iter().map(|a| a.root().key()));
+                done.hoisted_loops
             }
             Err(e) => {
                 diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
                 return Err(PassError::InvalidInput);
             }
-        }
+        };
         let mut what = vec![format!(
             "{} statement{}, {} loop{} ({} parallel), {} guard{}",
             scop.statements.len(),
@@ -284,6 +302,12 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             if guards == 1 { "" } else { "s" }
         )];
         what.extend(plan.notes.iter().cloned());
+        if hoisted > 0 {
+            what.push(format!(
+                "block-invariant operands computed once per block row ({hoisted} loop{})",
+                if hoisted == 1 { "" } else { "s" }
+            ));
+        }
         what.extend(fallback_note);
         what.extend(jam_note);
         if options.verify {

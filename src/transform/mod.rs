@@ -136,6 +136,10 @@ pub struct Plan {
     /// loop inside the tile `u - 1`, the unrolled vector loop `u + 1`) and
     /// the block sizes of the two unrolled loops.
     pub register_tiles: Vec<(usize, i64, i64)>,
+    /// Per statement with a register tile, the tile size of the loop kept
+    /// inside the tile (`r`: gemm's `k`), whose iterations inside one tile
+    /// are consecutive values; 0 for the others.
+    pub register_r_size: Vec<i64>,
     /// The statements of the innermost loop were given a loop each (the
     /// scalar dimension ordering them moved before it).
     pub inner_distributed: bool,
@@ -558,6 +562,7 @@ pub fn plan(
     let mut parallel_taken = false;
     let mut max_tiled_band = 0;
     let mut register_tiles = Vec::new();
+    let mut register_r_size = vec![0i64; ns];
     let mut restarted_wavefront = None;
     // The last band was tiled as a wavefront.
     let mut last_wavefront = false;
@@ -837,6 +842,7 @@ pub fn plan(
                     }
                     for &s in members {
                         reg[s] = Some((u, v, r));
+                        register_r_size[s] = sizes_of[s][r];
                     }
                 }
             }
@@ -1113,6 +1119,7 @@ pub fn plan(
         max_tiled_band,
         restarted_wavefront,
         register_tiles,
+        register_r_size,
         inner_distributed,
     })
 }
@@ -1158,6 +1165,7 @@ pub fn original_parallel_plan(
         dims,
         max_tiled_band: 0,
         register_tiles: Vec::new(),
+        register_r_size: vec![0; scop.statements.len()],
         inner_distributed: false,
         restarted_wavefront: None,
         notes: vec![format!(
