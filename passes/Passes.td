@@ -186,6 +186,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Unroll-and-jam factor of the point loops outside the innermost one, at most 16 statement copies (0: off)">,
     Option<"registerTile", "register-tile", "bool", /*default=*/"true",
            "Register tiles in bands of three or more loops: the loop along which the writes stay on one cell goes inside blocks of two other point loops (the vector loop among them), which are unrolled, so the written cells stay in registers across it">,
+    Option<"scalarReplace", "scalar-replace", "bool", /*default=*/"true",
+           "Keep the array cells every innermost sequential loop accesses at loop-invariant subscripts in registers across it (scalar replacement: loaded before, carried through iter_args, stored after), not only in register tiles">,
     Option<"hoist", "hoist", "bool", /*default=*/"true",
            "In register tiles, compute the operands that do not change from one block of the vector loop to the next (gemm's alpha * A[i][k]) once per block row, into a buffer on the stack">,
     ListOption<"registerTileSizes", "register-tile-sizes", "int64_t",

@@ -143,6 +143,9 @@ struct Emitter<'a> {
     parallel_bodies: Vec<crate::ffi::ir::Block>,
     /// Loops over blocks given a buffer of hoisted operands so far.
     hoisted_loops: usize,
+    /// Every innermost sequential loop keeps its loop-invariant cells in
+    /// registers, not only those of `carry_dims`.
+    carry_all: bool,
 }
 
 /// What [`emit`] created.
@@ -230,10 +233,10 @@ struct Carry {
 
 /// Replaces the SCoP by the code of `tree`. Call [`check`] first.
 ///
-/// Innermost sequential loops over the dimensions `carry_dims` keep the
-/// array cells their statements access at loop-invariant subscripts in
-/// registers (`iter_args`) when that is exact: see
-/// [`Emitter::carried_cells`]. Loops over the dimensions `hoist_dims.0`
+/// Innermost sequential loops over the dimensions `carry_dims` (all of
+/// them, with `carry_all`) keep the array cells their statements access at
+/// loop-invariant subscripts in registers (`iter_args`) when that is exact:
+/// see [`Emitter::carried_cells`]. Loops over the dimensions `hoist_dims.0`
 /// (blocks of a register tile's vector loop) get the operands of their
 /// inner loop over `hoist_dims.1` that do not change from block to block
 /// computed once, before them: see [`Emitter::hoisted_operands`];
@@ -245,6 +248,7 @@ pub fn emit(
     carry_dims: &[usize],
     hoist_dims: &[(usize, usize)],
     r_size: &[i64],
+    carry_all: bool,
 ) -> Result<Emitted, EmitError> {
     let first = scop.first_op;
     let mut order = HashMap::new();
@@ -312,6 +316,7 @@ pub fn emit(
         hoist: None,
         parallel_bodies: Vec::new(),
         hoisted_loops: 0,
+        carry_all,
     };
     // Parameters computed inside the loops are recomputed in front.
     let mut hoisted: HashMap<usize, Val> = HashMap::new();
@@ -655,7 +660,10 @@ impl Emitter<'_> {
                         h.active = true;
                     }
                 }
-                let r = if !*parallel && self.carry_dims.contains(dim) && self.carry.is_none() {
+                let r = if !*parallel
+                    && (self.carry_all || self.carry_dims.contains(dim))
+                    && self.carry.is_none()
+                {
                     match self.carried_cells(*dim, body)? {
                         Some((cells, instances)) => self
                             .carried_loop(*dim, lower, upper, body, cells, instances, at, created),

@@ -8,7 +8,7 @@
 //
 // RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 profitability=false' 2>&1 | FileCheck %s
 // RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=3,5 tile-sizes=30 profitability=false' 2>&1 | FileCheck %s --check-prefix=PARTIAL
-// RUN: %polyrs-opt %s --poly-opt='register-tile=false profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %polyrs-opt %s --poly-opt='register-tile=false scalar-replace=false profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: not %polyrs-opt %s --poly-opt='register-tile-sizes=17' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // CHECK: remark: poly-opt: 1 statement, {{.*}}register tile 2x4; band of 3 loops tiled 32x256x32; legality verified
