@@ -176,6 +176,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Tile size of the loop moved innermost for vectorization, unless tile-sizes is given (0: same as the others); when its tiles are the parallel ones, at most this, as long as 8 tiles remain">,
     Option<"wavefront", "wavefront", "bool", /*default=*/"true",
            "Run the tiles of a band without a parallel loop as a parallel wavefront">,
+    Option<"innerWavefront", "inner-wavefront", "bool", /*default=*/"true",
+           "Inside the tiles of a band whose innermost point loop carries a recurrence through memory and that has no parallel loop, run the points along wavefronts (the last two point loops a, b become a + b, b), so that consecutive iterations of the innermost loop are independent">,
     Option<"split", "split", "bool", /*default=*/"true",
            "When a band runs as a wavefront inside sequential loops, split a statement's domain at a hyperplane its dependences come from or go to (index-set splitting) and keep the result if it has parallel loops instead">,
     Option<"privatize", "privatize", "bool", /*default=*/"true",

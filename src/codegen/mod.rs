@@ -253,6 +253,11 @@ enum Separation {
     No,
 }
 
+/// Inequalities past which a Fourier–Motzkin projection drops the
+/// redundant ones after each step (skewed tiles of wavefronts inside tiles
+/// would otherwise grow past the row limit).
+const PRUNE_ROWS: usize = 40;
+
 /// Generates the loop tree of `plan` for `scop`.
 pub fn generate(scop: &Scop, plan: &Plan) -> Res<Node> {
     let np = scop.params.len();
@@ -571,6 +576,9 @@ fn scattered(scop: &Scop, plan: &Plan, s: usize) -> Res<Vec<Item>> {
             }
             eqs = e.eqs;
             ineqs = e.ineqs;
+            if ineqs.len() > PRUNE_ROWS {
+                ineqs = crate::math::ilp::drop_redundant_ineqs(x - 1, &eqs, &ineqs)?;
+            }
         }
         let narrow = |r: &Vec<i64>| -> Row {
             let mut w = r[..np + n].to_vec();
@@ -761,6 +769,8 @@ impl Gen<'_> {
     }
 
     /// Projects `p` onto `t_0..t_k` (Fourier–Motzkin; may over-approximate).
+    /// Past [`PRUNE_ROWS`] inequalities, the redundant ones are dropped after
+    /// each step (one LP each).
     fn project(&self, p: &Poly, k: usize) -> Res<Poly> {
         let mut eqs = p.eqs.clone();
         let mut ineqs = p.ineqs.clone();
@@ -772,6 +782,11 @@ impl Gen<'_> {
             let e = fm::eliminate(&eqs, &ineqs, col)?;
             eqs = e.eqs;
             ineqs = e.ineqs;
+            // Fourier–Motzkin multiplies rows: keep the system small by
+            // dropping the ones the others imply (the same polyhedron).
+            if ineqs.len() > PRUNE_ROWS && !e.infeasible {
+                ineqs = crate::math::ilp::drop_redundant_ineqs(self.width() - 1, &eqs, &ineqs)?;
+            }
             if e.infeasible {
                 ineqs.push({
                     let mut r = vec![0i64; self.width()];

@@ -115,6 +115,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             0
         },
         wavefront: options.wavefront,
+        inner_wavefront: options.inner_wavefront,
         unroll_jam: options.unroll_jam.min(16) as i64,
         register_tile: if options.register_tile {
             match options.register_tile_sizes[..] {

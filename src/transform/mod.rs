@@ -74,6 +74,12 @@ pub struct Options {
     pub vector_tile: i64,
     /// Wavefront over tiles of bands without a parallel loop.
     pub wavefront: bool,
+    /// Inside the tiles of a band whose innermost point loop carries a
+    /// recurrence and that has no coincident loop, run the points along
+    /// wavefronts (the first point dimension the sum of the band's
+    /// hyperplanes): consecutive iterations of the innermost loop are then
+    /// independent.
+    pub inner_wavefront: bool,
     /// Unroll-and-jam factor of the point loops outside the innermost one
     /// (0 or 1: off); as many of them, innermost first, as keep the
     /// unrolled body at most [`MAX_JAM_COPIES`] statement copies.
@@ -100,6 +106,7 @@ impl Default for Options {
             prevector: true,
             vector_tile: 256,
             wavefront: true,
+            inner_wavefront: true,
             unroll_jam: 0,
             register_tile: (8, 8),
         }
@@ -704,6 +711,9 @@ pub fn plan(
         let mut sizes_of: Vec<Vec<i64>> = vec![base_sizes.clone(); ns];
         // Statements whose group got a stride-1 innermost point loop.
         let mut vector_group = vec![false; ns];
+        // Statements whose tiles' points run along wavefronts.
+        let mut inner_wave = vec![false; ns];
+        let jam_wanted = opts.unroll_jam.max(0);
         for (_, members) in &groups {
             let mut order: Vec<usize> = (0..band.len).collect();
             let mut sizes = base_sizes.clone();
@@ -757,6 +767,31 @@ pub fn plan(
                     }
                     let at = band.first + band.len - 1;
                     verify_parallel(scop, &among_deepest, &trial, at).is_ok_and(|v| v.is_empty())
+                };
+                // A statement of the group depends on itself along point
+                // dimension `d` (seidel's `A[i][j]` on `A[i][j-1]`), not only
+                // on another statement sharing the loop (jacobi-2d's two
+                // sweeps, which get a loop each later).
+                // Its written cell moves along `d` (a recurrence through
+                // memory; a reduction into a cell fixed along `d`, trisolv's
+                // `x[i]`, is a chain in a register already).
+                let moving_write = |st: usize, d: usize| {
+                    access_deltas(scop, sched, band, d, st).is_some_and(|acc| {
+                        acc.iter().any(|(k, deltas)| {
+                            *k == AccessKind::Write && deltas.iter().any(|&x| x != 0)
+                        })
+                    })
+                };
+                let self_chain = |d: usize| -> bool {
+                    let own: Vec<Dependence> = among_deepest
+                        .iter()
+                        .filter(|x| x.source == x.sink && moving_write(x.source.0, d))
+                        .cloned()
+                        .collect();
+                    let at = band.first + d;
+                    !own.is_empty()
+                        && verify_parallel(scop, &own, &sched.schedule, at)
+                            .is_ok_and(|v| !v.is_empty())
                 };
                 // Candidates by decreasing stride score (ties: the later
                 // dimension first); the polyhedral test runs only until
@@ -838,6 +873,20 @@ pub fn plan(
                                  across a recurrence)",
                                 band.first + d
                             );
+                            if !notes.contains(&note) {
+                                notes.push(note);
+                            }
+                        } else if opts.inner_wavefront
+                            && band.len >= 2
+                            && jam_wanted == 0
+                            && self_chain(last)
+                        {
+                            for &s in members {
+                                inner_wave[s] = true;
+                            }
+                            let note = "points of each tile run along wavefronts \
+                                        (independent iterations across a recurrence)"
+                                .to_string();
                             if !notes.contains(&note) {
                                 notes.push(note);
                             }
@@ -1007,6 +1056,31 @@ pub fn plan(
                         dims[s].push(Form::constant(0));
                     }
                 }
+                continue;
+            }
+            // Wavefronts inside the tile: the last two point dimensions
+            // `a, b` become `a + b, b`.
+            let independent = |a: &Form, b: &Form| {
+                let (x, y) = (&a.iters, &b.iters);
+                let n = x.len().max(y.len());
+                let at = |v: &Vec<i64>, k: usize| v.get(k).copied().unwrap_or(0);
+                (0..n).any(|p| (p + 1..n).any(|q| at(x, p) * at(y, q) != at(x, q) * at(y, p)))
+            };
+            let pair = (orders[s].len() >= 2).then(|| {
+                let n = orders[s].len();
+                (orders[s][n - 2], orders[s][n - 1])
+            });
+            if inner_wave[s]
+                && jam.is_empty()
+                && pair.is_some_and(|(a, b)| independent(&phis[a], &phis[b]))
+            {
+                let n = orders[s].len();
+                for &d in &orders[s][..n - 2] {
+                    dims[s].push(phis[d].clone());
+                }
+                let (a, b) = (orders[s][n - 2], orders[s][n - 1]);
+                dims[s].push(phis[a].plus(&phis[b]).map_err(|_| MathError::Overflow)?);
+                dims[s].push(phis[b].clone());
                 continue;
             }
             // Unroll-and-jam: a jammed point loop runs over blocks of `u`
