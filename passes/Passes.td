@@ -193,7 +193,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     Option<"hoist", "hoist", "bool", /*default=*/"true",
            "In register tiles, compute the operands that do not change from one block of the vector loop to the next (gemm's alpha * A[i][k]) once per block row, into a buffer on the stack">,
     ListOption<"registerTileSizes", "register-tile-sizes", "int64_t",
-           "Register tile: iterations of the outer and of the vector point loop per block, at most 16 each (default: 8,8)">,
+           "Register tile: iterations of the outer and of the vector point loop per block, at most 16 each (default: 8,16 where no domain constraint ties the two unrolled loops, else 8,8)">,
     Option<"maxCoef", "max-coef", "unsigned", /*default=*/"4",
            "Largest iterator coefficient of a scheduling hyperplane">,
     Option<"verify", "verify", "bool", /*default=*/"true",

@@ -126,6 +126,12 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         } else {
             (0, 0)
         },
+        // Wider blocks only by default: explicit sizes are taken as given.
+        register_tile_wide: if options.register_tile_sizes.is_empty() {
+            16
+        } else {
+            0
+        },
     };
     // The rewritten loop nests and the memrefs they access, for `noalias`.
     let mut rewritten: Vec<Op> = Vec::new();
