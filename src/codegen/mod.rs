@@ -601,6 +601,48 @@ fn scattered(scop: &Scop, plan: &Plan, s: usize) -> Res<Vec<Item>> {
     Ok(out)
 }
 
+/// The integer range of a loop whose bounds are all constants.
+#[derive(Debug, PartialEq, Eq)]
+enum ConstantRange {
+    /// Some bound is not a constant.
+    No,
+    /// No integer value.
+    Empty,
+    /// Exactly one value.
+    Single(i64),
+    /// `[lower, upper]`, at least two values.
+    Range(i64, i64),
+}
+
+/// The integer range of `t` (column `col`) under lower rows `a·t + c >= 0`
+/// (`a > 0`) and upper rows `-a·t + c >= 0` when every row is a constant
+/// bound: `max ⌈-c/a⌉` to `min ⌊c/a⌋`.
+fn constant_range(lo: &[Row], up: &[Row], col: usize) -> Res<ConstantRange> {
+    let constant = |r: &Row| (0..r.len() - 1).all(|c| c == col || r[c] == 0);
+    if lo.is_empty() || up.is_empty() || !lo.iter().chain(up).all(constant) {
+        return Ok(ConstantRange::No);
+    }
+    let last = lo[0].len() - 1;
+    let mut l = i64::MIN;
+    for r in lo {
+        // ⌈-c/a⌉ = -⌊c/a⌋ (a > 0)
+        let v = r[last]
+            .div_euclid(r[col])
+            .checked_neg()
+            .ok_or(MathError::Overflow)?;
+        l = l.max(v);
+    }
+    let mut u = i64::MAX;
+    for r in up {
+        u = u.min(r[last].div_euclid(-r[col]));
+    }
+    Ok(match l.cmp(&u) {
+        std::cmp::Ordering::Greater => ConstantRange::Empty,
+        std::cmp::Ordering::Equal => ConstantRange::Single(l),
+        std::cmp::Ordering::Less => ConstantRange::Range(l, u),
+    })
+}
+
 fn mul(a: i64, b: i64) -> Result<i64, MathError> {
     a.checked_mul(b).ok_or(MathError::Overflow)
 }
@@ -852,6 +894,46 @@ impl Gen<'_> {
         (lo, up)
     }
 
+    /// `row` with every outer dimension `t_j` (`j < k`) that an equality of
+    /// the context fixes as `t_j = e` (unit coefficient, `e` over dimensions
+    /// before `j` and parameters: a [`Node::Let`] or a guard) replaced by
+    /// `e`, innermost first. Equal in the context, so a bound stays the same
+    /// bound; a partial register block's `t_v >= 16·q_v` at `q_v = 68`
+    /// becomes the constant `1088`, and its trip count a constant.
+    fn substitute_fixed(&self, row: &Row, ctx: &Poly, k: usize) -> Res<Row> {
+        let mut row = row.clone();
+        for j in (0..k).rev() {
+            let cj = self.col(j);
+            if row[cj] == 0 {
+                continue;
+            }
+            let def = ctx
+                .eqs
+                .iter()
+                .find(|e| e[cj].abs() == 1 && (j + 1..self.n).all(|d| e[self.col(d)] == 0));
+            if let Some(e) = def {
+                // row - (row[cj] / e[cj])·e, with e[cj] = ±1.
+                let f = mul(row[cj], e[cj])?;
+                for (r, &v) in row.iter_mut().zip(e) {
+                    *r = r.checked_sub(mul(f, v)?).ok_or(MathError::Overflow)?;
+                }
+            }
+        }
+        Ok(row)
+    }
+
+    /// [`Gen::substitute_fixed`] on each row, without duplicates.
+    fn substitute_fixed_all(&self, rows: Vec<Row>, ctx: &Poly, k: usize) -> Res<Vec<Row>> {
+        let mut out: Vec<Row> = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let r = self.substitute_fixed(r, ctx, k)?;
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        }
+        Ok(out)
+    }
+
     /// Drops rows implied by the context together with another kept row.
     fn prune(&self, rows: Vec<Row>, ctx: &Poly) -> Res<Vec<Row>> {
         let mut rows = rows;
@@ -933,8 +1015,14 @@ impl Gen<'_> {
             .iter()
             .map(|it| self.project(&it.poly, k))
             .collect::<Res<Vec<_>>>()?;
+        let parallel = self.plan.dims[k].parallel;
         if !single {
             match self.separate(k, &items, &projs, ctx)? {
+                // A parallel loop separated into pieces of one iteration
+                // would run them one after the other (two tiles, one per
+                // thread, that hold different register blocks); it stays
+                // one loop, with its statements guarded inside it.
+                Separation::Done(node) if parallel && node.has_let_over(|d| d == k) => {}
                 Separation::Done(node) => return Ok(node),
                 Separation::Undecided(row) if self.splits.get() < MAX_SPLITS => {
                     // Split the context on the undecided comparison (an
@@ -1066,6 +1154,52 @@ impl Gen<'_> {
             v[col] = 0;
             Some(v)
         };
+        let lo = self.substitute_fixed_all(lo, &inner_ctx, k)?;
+        let up = self.substitute_fixed_all(up, &inner_ctx, k)?;
+        match constant_range(&lo, &up, col)? {
+            ConstantRange::Empty => return Ok(Node::Seq(Vec::new())),
+            ConstantRange::Single(v) => {
+                let mut body_ctx = inner_ctx;
+                let mut eq = vec![0i64; self.width()];
+                eq[col] = 1;
+                let last = eq.len() - 1;
+                eq[last] = v.checked_neg().ok_or(MathError::Overflow)?;
+                body_ctx.eqs.push(eq);
+                let body = self.scan(k + 1, items, &body_ctx)?;
+                let mut row = vec![0i64; self.width()];
+                row[last] = v;
+                let node = Node::Let {
+                    dim: k,
+                    row,
+                    body: Box::new(body),
+                };
+                return Ok(wrap(node, guard));
+            }
+            ConstantRange::Range(l, u) => {
+                // One bound each way: a constant trip count that `unroll`
+                // can see.
+                let mut lo = vec![0i64; self.width()];
+                lo[col] = 1;
+                let last = lo.len() - 1;
+                lo[last] = l.checked_neg().ok_or(MathError::Overflow)?;
+                let mut up = vec![0i64; self.width()];
+                up[col] = -1;
+                up[last] = u;
+                let mut body_ctx = inner_ctx;
+                body_ctx.ineqs.push(lo.clone());
+                body_ctx.ineqs.push(up.clone());
+                let body = self.scan(k + 1, items, &body_ctx)?;
+                let node = Node::Loop {
+                    dim: k,
+                    lower: self.to_bounds(&[lo], k, true),
+                    upper: self.to_bounds(&[up], k, false),
+                    parallel: self.plan.dims[k].parallel,
+                    body: Box::new(body),
+                };
+                return Ok(wrap(node, guard));
+            }
+            ConstantRange::No => {}
+        }
         if lo.len() == 1 && up.len() == 1 {
             let (l, u) = (&lo[0], &up[0]);
             let sum: Row = l.iter().zip(u).map(|(a, b)| a + b).collect();
