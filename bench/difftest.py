@@ -73,6 +73,11 @@ PIPELINES = {
     "polyrs-rt35": ["--poly-opt=tile-sizes=15 register-tile-sizes=3,5 profitability=false"],
     "polyrs-rt-t48": ["--poly-opt=tile-sizes=8,48 profitability=false"],
     "polyrs-nort": ["--poly-opt=register-tile=false"],
+    # The default tile sizes of register-tiled bands (whole vector loops,
+    # one parallel tile per thread) on every kernel, tuned for 2 threads and
+    # for 3 (tiles that split the rows unevenly, partial blocks in them).
+    "polyrs-auto": ["--poly-opt=profitability=false"],
+    "polyrs-auto-th3": ["--poly-opt=profitability=false threads=3"],
 }
 
 # (init, pipeline, kernel) -> why the upstream passes change the results.

@@ -56,6 +56,6 @@ fn poly_opt_with_perturbed_inputs_matches_the_baseline() {
         "--init",
         "perturbed",
         "--pipelines",
-        "polyrs,polyrs-t1,polyrs-t7,polyrs-t32,polyrs-t64,polyrs-fusemax,polyrs-fuseno,polyrs-l2,polyrs-uj4,polyrs-uj2,polyrs-rt35,polyrs-rt-t48,polyrs-nort",
+        "polyrs,polyrs-t1,polyrs-t7,polyrs-t32,polyrs-t64,polyrs-fusemax,polyrs-fuseno,polyrs-l2,polyrs-uj4,polyrs-uj2,polyrs-rt35,polyrs-rt-t48,polyrs-nort,polyrs-auto,polyrs-auto-th3",
     ]);
 }

@@ -114,6 +114,8 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         } else {
             0
         },
+        auto_sizes: options.tile_sizes.is_empty(),
+        threads: i64::try_from(options.threads.max(1)).unwrap_or(i64::MAX),
         wavefront: options.wavefront,
         inner_wavefront: options.inner_wavefront,
         unroll_jam: options.unroll_jam.min(16) as i64,

@@ -72,6 +72,12 @@ pub struct Options {
     pub prevector: bool,
     /// Tile size of that innermost vector loop (0: the size from `sizes`).
     pub vector_tile: i64,
+    /// The tile sizes are the defaults (no `tile-sizes`): bands with
+    /// register tiles get sizes of their own ([`register_tile_sizes`]).
+    pub auto_sizes: bool,
+    /// Threads the parallel loops are tuned for: a parallel loop of
+    /// register blocks with equal work per iteration gets one tile each.
+    pub threads: i64,
     /// Wavefront over tiles of bands without a parallel loop.
     pub wavefront: bool,
     /// Register blocks' iterations of the vector loop where the blocks are
@@ -112,6 +118,8 @@ impl Default for Options {
             nested: false,
             prevector: true,
             vector_tile: 256,
+            auto_sizes: true,
+            threads: 2,
             wavefront: true,
             inner_wavefront: true,
             unroll_jam: 0,
@@ -589,6 +597,103 @@ fn parallel_vector_tile(
     size
 }
 
+/// Default tile of the loop inside register blocks (gemm's `k`): a block's
+/// accumulators are loaded and stored once per tile of it, and its slice
+/// of the vector operand (`B[k][j..j+16]` for 64 values of `k`: 8 KB)
+/// stays in L1 while the block runs.
+pub const REGISTER_R_TILE: i64 = 64;
+
+/// Largest default tile of the vector loop of register blocks: the panel
+/// of the vector operand that one tile of the loop inside the blocks reads
+/// (`REGISTER_R_TILE` x 1024 doubles, 512 KB) stays in L2 while every
+/// block row of the tile sweeps it.
+pub const REGISTER_V_TILE: i64 = 1024;
+
+/// `extent` iterations in tiles of at most `max`, all of one size (the
+/// last one shorter by less than a tile), rounded up to a multiple of
+/// `step`: 1100 in tiles of at most 1024 by 16 gives 560, not 1024 + 76.
+fn balanced_tile(extent: i64, max: i64, step: i64) -> i64 {
+    let (extent, max, step) = (extent.max(1), max.max(1), step.max(1));
+    let tiles = (extent - 1) / max + 1;
+    let size = (extent - 1) / tiles + 1;
+    ((size - 1) / step + 1).saturating_mul(step)
+}
+
+/// True when the work of `members` does not depend on where along point
+/// dimension `d` of the band an iteration lies: the hyperplane is a single
+/// iterator of each statement, and no domain constraint ties that
+/// iterator to another one (syrk's `j <= i` makes later rows longer).
+fn uniform_along(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    band: &Band,
+    d: usize,
+    members: &[usize],
+) -> bool {
+    members.iter().all(|&s| {
+        let f = &sched.schedule.dims[s][band.first + d];
+        let nz: Vec<usize> = (0..f.iters.len()).filter(|&i| f.iters[i] != 0).collect();
+        let [i] = nz[..] else {
+            return false;
+        };
+        scop.statements[s].domain.iter().all(|piece| {
+            piece.ineqs.iter().chain(&piece.eqs).all(|g| {
+                g.iters.get(i).copied().unwrap_or(0) == 0
+                    || (g.iters.iter().enumerate().all(|(j, &c)| j == i || c == 0)
+                        && g.locals.iter().all(|&c| c == 0))
+            })
+        })
+    })
+}
+
+/// Default tile sizes of a band whose `members` get register blocks over
+/// point dimensions `(u, v, r)` (`v` the vector loop, `r` the loop inside
+/// the blocks) with blocks `steps = (U, V)`, from `sizes` (the other
+/// dimensions keep theirs), after BLIS's analytical model (Low et al.,
+/// TOMS 2016) for this machine's 48 KB L1 and 1 MB L2 per core:
+///
+/// * `r`: [`REGISTER_R_TILE`], whatever its extent;
+/// * `v`: its whole extent, in equal tiles of at most [`REGISTER_V_TILE`],
+///   a multiple of `V`, unless its tiles are the parallel ones;
+/// * `u`, when its tiles are the parallel loop and every iteration does the
+///   same work: one tile per thread, a multiple of `U`. Every block row of
+///   a tile sweeps the panel that one tile of `r` reads from the vector
+///   operand, so the more rows a tile has, the more often that panel is
+///   reused from L2 (gemm at LARGE, 2 threads: 128 rows 0.0155 s, 256
+///   0.0147 s, 504 0.0135 s, side by side); unequal work (a triangle) would
+///   leave one thread idle.
+///
+/// Parametric extents keep the sizes they have.
+#[allow(clippy::too_many_arguments)]
+fn register_tile_sizes(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    band: &Band,
+    members: &[usize],
+    (u, v, r): (usize, usize, usize),
+    (su, sv): (i64, i64),
+    par_dim: Option<usize>,
+    threads: i64,
+    sizes: &[i64],
+) -> Vec<i64> {
+    let mut sizes = sizes.to_vec();
+    let extent = |d: usize| extent_of(scop, sched, band.first + d, members);
+    // A power of two: the block-invariant operands' buffer is indexed by
+    // `k mod T` in the innermost loop (3mm with tiles of 60-63: 10% slower).
+    sizes[r] = REGISTER_R_TILE;
+    if par_dim != Some(v) {
+        if let Some(e) = extent(v) {
+            sizes[v] = balanced_tile(e, REGISTER_V_TILE, sv);
+        }
+    }
+    if par_dim == Some(u) && uniform_along(scop, sched, band, u, members) {
+        if let Some(e) = extent(u) {
+            sizes[u] = balanced_tile(e, (e - 1) / threads.max(1) + 1, su);
+        }
+    }
+    sizes
+}
+
 /// The rational minimum and maximum of `phi` over statement `s`'s domain,
 /// rounded outwards; `None` when unbounded (parametric) or on overflow.
 fn range_of(scop: &Scop, s: usize, phi: &Form) -> Option<(i64, i64)> {
@@ -1023,12 +1128,44 @@ pub fn plan(
             }
         }
         let wide = opts.register_tile_wide;
+        let rectangular = !candidates.is_empty()
+            && candidates
+                .iter()
+                .all(|(members, u, v, _)| blocks_rectangular(scop, sched, band, *u, *v, members));
+        // Parallel tile loop: the band's first coincident dim, if it is the
+        // schedule's first (or nested parallelism is on).
+        let par_dim = (0..band.len).find(|&d| {
+            band.coincident[d]
+                && opts.parallel
+                && (opts.nested || (!parallel_taken && Some(band.first + d) == first_coincident))
+        });
+        // Triangular blocks (syrk's `j <= i`) keep the default sizes: with
+        // these, syrk, syr2k and covariance ran 10-20% slower.
+        if opts.auto_sizes && rectangular {
+            let step = if wide > narrow { wide } else { narrow };
+            for (members, u, v, r) in &candidates {
+                let sizes = register_tile_sizes(
+                    scop,
+                    sched,
+                    band,
+                    members,
+                    (*u, *v, *r),
+                    (ru, step),
+                    par_dim,
+                    opts.threads,
+                    &sizes_of[members[0]],
+                );
+                for &s in members {
+                    sizes_of[s] = sizes.clone();
+                }
+            }
+        }
         let rv = if wide > narrow
-            && !candidates.is_empty()
-            && candidates.iter().all(|(members, u, v, _)| {
-                sizes_of[members[0]][*v] % wide == 0
-                    && blocks_rectangular(scop, sched, band, *u, *v, members)
-            }) {
+            && rectangular
+            && candidates
+                .iter()
+                .all(|(members, _, v, _)| sizes_of[members[0]][*v] % wide == 0)
+        {
             wide
         } else {
             narrow
@@ -1047,13 +1184,6 @@ pub fn plan(
             }
         }
         let reg_on = reg.iter().any(Option::is_some);
-        // Parallel tile loop: the band's first coincident dim, if it is the
-        // schedule's first (or nested parallelism is on).
-        let par_dim = (0..band.len).find(|&d| {
-            band.coincident[d]
-                && opts.parallel
-                && (opts.nested || (!parallel_taken && Some(band.first + d) == first_coincident))
-        });
         let wavefront = opts.wavefront
             && opts.parallel
             && !parallel_taken

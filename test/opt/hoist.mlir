@@ -6,21 +6,25 @@
 // results must be identical, digit for digit (parallel loops on 2 threads),
 // with full and partial blocks, with and without parallel loops.
 //
-// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 profitability=false' 2>&1 | FileCheck %s
-// RUN: %polyrs-opt %s --poly-opt='hoist=false register-tile-sizes=2,4 profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
-// RUN: %polyrs-opt %s --poly-opt='parallel=false register-tile-sizes=2,4 profitability=false' 2>&1 | FileCheck %s --check-prefix=SEQ
+// The structure is checked with tiles of 32 for k (the default 64 would
+// cover the whole loop, and its slot index k mod 64 fold to k).
+// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='hoist=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %polyrs-opt %s --poly-opt='parallel=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=SEQ
 // RUN: %polyrs-runner --threads=2 %s > %t.before
-// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 profitability=false' | %polyrs-runner --threads=2 - > %t.after
+// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' | %polyrs-runner --threads=2 - > %t.after
+// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 profitability=false' | %polyrs-runner --threads=2 - > %t.default
 // RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=3,5 tile-sizes=30 profitability=false' | %polyrs-runner --threads=2 - > %t.partial
-// RUN: %polyrs-opt %s --poly-opt='parallel=false register-tile-sizes=2,4 profitability=false' | %polyrs-runner --threads=2 - > %t.seq
+// RUN: %polyrs-opt %s --poly-opt='parallel=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' | %polyrs-runner --threads=2 - > %t.seq
 // RUN: diff %t.before %t.after
+// RUN: diff %t.before %t.default
 // RUN: diff %t.before %t.partial
 // RUN: diff %t.before %t.seq
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
 // SUMS-COUNT-3: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 
-// CHECK: hoist.mlir:54:3: remark: poly-opt: {{.*}}register tile 2x4; {{.*}}; block-invariant operands computed once per block row (1 loop); legality verified
+// CHECK: hoist.mlir:58:3: remark: poly-opt: {{.*}}register tile 2x4; {{.*}}; block-invariant operands computed once per block row (1 loop); legality verified
 // CHECK-NOT: block-invariant
 // CHECK-LABEL: func.func @gemm
 // The buffer, two rows of the block by 32 values of k, in the parallel body:

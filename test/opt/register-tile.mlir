@@ -11,7 +11,7 @@
 // RUN: %polyrs-opt %s --poly-opt='register-tile=false scalar-replace=false profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: not %polyrs-opt %s --poly-opt='register-tile-sizes=17' 2>&1 | FileCheck %s --check-prefix=BAD
 
-// CHECK: remark: poly-opt: 1 statement, {{.*}}register tile 2x4; band of 3 loops tiled 32x256x32; legality verified
+// CHECK: remark: poly-opt: 1 statement, {{.*}}register tile 2x4; band of 3 loops tiled 32x64x64; legality verified
 // CHECK-LABEL: func.func @gemm
 // The 2x4 block of C: eight loads before the k loop ...
 // CHECK:      %[[C0:.*]] = affine.load %arg2[%[[I:arg[0-9]+]] * 2, %[[J:arg[0-9]+]] * 4]
