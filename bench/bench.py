@@ -7,14 +7,17 @@ Per kernel and pipeline:
   bench/polybench/gen.py --size SIZE -> [polyrs-opt PIPELINE]
   -> polyrs-runner --time=kernel_<name> --repeat=RUNS --threads=THREADS
 The time is the median (and min) wall time of the kernel function over RUNS
-runs of main; array initialization and JIT compilation are not counted. With
---procs P, each pipeline runs in P processes, interleaved with the other
-pipelines, and the time is the median of the P per-process medians. The
+runs of main, or more for short kernels (until the runs add up to
+--min-time seconds); array initialization and JIT compilation are not
+counted. With --procs P, each pipeline runs in P processes, interleaved
+with the other pipelines, and the time is the median of the P per-process
+medians. A pipeline that leaves the kernel function exactly as it was is
+marked "same code": its ratio to the baseline is measurement noise. The
 checksum of every pipeline is compared with the baseline's: a result that
 differs is marked in the table (speed of a wrong answer is not a speedup).
 
 Usage:
-  bench/bench.py [--size LARGE] [--runs 3] [--procs 1] [--threads 2]
+  bench/bench.py [--size LARGE] [--runs 3] [--procs 1] [--min-time 0.5] [--threads 2]
                  [--pipelines baseline,upstream] [--pipeline NAME='args']
                  [--bin-dir target/release] [--out docs/benchmarks] [kernel ...]
 Writes OUT.md, OUT.csv and OUT.svg (default docs/benchmarks.*).
@@ -51,7 +54,17 @@ def kernel_function(kernel):
     return "kernel_" + kernel.replace("-", "_")
 
 
-def measure(kernel, mlir, bin_dir, opt_args, runs, threads):
+def kernel_text(kernel, mlir, bin_dir, opt_args):
+    """The kernel function as polyrs-opt prints it after OPT_ARGS (none: the
+    input, parsed and printed the same way), or None when it fails."""
+    p = subprocess.run([os.path.join(bin_dir, "polyrs-opt"), mlir] + opt_args, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None
+    m = re.search(r"^  func\.func @%s\(.*?^  }$" % re.escape(kernel_function(kernel)), p.stdout, re.S | re.M)
+    return m.group(0) if m else None
+
+
+def measure(kernel, mlir, bin_dir, opt_args, runs, threads, min_time=0.0):
     """Returns (median, min, checksum) or raises RuntimeError."""
     text = None
     src = mlir
@@ -61,7 +74,7 @@ def measure(kernel, mlir, bin_dir, opt_args, runs, threads):
             raise RuntimeError("polyrs-opt: " + (p.stderr.strip().splitlines() or ["failed"])[-1])
         text, src = p.stdout, "-"
     p = subprocess.run([os.path.join(bin_dir, "polyrs-runner"), src, "--time=" + kernel_function(kernel),
-                        "--repeat=%d" % runs, "--threads=%d" % threads],
+                        "--repeat=%d" % runs, "--min-time=%g" % min_time, "--threads=%d" % threads],
                        input=text, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError("polyrs-runner: " + (p.stderr.strip().splitlines() or ["failed"])[-1])
@@ -128,6 +141,10 @@ def main():
     ap.add_argument("--procs", type=int, default=1,
                     help="processes per pipeline and kernel, interleaved; the time is the median over processes "
                          "of each process's median")
+    ap.add_argument("--min-time", type=float, default=0.5,
+                    help="per process, repeat the kernel until its runs add up to this many seconds "
+                         "(at least RUNS runs; at most 4x that in wall time, initialization included, "
+                         "and 200 runs): millisecond kernels get enough samples for a stable median")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--pipelines", default="baseline,upstream")
     ap.add_argument("--pipeline", action="append", default=[], metavar="NAME=ARGS")
@@ -162,7 +179,12 @@ def main():
             subprocess.run([sys.executable, os.path.join(HERE, "polybench", "gen.py"), "--size", args.size,
                             "--out", work, k], check=True, capture_output=True)
             mlir = os.path.join(work, k + ".mlir")
-            row = {"kernel": k, "median": {}, "min": {}, "sum": {}, "error": {}, "speedup": {}}
+            row = {"kernel": k, "median": {}, "min": {}, "sum": {}, "error": {}, "speedup": {}, "same": {}}
+            # A pipeline that leaves the kernel function as it was runs the
+            # baseline's code: its ratio is the measurement's noise.
+            texts = {n: kernel_text(k, mlir, args.bin_dir, pipelines[n]) for n in names}
+            for n in names:
+                row["same"][n] = n != "baseline" and texts[n] is not None and texts[n] == texts["baseline"]
             # P rounds of one process per pipeline, the pipelines' order
             # rotated each round: the time of the same code varies between
             # processes (by up to 2x on a shared 2-core VM) more than
@@ -174,7 +196,8 @@ def main():
                     if n in row["error"]:
                         continue
                     try:
-                        med, mn, cs = measure(k, mlir, args.bin_dir, pipelines[n], args.runs, args.threads)
+                        med, mn, cs = measure(k, mlir, args.bin_dir, pipelines[n], args.runs, args.threads,
+                                              args.min_time)
                         meds[n].append(med)
                         mins[n].append(mn)
                         if row["sum"].get(n, cs) != cs:
@@ -206,9 +229,11 @@ def load_csv(path):
     with open(path) as f:
         next(f)
         for line in f:
-            k, n, med, mn, cs, sp = line.rstrip("\n").split(",")
-            r = rows.setdefault(k, {"kernel": k, "median": {}, "min": {}, "sum": {}, "error": {}, "speedup": {}})
+            k, n, med, mn, cs, sp, *same = line.rstrip("\n").split(",")
+            r = rows.setdefault(k, {"kernel": k, "median": {}, "min": {}, "sum": {}, "error": {}, "speedup": {},
+                                    "same": {}})
             r["median"][n], r["min"][n], r["sum"][n] = float(med), float(mn), cs
+            r["same"][n] = same == ["1"]
             if sp:
                 r["speedup"][n] = float(sp)
             if n not in names:
@@ -226,17 +251,21 @@ def write_report(args, rows, names, pipelines, cmd_line):
         pass
     cmd = cmd_line or "python3 bench/bench.py --size %s --runs %d" % (args.size, args.runs)
     md = ["# Benchmarks", "",
-          "Generated by `%s` on %s (%s, %d cores, %s), %s dataset, %d threads, median of %d runs of "
-          "the kernel function in each of %d process%s per pipeline (median over processes; pipelines "
-          "interleaved; JIT-compiled at O3 for the host CPU; initialization not timed)."
+          "Generated by `%s` on %s (%s, %d cores, %s), %s dataset, %d threads, median of at least %d runs "
+          "of the kernel function (more for short kernels: until the runs add up to %gs) in each of %d "
+          "process%s per pipeline (median over processes; pipelines interleaved; JIT-compiled at O3 for "
+          "the host CPU; initialization not timed)."
           % (cmd, datetime.date.today().isoformat(), cpu, os.cpu_count() or 0, platform.machine(), args.size,
-             args.threads, args.runs, getattr(args, "procs", 1), "" if getattr(args, "procs", 1) == 1 else "es"),
+             args.threads, args.runs, getattr(args, "min_time", 0.0), getattr(args, "procs", 1),
+             "" if getattr(args, "procs", 1) == 1 else "es"),
           "",
           "Pipelines (polyrs-opt arguments before the plain lowering):", ""]
     for n in names:
         md.append("- `%s`: %s" % (n, " ".join("`%s`" % a for a in pipelines[n]) or "no loop transformation"))
     md += ["", "Speedup = baseline time / pipeline time; a pipeline whose checksum differs from the "
-           "baseline's is marked `WRONG` and gets no speedup.", ""]
+           "baseline's is marked `WRONG` and gets no speedup. `(same code)`: the pipeline left the kernel "
+           "function exactly as it was (polyrs: every SCoP unchanged, with a remark saying why), so its "
+           "ratio to the baseline is the run-to-run noise of the measurement.", ""]
     md.append("| kernel | " + " | ".join("%s (s)" % n for n in names) + " | "
               + " | ".join("%s speedup" % n for n in others) + " |")
     md.append("|---" * (1 + len(names) + len(others)) + "|")
@@ -249,7 +278,8 @@ def write_report(args, rows, names, pipelines, cmd_line):
                 cells.append("%.4f WRONG" % r["median"][n])
             else:
                 cells.append("%.4f" % r["median"][n])
-        sp = ["%.2fx" % r["speedup"][n] if n in r["speedup"] else "-" for n in others]
+        sp = [("%.2fx" % r["speedup"][n] + (" (same code)" if r["same"].get(n) else ""))
+              if n in r["speedup"] else "-" for n in others]
         md.append("| %s | %s | %s |" % (r["kernel"], " | ".join(cells), " | ".join(sp)))
     md.append("| **geomean** | %s | %s |" % (" | ".join("" for _ in names),
                                            " | ".join("**%.2fx**" % geomean([r["speedup"].get(n) for r in rows])
@@ -268,12 +298,14 @@ def write_report(args, rows, names, pipelines, cmd_line):
     with open(args.out + ".md", "w") as f:
         f.write("\n".join(md))
     with open(args.out + ".csv", "w") as f:
-        f.write("kernel,pipeline,median_s,min_s,checksum,speedup\n")
+        f.write("kernel,pipeline,median_s,min_s,checksum,speedup,same_code\n")
         for r in rows:
             for n in names:
                 if n in r["median"]:
-                    f.write("%s,%s,%.6f,%.6f,%s,%s\n" % (r["kernel"], n, r["median"][n], r["min"][n], r["sum"][n],
-                                                         "%.4f" % r["speedup"][n] if n in r["speedup"] else ""))
+                    f.write("%s,%s,%.6f,%.6f,%s,%s,%d\n" % (r["kernel"], n, r["median"][n], r["min"][n],
+                                                            r["sum"][n],
+                                                            "%.4f" % r["speedup"][n] if n in r["speedup"] else "",
+                                                            r["same"].get(n, False)))
     svg_chart(rows, names, args.out + ".svg", "Speedup over baseline, PolyBench %s, %d threads"
               % (args.size, args.threads))
     print("wrote %s.md, %s.csv, %s.svg" % (args.out, args.out, args.out))

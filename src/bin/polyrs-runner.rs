@@ -23,6 +23,13 @@ const FLAGS: &[Flag] = &[
         help: "run the entry function N times (default: 1; 5 with --time)",
     },
     Flag {
+        name: "min-time",
+        takes_value: true,
+        help: "with --time: after --repeat runs, run again until the timed calls add up to \
+               this many seconds (at most 4x that in wall time, setup included, and 200 runs) \
+               (default: off)",
+    },
+    Flag {
         name: "threads",
         takes_value: true,
         help: "OpenMP threads, sets OMP_NUM_THREADS (default: inherited)",
@@ -90,11 +97,22 @@ fn main_inner() -> Result<(), String> {
         // Set before the OpenMP runtime is loaded by the JIT.
         std::env::set_var("OMP_NUM_THREADS", n.to_string());
     }
+    let min_time = match p.value("min-time") {
+        Some(m) => Some(
+            m.parse::<f64>()
+                .ok()
+                .filter(|s| (0.0..=3600.0).contains(s))
+                .map(std::time::Duration::from_secs_f64)
+                .ok_or_else(|| format!("invalid --min-time '{m}'"))?,
+        ),
+        None => None,
+    };
     let opt_level: u8 = p.opt_level()?;
     let opts = RunOptions {
         entry: p.value("e").unwrap_or("main").to_string(),
         time,
         repeat,
+        min_time,
         opt_level,
         libs: p
             .value("shared-libs")

@@ -40,8 +40,13 @@ pub struct RunOptions {
     pub entry: String,
     /// The function whose calls are timed, if any.
     pub time: Option<String>,
-    /// How often the entry function runs.
+    /// How often the entry function runs (at least).
     pub repeat: usize,
+    /// With `time`: after `repeat` runs, run again until the timed calls
+    /// add up to this much, or the runs, setup included, have taken
+    /// [`MIN_TIME_WALL_FACTOR`] times as long (a millisecond kernel whose
+    /// setup takes longer), or [`MAX_REPEAT`] runs.
+    pub min_time: Option<Duration>,
     /// Optimization level of the JIT (0–3).
     pub opt_level: u8,
     /// Extra shared libraries to load.
@@ -74,6 +79,13 @@ impl Timing {
             .unwrap_or_default()
     }
 }
+
+/// Most runs of the entry function that [`RunOptions::min_time`] asks for.
+pub const MAX_REPEAT: usize = 200;
+
+/// Wall time, setup included, after which [`RunOptions::min_time`] stops
+/// asking for more runs, in multiples of it.
+pub const MIN_TIME_WALL_FACTOR: u32 = 4;
 
 static STARTED: Mutex<Option<Instant>> = Mutex::new(None);
 static SAMPLES: Mutex<Vec<Duration>> = Mutex::new(Vec::new());
@@ -123,10 +135,23 @@ pub fn run(
     if let Ok(mut s) = SAMPLES.lock() {
         s.clear();
     }
-    for _ in 0..opts.repeat.max(1) {
+    let began = Instant::now();
+    let timed = || -> Duration { SAMPLES.lock().map(|s| s.iter().sum()).unwrap_or_default() };
+    let mut runs = 0usize;
+    loop {
+        let more = runs < opts.repeat.max(1)
+            || opts.min_time.is_some_and(|m| {
+                runs < MAX_REPEAT
+                    && timed() < m
+                    && began.elapsed() < m.saturating_mul(MIN_TIME_WALL_FACTOR)
+            });
+        if !more {
+            break;
+        }
         if !engine.call_void(&opts.entry) {
             return Err(LowerError::EntryNotFound(opts.entry.clone()));
         }
+        runs += 1;
     }
     Ok(opts.time.as_ref().map(|f| Timing {
         function: f.clone(),
