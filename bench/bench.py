@@ -54,6 +54,60 @@ def kernel_function(kernel):
     return "kernel_" + kernel.replace("-", "_")
 
 
+BLAS_SCRIPT = r"""
+import ctypes, statistics, sys, time
+ni, nj, nk, runs = (int(a) for a in sys.argv[1:5])
+lib = ctypes.CDLL("libopenblas.so.0")
+lib.openblas_get_corename.restype = ctypes.c_char_p
+D = ctypes.c_double
+A, B, C = (D * (ni * nk))(), (D * (nk * nj))(), (D * (ni * nj))()
+# PolyBench's init_array of gemm.
+for i in range(ni):
+    for j in range(nj):
+        C[i * nj + j] = ((i * j + 1) % ni) / ni
+    for k in range(nk):
+        A[i * nk + k] = (i * (k + 1) % nk) / nk
+for k in range(nk):
+    for j in range(nj):
+        B[k * nj + j] = (k * (j + 2) % nj) / nj
+lib.cblas_dgemm.argtypes = [ctypes.c_int] * 6 + [D, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p,
+                                               ctypes.c_int, D, ctypes.c_void_p, ctypes.c_int]
+times = []
+for _ in range(runs):
+    t = time.perf_counter()
+    # C = 1.5 * A * B + 1.2 * C, row-major, no transposes: PolyBench's gemm.
+    lib.cblas_dgemm(101, 111, 111, ni, nj, nk, 1.5, A, nk, B, nj, 1.2, C, nj)
+    times.append(time.perf_counter() - t)
+print(lib.openblas_get_corename().decode(), statistics.median(times), min(times))
+"""
+
+
+def blas_gemm(size, threads, runs):
+    """PolyBench's gemm (C = alpha*A*B + beta*C) as one cblas_dgemm call of
+    the system's OpenBLAS (Debian's libopenblas0-pthread, which picks its
+    kernel for the CPU at run time) on THREADS threads: (kernel name,
+    median, min), or None when the library is missing."""
+    ni, nj, nk = SIZES_OF_GEMM(size)
+    # OpenBLAS at its best for this CPU: its own detection picks the kernel
+    # (an environment may pin one: OPENBLAS_CORETYPE=Haswell, AVX2 only,
+    # 1.6x slower on this machine type).
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
+    env["OPENBLAS_NUM_THREADS"] = str(threads)
+    p = subprocess.run([sys.executable, "-c", BLAS_SCRIPT, str(ni), str(nj), str(nk), str(max(runs, 15))],
+                       capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        return None
+    name, med, mn = p.stdout.split()
+    return name, float(med), float(mn)
+
+
+def SIZES_OF_GEMM(size):
+    """(NI, NJ, NK) of PolyBench's gemm at SIZE."""
+    sys.path.insert(0, os.path.join(HERE, "polybench"))
+    from kernels import KERNELS as SPECS  # noqa: E402
+    return SPECS["gemm"]["sizes"][size]
+
+
 def kernel_text(kernel, mlir, bin_dir, opt_args):
     """The kernel function as polyrs-opt prints it after OPT_ARGS (none: the
     input, parsed and printed the same way), or None when it fails."""
@@ -146,6 +200,8 @@ def main():
                          "(at least RUNS runs; at most 4x that in wall time, initialization included, "
                          "and 200 runs): millisecond kernels get enough samples for a stable median")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--no-blas", action="store_true",
+                    help="do not time gemm with the system's OpenBLAS beside the pipelines")
     ap.add_argument("--pipelines", default="baseline,upstream")
     ap.add_argument("--pipeline", action="append", default=[], metavar="NAME=ARGS")
     ap.add_argument("--bin-dir", default=os.path.join(ROOT, "target", "release"))
@@ -214,8 +270,14 @@ def main():
                 t = row["median"].get(n)
                 if base and t and row["sum"].get(n) == row["sum"].get("baseline"):
                     row["speedup"][n] = base / t
+            if k == "gemm" and not args.no_blas:
+                blas = blas_gemm(args.size, args.threads, args.runs)
+                if blas:
+                    row["blas"] = blas
             line = "%-16s " % k + " ".join(
                 "%s=%s" % (n, ("%.4fs" % row["median"][n]) if n in row["median"] else "ERR") for n in names)
+            if "blas" in row:
+                line += " OpenBLAS=%.4fs" % row["blas"][1]
             print(line, flush=True)
             rows.append(row)
     write_report(args, rows, names, pipelines, cmd_line="python3 bench/bench.py " +
@@ -232,6 +294,10 @@ def load_csv(path):
             k, n, med, mn, cs, sp, *same = line.rstrip("\n").split(",")
             r = rows.setdefault(k, {"kernel": k, "median": {}, "min": {}, "sum": {}, "error": {}, "speedup": {},
                                     "same": {}})
+            if n.startswith("OpenBLAS:"):
+                # The BLAS run beside gemm: not a pipeline (no checksum).
+                r["blas"] = (n.partition(":")[2], float(med), float(mn))
+                continue
             r["median"][n], r["min"][n], r["sum"][n] = float(med), float(mn), cs
             r["same"][n] = same == ["1"]
             if sp:
@@ -284,6 +350,19 @@ def write_report(args, rows, names, pipelines, cmd_line):
     md.append("| **geomean** | %s | %s |" % (" | ".join("" for _ in names),
                                            " | ".join("**%.2fx**" % geomean([r["speedup"].get(n) for r in rows])
                                                       for n in others)))
+    for r in rows:
+        if "blas" in r and "baseline" in r["median"]:
+            name, med, _ = r["blas"]
+            base = r["median"]["baseline"]
+            flops = 2.0 * math.prod(SIZES_OF_GEMM(args.size))
+            md += ["", "gemm beside BLAS (the same run): PolyBench's `C = alpha*A*B + beta*C` as one "
+                   "`cblas_dgemm` call of the system's OpenBLAS (Debian's libopenblas0-pthread, kernel `%s` "
+                   "picked by its own CPU detection, FMA), %d threads, median of %d calls: %.4f s, %.2fx the baseline, "
+                   "%.0f GFLOP/s." % (name, args.threads, max(args.runs, 15), med, base / med, flops / med / 1e9)]
+            for n in others:
+                if n in r["median"] and r["sum"].get(n) == r["sum"].get("baseline"):
+                    t = r["median"][n]
+                    md.append("%s: %.4f s, %.0f GFLOP/s, %.2fx OpenBLAS's speed." % (n, t, flops / t / 1e9, med / t))
     errors = [(r["kernel"], n, e) for r in rows for n, e in r["error"].items()]
     if errors:
         md += ["", "Errors:", ""] + ["- %s / %s: %s" % e for e in errors]
@@ -306,6 +385,9 @@ def write_report(args, rows, names, pipelines, cmd_line):
                                                             r["sum"][n],
                                                             "%.4f" % r["speedup"][n] if n in r["speedup"] else "",
                                                             r["same"].get(n, False)))
+            if "blas" in r:
+                name, med, mn = r["blas"]
+                f.write("%s,OpenBLAS:%s,%.6f,%.6f,,,0\n" % (r["kernel"], name, med, mn))
     svg_chart(rows, names, args.out + ".svg", "Speedup over baseline, PolyBench %s, %d threads"
               % (args.size, args.threads))
     print("wrote %s.md, %s.csv, %s.svg" % (args.out, args.out, args.out))

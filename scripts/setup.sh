@@ -4,11 +4,12 @@
 # LLVM/MLIR 22 come from Debian's packages; tools then live in /usr/lib/llvm-22/bin.
 # libpolly-22-dev is needed because `llvm-config --link-static --libs` lists Polly.
 # llvm-22-tools ships lit, FileCheck and not in /usr/lib/llvm-22/bin.
+# libopenblas0-pthread: the BLAS that bench/bench.py times gemm against.
 set -euo pipefail
 
 PKGS=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libpolly-22-dev
       libomp-22-dev clang-22 libclang1-22 zlib1g-dev libzstd-dev libxml2-dev libedit-dev libffi-dev
-      python3-pip)
+      python3-pip libopenblas0-pthread)
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
