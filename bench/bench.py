@@ -17,8 +17,8 @@ checksum of every pipeline is compared with the baseline's: a result that
 differs is marked in the table (speed of a wrong answer is not a speedup).
 
 Usage:
-  bench/bench.py [--size LARGE] [--runs 3] [--procs 1] [--min-time 0.5] [--threads 2]
-                 [--pipelines baseline,upstream] [--pipeline NAME='args']
+  bench/bench.py [--size LARGE] [--runs 2] [--procs 2] [--min-time 0.5] [--threads 2]
+                 [--pipelines baseline,upstream,polyrs] [--pipeline NAME='args']
                  [--bin-dir target/release] [--out docs/benchmarks] [kernel ...]
 Writes OUT.md, OUT.csv and OUT.svg (default docs/benchmarks.*).
 """
@@ -45,6 +45,8 @@ PIPELINES = {
     # The best upstream combination measured on this machine type: tiling,
     # then outer-loop-only parallelism (nested parallel loops are 3x slower).
     "upstream": ["--affine-loop-tile=tile-size=32", "--affine-parallelize=max-nested=1"],
+    # polyrs with its defaults.
+    "polyrs": ["--poly-opt"],
 }
 
 TIME_RE = re.compile(r"time (\S+) calls=(\d+) min=([0-9.]+)s median=([0-9.]+)s")
@@ -191,8 +193,8 @@ def svg_chart(rows, names, path, title):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", default="LARGE", choices=["MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE"])
-    ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--procs", type=int, default=1,
+    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--procs", type=int, default=2,
                     help="processes per pipeline and kernel, interleaved; the time is the median over processes "
                          "of each process's median")
     ap.add_argument("--min-time", type=float, default=0.5,
@@ -202,7 +204,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--no-blas", action="store_true",
                     help="do not time gemm with the system's OpenBLAS beside the pipelines")
-    ap.add_argument("--pipelines", default="baseline,upstream")
+    ap.add_argument("--pipelines", default="baseline,upstream,polyrs")
     ap.add_argument("--pipeline", action="append", default=[], metavar="NAME=ARGS")
     ap.add_argument("--bin-dir", default=os.path.join(ROOT, "target", "release"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks"))
