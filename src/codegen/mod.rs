@@ -601,26 +601,14 @@ fn scattered(scop: &Scop, plan: &Plan, s: usize) -> Res<Vec<Item>> {
     Ok(out)
 }
 
-/// The integer range of a loop whose bounds are all constants.
-#[derive(Debug, PartialEq, Eq)]
-enum ConstantRange {
-    /// Some bound is not a constant.
-    No,
-    /// No integer value.
-    Empty,
-    /// Exactly one value.
-    Single(i64),
-    /// `[lower, upper]`, at least two values.
-    Range(i64, i64),
-}
-
-/// The integer range of `t` (column `col`) under lower rows `a·t + c >= 0`
-/// (`a > 0`) and upper rows `-a·t + c >= 0` when every row is a constant
-/// bound: `max ⌈-c/a⌉` to `min ⌊c/a⌋`.
-fn constant_range(lo: &[Row], up: &[Row], col: usize) -> Res<ConstantRange> {
+/// The integer range `[max ⌈-c/a⌉, min ⌊c/a⌋]` of `t` (column `col`) under
+/// lower rows `a·t + c >= 0` (`a > 0`) and upper rows `-a·t + c >= 0` when
+/// every row is a constant bound (empty when the first exceeds the
+/// second); `None` when some row is not.
+fn constant_range(lo: &[Row], up: &[Row], col: usize) -> Res<Option<(i64, i64)>> {
     let constant = |r: &Row| (0..r.len() - 1).all(|c| c == col || r[c] == 0);
     if lo.is_empty() || up.is_empty() || !lo.iter().chain(up).all(constant) {
-        return Ok(ConstantRange::No);
+        return Ok(None);
     }
     let last = lo[0].len() - 1;
     let mut l = i64::MIN;
@@ -636,11 +624,7 @@ fn constant_range(lo: &[Row], up: &[Row], col: usize) -> Res<ConstantRange> {
     for r in up {
         u = u.min(r[last].div_euclid(-r[col]));
     }
-    Ok(match l.cmp(&u) {
-        std::cmp::Ordering::Greater => ConstantRange::Empty,
-        std::cmp::Ordering::Equal => ConstantRange::Single(l),
-        std::cmp::Ordering::Less => ConstantRange::Range(l, u),
-    })
+    Ok(Some((l, u)))
 }
 
 fn mul(a: i64, b: i64) -> Result<i64, MathError> {
@@ -1154,55 +1138,30 @@ impl Gen<'_> {
             v[col] = 0;
             Some(v)
         };
-        let lo = self.substitute_fixed_all(lo, &inner_ctx, k)?;
-        let up = self.substitute_fixed_all(up, &inner_ctx, k)?;
-        match constant_range(&lo, &up, col)? {
-            ConstantRange::Empty => return Ok(Node::Seq(Vec::new())),
-            ConstantRange::Single(v) => {
-                let mut body_ctx = inner_ctx;
-                let mut eq = vec![0i64; self.width()];
-                eq[col] = 1;
-                let last = eq.len() - 1;
-                eq[last] = v.checked_neg().ok_or(MathError::Overflow)?;
-                body_ctx.eqs.push(eq);
-                let body = self.scan(k + 1, items, &body_ctx)?;
-                let mut row = vec![0i64; self.width()];
-                row[last] = v;
-                let node = Node::Let {
-                    dim: k,
-                    row,
-                    body: Box::new(body),
-                };
-                return Ok(wrap(node, guard));
-            }
-            ConstantRange::Range(l, u) => {
-                // One bound each way: a constant trip count that `unroll`
-                // can see.
-                let mut lo = vec![0i64; self.width()];
-                lo[col] = 1;
-                let last = lo.len() - 1;
-                lo[last] = l.checked_neg().ok_or(MathError::Overflow)?;
-                let mut up = vec![0i64; self.width()];
-                up[col] = -1;
-                up[last] = u;
-                let mut body_ctx = inner_ctx;
-                body_ctx.ineqs.push(lo.clone());
-                body_ctx.ineqs.push(up.clone());
-                let body = self.scan(k + 1, items, &body_ctx)?;
-                let node = Node::Loop {
-                    dim: k,
-                    lower: self.to_bounds(&[lo], k, true),
-                    upper: self.to_bounds(&[up], k, false),
-                    parallel: self.plan.dims[k].parallel,
-                    body: Box::new(body),
-                };
-                return Ok(wrap(node, guard));
-            }
-            ConstantRange::No => {}
+        let mut lo = self.substitute_fixed_all(lo, &inner_ctx, k)?;
+        let mut up = self.substitute_fixed_all(up, &inner_ctx, k)?;
+        if let Some((l, u)) = constant_range(&lo, &up, col)? {
+            // One bound each way, `t - l >= 0` and `u - t >= 0`: a single
+            // value becomes a `Let` and an empty range no code (below),
+            // and a constant trip count is visible to `unroll`.
+            let last = self.width() - 1;
+            let mut lrow = vec![0i64; self.width()];
+            lrow[col] = 1;
+            lrow[last] = l.checked_neg().ok_or(MathError::Overflow)?;
+            let mut urow = vec![0i64; self.width()];
+            urow[col] = -1;
+            urow[last] = u;
+            lo = vec![lrow];
+            up = vec![urow];
         }
         if lo.len() == 1 && up.len() == 1 {
             let (l, u) = (&lo[0], &up[0]);
-            let sum: Row = l.iter().zip(u).map(|(a, b)| a + b).collect();
+            let sum: Row = l
+                .iter()
+                .zip(u)
+                .map(|(a, b)| a.checked_add(*b))
+                .collect::<Option<Row>>()
+                .ok_or(MathError::Overflow)?;
             let constant = |r: &Row| (0..r.len() - 1).all(|c| c == col || r[c] == 0);
             if sum.iter().all(|&v| v == 0) {
                 if let Some(v) = value(l) {

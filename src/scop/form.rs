@@ -132,6 +132,21 @@ impl Form {
         Form::default().add_scaled(self, c)
     }
 
+    /// The coefficient of iterator `i` (zero past the stored ones).
+    pub fn iter_coef(&self, i: usize) -> i64 {
+        self.iters.get(i).copied().unwrap_or(0)
+    }
+
+    /// The iterator and its coefficient when the form mentions exactly one
+    /// iterator (whatever its parameters, locals and constant).
+    pub fn single_iter(&self) -> Option<(usize, i64)> {
+        let mut nz = self.iters.iter().enumerate().filter(|(_, &c)| c != 0);
+        match (nz.next(), nz.next()) {
+            (Some((i, &c)), None) => Some((i, c)),
+            _ => None,
+        }
+    }
+
     /// The constant value when the form has no variables.
     pub fn as_constant(&self) -> Option<i64> {
         let zero = |v: &[i64]| v.iter().all(|&c| c == 0);

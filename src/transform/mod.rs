@@ -364,24 +364,16 @@ fn blocks_rectangular(
     members: &[usize],
 ) -> bool {
     members.iter().all(|&s| {
-        let iter_of = |d: usize| -> Option<usize> {
-            let f = &sched.schedule.dims[s][band.first + d];
-            let nz: Vec<usize> = (0..f.iters.len()).filter(|&i| f.iters[i] != 0).collect();
-            match nz[..] {
-                [i] => Some(i),
-                _ => None,
-            }
-        };
-        let (Some(iu), Some(iv)) = (iter_of(u), iter_of(v)) else {
+        let iter_of = |d: usize| sched.schedule.dims[s][band.first + d].single_iter();
+        let (Some((iu, _)), Some((iv, _))) = (iter_of(u), iter_of(v)) else {
             return false;
         };
-        let coef = |f: &Form, i: usize| f.iters.get(i).copied().unwrap_or(0);
         !scop.statements[s].domain.iter().any(|piece| {
             piece
                 .ineqs
                 .iter()
                 .chain(&piece.eqs)
-                .any(|f| coef(f, iu) != 0 && coef(f, iv) != 0)
+                .any(|f| f.iter_coef(iu) != 0 && f.iter_coef(iv) != 0)
         })
     })
 }
@@ -433,10 +425,8 @@ fn register_dims(
     for &s in members {
         let st = &scop.statements[s];
         let iter_of = |d: usize| -> Option<usize> {
-            let f = &sched.schedule.dims[s][band.first + d];
-            let nz: Vec<usize> = (0..f.iters.len()).filter(|&i| f.iters[i] != 0).collect();
-            match nz[..] {
-                [i] if f.iters[i].abs() == 1 => Some(i),
+            match sched.schedule.dims[s][band.first + d].single_iter() {
+                Some((i, c)) if c.abs() == 1 => Some(i),
                 _ => None,
             }
         };
@@ -446,11 +436,11 @@ fn register_dims(
             .flatten()
             .map(iter_of)
             .collect::<Option<_>>()?;
-        let coef = |f: &Form, i: usize| f.iters.get(i).copied().unwrap_or(0);
         let tied = st.domain.iter().any(|piece| {
             piece.ineqs.iter().chain(&piece.eqs).any(|f| {
-                let touches = coef(f, ir) != 0 || others.iter().any(|&i| coef(f, i) != 0);
-                let couples = coef(f, ir) != 0 && others.iter().any(|&i| coef(f, i) != 0);
+                let on_other = others.iter().any(|&i| f.iter_coef(i) != 0);
+                let touches = f.iter_coef(ir) != 0 || on_other;
+                let couples = f.iter_coef(ir) != 0 && on_other;
                 couples || (touches && f.locals.iter().any(|&c| c != 0))
             })
         });
@@ -631,16 +621,13 @@ fn uniform_along(
     members: &[usize],
 ) -> bool {
     members.iter().all(|&s| {
-        let f = &sched.schedule.dims[s][band.first + d];
-        let nz: Vec<usize> = (0..f.iters.len()).filter(|&i| f.iters[i] != 0).collect();
-        let [i] = nz[..] else {
+        let Some((i, _)) = sched.schedule.dims[s][band.first + d].single_iter() else {
             return false;
         };
         scop.statements[s].domain.iter().all(|piece| {
             piece.ineqs.iter().chain(&piece.eqs).all(|g| {
-                g.iters.get(i).copied().unwrap_or(0) == 0
-                    || (g.iters.iter().enumerate().all(|(j, &c)| j == i || c == 0)
-                        && g.locals.iter().all(|&c| c == 0))
+                g.iter_coef(i) == 0
+                    || (g.single_iter().is_some() && g.locals.iter().all(|&c| c == 0))
             })
         })
     })
