@@ -110,26 +110,25 @@ def SIZES_OF_GEMM(size):
     return SPECS["gemm"]["sizes"][size]
 
 
-def kernel_text(kernel, mlir, bin_dir, opt_args):
-    """The kernel function as polyrs-opt prints it after OPT_ARGS (none: the
-    input, parsed and printed the same way), or None when it fails."""
+def transform(mlir, bin_dir, opt_args):
+    """The module after polyrs-opt OPT_ARGS (none: the input, parsed and
+    printed the same way); raises RuntimeError when polyrs-opt fails."""
     p = subprocess.run([os.path.join(bin_dir, "polyrs-opt"), mlir] + opt_args, capture_output=True, text=True)
     if p.returncode != 0:
-        return None
-    m = re.search(r"^  func\.func @%s\(.*?^  }$" % re.escape(kernel_function(kernel)), p.stdout, re.S | re.M)
+        raise RuntimeError("polyrs-opt: " + (p.stderr.strip().splitlines() or ["failed"])[-1])
+    return p.stdout
+
+
+def kernel_text(kernel, module):
+    """The kernel function of a printed module, or None."""
+    m = re.search(r"^  func\.func @%s\(.*?^  }$" % re.escape(kernel_function(kernel)), module, re.S | re.M)
     return m.group(0) if m else None
 
 
-def measure(kernel, mlir, bin_dir, opt_args, runs, threads, min_time=0.0):
-    """Returns (median, min, checksum) or raises RuntimeError."""
-    text = None
-    src = mlir
-    if opt_args:
-        p = subprocess.run([os.path.join(bin_dir, "polyrs-opt"), mlir] + opt_args, capture_output=True, text=True)
-        if p.returncode != 0:
-            raise RuntimeError("polyrs-opt: " + (p.stderr.strip().splitlines() or ["failed"])[-1])
-        text, src = p.stdout, "-"
-    p = subprocess.run([os.path.join(bin_dir, "polyrs-runner"), src, "--time=" + kernel_function(kernel),
+def measure(kernel, text, bin_dir, runs, threads, min_time=0.0):
+    """Runs the module TEXT; returns (median, min, checksum) or raises
+    RuntimeError."""
+    p = subprocess.run([os.path.join(bin_dir, "polyrs-runner"), "-", "--time=" + kernel_function(kernel),
                         "--repeat=%d" % runs, "--min-time=%g" % min_time, "--threads=%d" % threads],
                        input=text, capture_output=True, text=True)
     if p.returncode != 0:
@@ -238,11 +237,19 @@ def main():
                             "--out", work, k], check=True, capture_output=True)
             mlir = os.path.join(work, k + ".mlir")
             row = {"kernel": k, "median": {}, "min": {}, "sum": {}, "error": {}, "speedup": {}, "same": {}}
+            # Each pipeline's module, transformed once for every process.
+            modules = {}
+            for n in names:
+                try:
+                    modules[n] = transform(mlir, args.bin_dir, pipelines[n])
+                except RuntimeError as e:
+                    row["error"][n] = str(e)
             # A pipeline that leaves the kernel function as it was runs the
             # baseline's code: its ratio is the measurement's noise.
-            texts = {n: kernel_text(k, mlir, args.bin_dir, pipelines[n]) for n in names}
+            funcs = {n: kernel_text(k, m) for n, m in modules.items()}
             for n in names:
-                row["same"][n] = n != "baseline" and texts[n] is not None and texts[n] == texts["baseline"]
+                row["same"][n] = (n != "baseline" and funcs.get(n) is not None
+                                  and funcs.get(n) == funcs.get("baseline"))
             # P rounds of one process per pipeline, the pipelines' order
             # rotated each round: the time of the same code varies between
             # processes (by up to 2x on a shared 2-core VM) more than
@@ -254,7 +261,7 @@ def main():
                     if n in row["error"]:
                         continue
                     try:
-                        med, mn, cs = measure(k, mlir, args.bin_dir, pipelines[n], args.runs, args.threads,
+                        med, mn, cs = measure(k, modules[n], args.bin_dir, args.runs, args.threads,
                                               args.min_time)
                         meds[n].append(med)
                         mins[n].append(mn)
