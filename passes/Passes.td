@@ -163,7 +163,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     ListOption<"tileSizes", "tile-sizes", "int64_t",
            "Tile sizes per band dimension, the last one repeating (default: 32; bands with register tiles: 64 for the loop inside the blocks, the vector loop's extent in tiles of at most 1024, and one tile per thread for a parallel block loop whose iterations do equal work)">,
     Option<"threads", "threads", "unsigned", /*default=*/"2",
-           "Threads the generated parallel loops are tuned for (a parallel loop of register-tiled blocks is cut into this many tiles); the code is correct with any thread count">,
+           "Threads the generated parallel loops are tuned for, at least 1 (a parallel loop of register-tiled blocks is cut into this many tiles); the code is correct with any thread count">,
     Option<"l2Tile", "l2-tile", "unsigned", /*default=*/"0",
            "Second-level tiling: outer tiles are this many first-level tiles per dimension (0: off)">,
     Option<"parallel", "parallel", "bool", /*default=*/"true",

@@ -91,6 +91,13 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             reason: "register tile sizes must be between 1 and 16".into(),
         }));
     }
+    if options.threads == 0 {
+        return Err(PassError::Options(super::OptionError::Invalid {
+            option: "threads".into(),
+            value: "0".into(),
+            reason: "the parallel loops are tuned for at least one thread".into(),
+        }));
+    }
     if let Some(bad) = options.tile_sizes.iter().find(|&&t| t < 1) {
         return Err(PassError::Options(super::OptionError::Invalid {
             option: "tile-sizes".into(),
@@ -115,7 +122,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             0
         },
         auto_sizes: options.tile_sizes.is_empty(),
-        threads: i64::try_from(options.threads.max(1)).unwrap_or(i64::MAX),
+        threads: i64::try_from(options.threads).unwrap_or(i64::MAX),
         wavefront: options.wavefront,
         inner_wavefront: options.inner_wavefront,
         unroll_jam: options.unroll_jam.min(16) as i64,

@@ -10,6 +10,7 @@
 // RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=3,5 tile-sizes=30 profitability=false' 2>&1 | FileCheck %s --check-prefix=PARTIAL
 // RUN: %polyrs-opt %s --poly-opt='register-tile=false scalar-replace=false profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: not %polyrs-opt %s --poly-opt='register-tile-sizes=17' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not %polyrs-opt %s --poly-opt='threads=0' 2>&1 | FileCheck %s --check-prefix=BADTHREADS
 
 // CHECK: remark: poly-opt: 1 statement, {{.*}}register tile 2x4; band of 3 loops tiled 32x64x64; legality verified
 // CHECK-LABEL: func.func @gemm
@@ -48,6 +49,7 @@
 // OFF-NOT: iter_args
 
 // BAD: error: {{.*}}register-tile-sizes{{.*}}register tile sizes must be between 1 and 16
+// BADTHREADS: error: {{.*}}threads{{.*}}the parallel loops are tuned for at least one thread
 func.func @gemm(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
   affine.for %i = 0 to 64 {
     affine.for %j = 0 to 64 {
