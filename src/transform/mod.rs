@@ -635,15 +635,15 @@ fn uniform_along(
 
 /// Default tile sizes of a band whose `members` get register blocks over
 /// point dimensions `(u, v, r)` (`v` the vector loop, `r` the loop inside
-/// the blocks) with blocks `steps = (U, V)`, from `sizes` (the other
+/// the blocks) with blocks of `(su, sv)` iterations, from `sizes` (the other
 /// dimensions keep theirs), after BLIS's analytical model (Low et al.,
 /// TOMS 2016) for this machine's 48 KB L1 and 1 MB L2 per core:
 ///
 /// * `r`: [`REGISTER_R_TILE`], whatever its extent;
 /// * `v`: its whole extent, in equal tiles of at most [`REGISTER_V_TILE`],
-///   a multiple of `V`, unless its tiles are the parallel ones;
+///   a multiple of `sv`, unless its tiles are the parallel ones;
 /// * `u`, when its tiles are the parallel loop and every iteration does the
-///   same work: one tile per thread, a multiple of `U`. Every block row of
+///   same work: one tile per thread, a multiple of `su`. Every block row of
 ///   a tile sweeps the panel that one tile of `r` reads from the vector
 ///   operand, so the more rows a tile has, the more often that panel is
 ///   reused from L2 (gemm at LARGE, 2 threads: 128 rows 0.0155 s, 256
