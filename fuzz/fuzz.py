@@ -1,0 +1,849 @@
+#!/usr/bin/env python3
+"""The polyrs fuzzer: differential campaigns over random affine programs,
+a shrinker for the failures, and a campaign of malformed inputs.
+
+  fuzz.py run [--count N] [--start S] [--jobs J] [--time-budget SEC]
+              [--options-set NAME ...] [--out DIR] [--shrink]
+      Programs S, S+1, ... (fuzz/gen.py) each through one option set of
+      `poly-opt` (rotating over OPTION_SETS by seed), compared bit for bit
+      with the untransformed program. Each case is classified:
+        ok            same results, every SCoP transformed
+        unchanged     same results, some SCoP left unchanged (the remark's
+                      reason is recorded; BY_DESIGN reasons are counted apart)
+        wrong         the transformed program computes other results
+        internal      a diagnostic says "internal error"
+        panic         polyrs-opt panicked or died on a signal
+        bad-exit      a diagnostic's severity and the exit code disagree
+                      (an error with exit 0, or a non-zero exit without one)
+        timeout       poly-opt ran past --compile-limit seconds (default 10)
+        no-lower      the output does not parse, lower or run
+        gen           the untransformed program does not run (a fuzzer bug)
+      Every failure is saved under DIR/<class>/<seed>/ with the program
+      (MLIR and AST), the diagnostics and repro.sh, a one-command
+      reproducer; with --shrink, also a shrunk program. Prints the table of
+      outcomes; exits 1 when any case failed.
+
+  fuzz.py check --seed N --options 'OPTS' [--json FILE]
+      One case, with its class and the diagnostics.
+
+  fuzz.py shrink --seed N --options 'OPTS' [--json FILE] [--out FILE]
+      Reduces a failing program (statements, loops, guards, bounds,
+      subscripts, values) while it keeps failing the same way.
+
+  fuzz.py malformed [--count N] [--start S] [--jobs J]
+      Mutated programs (truncated, tokens swapped or deleted, huge and
+      negative bounds, zero steps, deep nests, bad UTF-8, ...) through
+      poly-opt and the printing passes: each must end in a clean success
+      (whose output parses again) or a diagnostic with exit code 1; never a
+      panic, a signal, an internal error or a hang.
+
+Binaries come from --bin-dir (default: target/release, else target/debug).
+Only the Python 3 standard library is used.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import copy
+import json
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
+
+# The option sets of a campaign (each case gets one, by seed), all with
+# profitability off so that every SCoP is transformed whether or not it
+# pays, except "defaults" (plain --poly-opt).
+OPTION_SETS = collections.OrderedDict([
+    ("defaults", ""),
+    ("t1", "tile-sizes=1"),
+    ("t3", "tile-sizes=3"),
+    ("t7-fusemax", "tile-sizes=7 fuse=max"),
+    ("fuseno", "fuse=no"),
+    ("nested", "nested-parallel=true"),
+    ("uj2-t8", "unroll-jam=2 tile-sizes=8"),
+    ("l2", "l2-tile=4"),
+    ("l2-t2-nested", "tile-sizes=2 l2-tile=2 nested-parallel=true"),
+    ("rt35-t15", "tile-sizes=15 register-tile-sizes=3,5"),
+    ("threads3", "threads=3"),
+    ("nosplit-nopriv", "split=false privatize=false"),
+    ("nowave", "wavefront=false inner-wavefront=false"),
+    ("notile", "tile=false nested-parallel=true"),
+    ("coef2", "max-coef=2 tile-sizes=4"),
+    ("plain-emit", "scalar-replace=false hoist=false noalias=true tile-sizes=5,9"),
+    ("uj3-fusemax", "unroll-jam=3 fuse=max tile-sizes=6"),
+    ("profitable", "PROFITABILITY"),
+])
+
+# Remarks of SCoPs left unchanged on purpose: constructs outside the model
+# by design, or (with profitability on) transformations that do not pay.
+# docs/fuzzing.md lists them.
+BY_DESIGN = [
+    ("not a static control part", r"not a static control part"),
+    ("no profitable transformation", r"no profitable transformation"),
+]
+
+FAILURES = ["wrong", "panic", "internal", "bad-exit", "timeout", "no-lower", "gen"]
+
+
+def bin_dir_default():
+    for d in ("release", "debug"):
+        p = os.path.join(ROOT, "target", d)
+        if os.path.exists(os.path.join(p, "polyrs-opt")):
+            return p
+    return os.path.join(ROOT, "target", "release")
+
+
+def options_text(opts):
+    """The poly-opt option string of an option set's text."""
+    if opts == "PROFITABILITY":
+        return ""
+    return ("profitability=false " + opts).strip()
+
+
+def run(cmd, stdin=None, timeout=None):
+    """(returncode or None on timeout, stdout, stderr, seconds)."""
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=timeout)
+        rc = p.returncode
+        out, err = p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        rc = None
+        out, err = e.stdout or b"", e.stderr or b""
+    return rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), time.monotonic() - t0
+
+
+DIAG = re.compile(r"^(?:[^\s:]+:\d+:\d+: |<unknown>:\d+:\d+: |loc\([^)]*\): )?(remark|warning|error|note): (.*)$")
+
+
+def diagnostics(stderr):
+    """[(severity, message)] of a tool's stderr."""
+    out = []
+    for line in stderr.splitlines():
+        m = DIAG.match(line)
+        if m:
+            out.append((m.group(1), m.group(2)))
+    return out
+
+
+def reason_key(msg):
+    """A remark's reason with names and numbers abstracted (for tables)."""
+    m = re.search(r"(SCoP left unchanged|loop nest not optimized): (.*)", msg)
+    why = m.group(2) if m else msg
+    why = re.sub(r"\bS\d+\b", "S", why)
+    why = re.sub(r"\b(arg|A|p|i|o|t|d)\d+\b", r"\1", why)
+    why = re.sub(r"-?\d+", "N", why)
+    why = re.sub(r"'[^']*'", "'...'", why)
+    return why[:160]
+
+
+def by_design(msg):
+    for name, pat in BY_DESIGN:
+        if re.search(pat, msg):
+            return name
+    return None
+
+
+class Tools:
+    def __init__(self, bin_dir, compile_limit=10.0, run_limit=60.0):
+        self.opt = os.path.join(bin_dir, "polyrs-opt")
+        self.runner = os.path.join(bin_dir, "polyrs-runner")
+        self.compile_limit = compile_limit
+        self.run_limit = run_limit
+
+
+def classify(tools, text, opts, work):
+    """Runs one program through the differential check. Returns a dict:
+    class, detail, scops (list of (status, reason)), compile seconds,
+    stderr of poly-opt."""
+    src = os.path.join(work, "case.mlir")
+    with open(src, "w") as f:
+        f.write(text)
+    res = {"class": None, "detail": "", "scops": [], "compile_s": 0.0, "stderr": ""}
+    rc, ref, err, _ = run([tools.runner, "--threads=2", src], timeout=tools.run_limit)
+    if rc != 0:
+        res["class"] = "gen"
+        res["detail"] = "the untransformed program does not run: " + (err.strip().splitlines() or ["timeout"])[-1]
+        return res
+    popt = "--poly-opt=" + options_text(opts) if options_text(opts) else "--poly-opt"
+    rc, out, err, secs = run([tools.opt, src, popt, "--mlir-print-local-scope"], timeout=tools.compile_limit)
+    res["compile_s"] = secs
+    res["stderr"] = err
+    diags = diagnostics(err)
+    for sev, msg in diags:
+        if not msg.startswith("poly-opt:"):
+            continue
+        if "SCoP left unchanged" in msg or "loop nest not optimized" in msg:
+            res["scops"].append(("unchanged", msg))
+        elif "internal error" not in msg:
+            res["scops"].append(("transformed", msg))
+    if rc is None:
+        res["class"] = "timeout"
+        res["detail"] = "poly-opt still running after %.0f s" % tools.compile_limit
+        return res
+    if rc < 0 or "panicked" in err or "internal error (please report)" in err:
+        res["class"] = "panic"
+        res["detail"] = "poly-opt died (exit %d): %s" % (rc, (err.strip().splitlines() or [""])[-1])
+        return res
+    internal = [m for s, m in diags if "internal error" in m]
+    if internal:
+        res["class"] = "internal"
+        res["detail"] = internal[0]
+        return res
+    errors = [m for s, m in diags if s == "error"]
+    if (rc == 0) == bool(errors):
+        res["class"] = "bad-exit"
+        res["detail"] = "exit %d with %d error diagnostics%s" % (
+            rc, len(errors), (": " + errors[0]) if errors else "")
+        return res
+    if rc != 0:
+        res["class"] = "no-lower"
+        res["detail"] = "poly-opt failed: " + errors[0]
+        return res
+    rc, got, err2, _ = run([tools.runner, "--threads=2", "-"], stdin=out.encode(), timeout=tools.run_limit)
+    if rc != 0:
+        res["class"] = "no-lower"
+        res["detail"] = "the transformed program does not run: " + (err2.strip().splitlines() or ["timeout"])[-1]
+        return res
+    if got != ref:
+        res["class"] = "wrong"
+        res["detail"] = "checksums differ: got %s, expected %s" % (got.split(), ref.split())
+        return res
+    unchanged = [m for s, m in res["scops"] if s == "unchanged"]
+    res["class"] = "unchanged" if unchanged else "ok"
+    if unchanged:
+        res["detail"] = unchanged[0]
+    return res
+
+
+def repro_script(seed, opts, bin_dir):
+    o = options_text(opts)
+    popt = "--poly-opt=%s" % shlex.quote(o) if o else "--poly-opt"
+    return """#!/usr/bin/env bash
+# Reproduces fuzz case %(seed)d with options %(opts)r: the class and its diagnostics.
+# The program is case.mlir beside this script (also: python3 fuzz/gen.py --seed %(seed)d).
+# By hand:  polyrs-opt case.mlir %(popt)s | polyrs-runner - --threads=2
+#           polyrs-runner case.mlir --threads=2
+cd "$(dirname "$0")"
+exec python3 %(fuzz)s check --json case.json --options %(qopts)s --bin-dir %(bin)s
+""" % {"seed": seed, "opts": opts, "popt": popt, "fuzz": os.path.join(HERE, "fuzz.py"),
+       "qopts": shlex.quote(opts), "bin": shlex.quote(bin_dir)}
+
+
+def save_failure(outdir, seed, opts, prog, res, bin_dir):
+    d = os.path.join(outdir, res["class"], "%d" % seed)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "case.mlir"), "w") as f:
+        f.write(gen.module_text(prog))
+    with open(os.path.join(d, "case.json"), "w") as f:
+        json.dump(prog, f)
+    with open(os.path.join(d, "result.txt"), "w") as f:
+        f.write("class: %s\noptions: %s\ndetail: %s\n\n%s" % (res["class"], opts, res["detail"], res["stderr"]))
+    p = os.path.join(d, "repro.sh")
+    with open(p, "w") as f:
+        f.write(repro_script(seed, opts, bin_dir))
+    os.chmod(p, 0o755)
+    return d
+
+
+def option_set_for(seed, names):
+    return names[seed % len(names)]
+
+
+def load_prog(args):
+    if getattr(args, "json", None):
+        with open(args.json) as f:
+            prog = json.load(f)
+        gen.fit_arrays(prog)
+        return prog
+    return gen.generate(args.seed)
+
+
+# ---------------------------------------------------------------------------
+# Shrinking
+# ---------------------------------------------------------------------------
+
+
+def subst(e, iv, by):
+    if e[0] == "v" and e[1] == iv:
+        return copy.deepcopy(by)
+    if e[0] in ("c", "v", "p"):
+        return e
+    if e[0] == "+":
+        return ["+", subst(e[1], iv, by), subst(e[2], iv, by)]
+    if e[0] == "*":
+        return ["*", e[1], subst(e[2], iv, by)]
+    return [e[0], subst(e[1], iv, by), e[2]]
+
+
+def subst_nodes(nodes, iv, by):
+    out = []
+    for n in nodes:
+        n = copy.deepcopy(n)
+        if n["k"] == "for":
+            n["lbs"] = [subst(e, iv, by) for e in n["lbs"]]
+            n["ubs"] = [subst(e, iv, by) for e in n["ubs"]]
+            n["body"] = subst_nodes(n["body"], iv, by)
+        elif n["k"] == "if":
+            n["conds"] = [[subst(e, iv, by), eq] for e, eq in n["conds"]]
+            n["then"] = subst_nodes(n["then"], iv, by)
+            n["else"] = subst_nodes(n["else"], iv, by) if n["else"] else None
+        else:
+            n["idx"] = [subst(e, iv, by) for e in n["idx"]]
+            n["val"] = subst_val(n["val"], iv, by)
+        out.append(n)
+    return out
+
+
+def subst_val(v, iv, by):
+    if v[0] == "ld":
+        return ["ld", v[1], [subst(e, iv, by) for e in v[2]]]
+    if v[0] == "f":
+        return v
+    return [v[0], subst_val(v[1], iv, by), subst_val(v[2], iv, by)]
+
+
+def simpler_exprs(e):
+    """Smaller expressions that could replace e."""
+    out = []
+    if e[0] == "+":
+        out += [e[1], e[2]]
+    elif e[0] == "*":
+        out.append(e[2])
+    elif e[0] in ("fd", "cd", "mod"):
+        out.append(e[1])
+    if e[0] != "c":
+        out.append(["c", 0])
+    if e[0] == "c" and e[1] != 0:
+        out.append(["c", 0])
+    return out
+
+
+def simpler_values(v):
+    out = []
+    if v[0] in ("+", "-", "*"):
+        out += [v[1], v[2]]
+    if v[0] == "ld":
+        out.append(["f", 1.5])
+    return out
+
+
+def blocks_of(prog):
+    """Every list of nodes in the program (the top level first)."""
+    out = [prog["body"]]
+
+    def walk(nodes):
+        for n in nodes:
+            if n["k"] == "for":
+                out.append(n["body"])
+                walk(n["body"])
+            elif n["k"] == "if":
+                out.append(n["then"])
+                walk(n["then"])
+                if n["else"]:
+                    out.append(n["else"])
+                    walk(n["else"])
+
+    walk(prog["body"])
+    return out
+
+
+def candidates(prog):
+    """Programs one step smaller than prog (generator: each a deep copy)."""
+    # 1. Drop a node; replace a loop by its body at one iteration, an if by
+    #    one of its branches.
+    for bi in range(len(blocks_of(prog))):
+        nb = len(blocks_of(prog)[bi])
+        for ni in range(nb):
+            p = copy.deepcopy(prog)
+            blk = blocks_of(p)[bi]
+            node = blk[ni]
+            if nb > 1:
+                del blk[ni]
+                yield p
+                p = copy.deepcopy(prog)
+                blk = blocks_of(p)[bi]
+                node = blk[ni]
+            if node["k"] == "for" and bi > 0:
+                blk[ni:ni + 1] = subst_nodes(node["body"], node["iv"], node["lbs"][0])
+                yield p
+            elif node["k"] == "if":
+                for branch in ("then", "else"):
+                    if node[branch]:
+                        q = copy.deepcopy(prog)
+                        qb = blocks_of(q)[bi]
+                        qb[ni:ni + 1] = copy.deepcopy(node[branch])
+                        yield q
+    # 2. Simplify loops and guards.
+    for bi in range(len(blocks_of(prog))):
+        for ni, node in enumerate(blocks_of(prog)[bi]):
+            if node["k"] == "for":
+                for key in ("lbs", "ubs"):
+                    if len(node[key]) > 1:
+                        for drop in range(len(node[key])):
+                            p = copy.deepcopy(prog)
+                            del blocks_of(p)[bi][ni][key][drop]
+                            yield p
+                    for j, e in enumerate(node[key]):
+                        for s in simpler_exprs(e):
+                            p = copy.deepcopy(prog)
+                            blocks_of(p)[bi][ni][key][j] = copy.deepcopy(s)
+                            yield p
+                if node["step"] != 1:
+                    p = copy.deepcopy(prog)
+                    blocks_of(p)[bi][ni]["step"] = 1
+                    yield p
+            elif node["k"] == "if":
+                if len(node["conds"]) > 1:
+                    for drop in range(len(node["conds"])):
+                        p = copy.deepcopy(prog)
+                        del blocks_of(p)[bi][ni]["conds"][drop]
+                        yield p
+                if node["else"]:
+                    p = copy.deepcopy(prog)
+                    blocks_of(p)[bi][ni]["else"] = None
+                    yield p
+    # 3. Simplify statements: values, then subscripts.
+    for bi in range(len(blocks_of(prog))):
+        for ni, node in enumerate(blocks_of(prog)[bi]):
+            if node["k"] != "stmt":
+                continue
+            for s in simpler_values(node["val"]):
+                p = copy.deepcopy(prog)
+                blocks_of(p)[bi][ni]["val"] = copy.deepcopy(s)
+                yield p
+            for j, e in enumerate(node["idx"]):
+                for s in simpler_exprs(e):
+                    p = copy.deepcopy(prog)
+                    blocks_of(p)[bi][ni]["idx"][j] = copy.deepcopy(s)
+                    yield p
+
+            def loads(v, path):
+                if v[0] == "ld":
+                    yield path, v
+                elif v[0] in ("+", "-", "*"):
+                    yield from loads(v[1], path + [1])
+                    yield from loads(v[2], path + [2])
+
+            for path, ld in list(loads(node["val"], [])):
+                for j, e in enumerate(ld[2]):
+                    for s in simpler_exprs(e):
+                        p = copy.deepcopy(prog)
+                        v = blocks_of(p)[bi][ni]["val"]
+                        for step in path:
+                            v = v[step]
+                        v[2][j] = copy.deepcopy(s)
+                        yield p
+    # 4. Smaller parameter values.
+    for name, val in prog["params"].items():
+        for smaller in (val // 2, val - 1):
+            if smaller >= 1 and smaller != val:
+                p = copy.deepcopy(prog)
+                p["params"][name] = smaller
+                yield p
+
+
+def shrink(tools, prog, opts, target, work, log=print, budget_s=600):
+    """Greedy reduction keeping `target` (a class, and for unchanged its
+    reason key). Returns the smallest program found."""
+    t0 = time.monotonic()
+
+    def key(res):
+        if res["class"] == "unchanged":
+            return ("unchanged", reason_key(res["detail"]))
+        if res["class"] == "internal":
+            return ("internal", reason_key(res["detail"]).split(" (e.g.")[0])
+        return (res["class"],)
+
+    tries = 0
+    best = prog
+    improved = True
+    while improved and time.monotonic() - t0 < budget_s:
+        improved = False
+        for cand in candidates(best):
+            if time.monotonic() - t0 >= budget_s:
+                break
+            try:
+                gen.fit_arrays(cand)
+            except gen.TooBig:
+                continue
+            tries += 1
+            res = classify(tools, gen.module_text(cand), opts, work)
+            if key(res) == target:
+                best = cand
+                improved = True
+                log("shrink: %d tries, %d statements, %d bytes" % (
+                    tries, gen.count_statements(best), len(gen.kernel_text(best))))
+                break
+    return best
+
+
+# ---------------------------------------------------------------------------
+# Campaigns
+# ---------------------------------------------------------------------------
+
+
+def case(tools, seed, names, out, bin_dir, do_shrink):
+    name = option_set_for(seed, names)
+    opts = OPTION_SETS[name]
+    prog = gen.generate(seed)
+    with tempfile.TemporaryDirectory(prefix="polyrs-fuzz-") as work:
+        res = classify(tools, gen.module_text(prog), opts, work)
+        saved = None
+        if res["class"] in FAILURES:
+            saved = save_failure(out, seed, opts, prog, res, bin_dir)
+            if do_shrink:
+                target = (res["class"],)
+                if res["class"] == "internal":
+                    target = ("internal", reason_key(res["detail"]).split(" (e.g.")[0])
+                small = shrink(tools, prog, opts, target, work, log=lambda *_: None, budget_s=300)
+                with open(os.path.join(saved, "shrunk.mlir"), "w") as f:
+                    f.write(gen.module_text(small))
+                with open(os.path.join(saved, "shrunk.json"), "w") as f:
+                    json.dump(small, f)
+    return {"seed": seed, "set": name, "class": res["class"], "detail": res["detail"],
+            "scops": res["scops"], "compile_s": res["compile_s"], "saved": saved,
+            "statements": gen.count_statements(prog)}
+
+
+def table(results, by_design_only=False):
+    lines = []
+    n = len(results)
+    counts = collections.Counter(r["class"] for r in results)
+    lines.append("| outcome | programs |")
+    lines.append("|---|---|")
+    for c in ["ok", "unchanged"] + FAILURES:
+        lines.append("| %s | %d (%.1f %%) |" % (c, counts.get(c, 0), 100.0 * counts.get(c, 0) / max(n, 1)))
+    # SCoPs.
+    scops = [s for r in results for s in r["scops"]]
+    unchanged = [m for s, m in scops if s == "unchanged"]
+    design = [m for m in unchanged if by_design(m)]
+    other = [m for m in unchanged if not by_design(m)]
+    lines.append("")
+    lines.append("SCoPs: %d, transformed %d, unchanged by design %d, unchanged otherwise %d (%.2f %%)" % (
+        len(scops), len(scops) - len(unchanged), len(design), len(other),
+        100.0 * len(other) / max(len(scops), 1)))
+    reasons = collections.Counter(reason_key(m) for m in unchanged)
+    if reasons:
+        lines.append("")
+        lines.append("| SCoPs left unchanged: reason | SCoPs | by design |")
+        lines.append("|---|---|---|")
+        for why, k in reasons.most_common():
+            lines.append("| %s | %d | %s |" % (why.replace("|", "\\|"), k, by_design(why) or "no"))
+    times = sorted(r["compile_s"] for r in results)
+    if times:
+        pick = lambda q: times[min(len(times) - 1, int(q * len(times)))]
+        lines.append("")
+        lines.append("poly-opt time per program: median %.3f s, 99th percentile %.3f s, max %.3f s" % (
+            pick(0.5), pick(0.99), times[-1]))
+    per_set = collections.defaultdict(collections.Counter)
+    for r in results:
+        per_set[r["set"]][r["class"]] += 1
+    lines.append("")
+    lines.append("| option set | options | " + " | ".join(["ok", "unchanged"] + FAILURES) + " |")
+    lines.append("|---|---|" + "---|" * (2 + len(FAILURES)))
+    for s in OPTION_SETS:
+        if s in per_set:
+            c = per_set[s]
+            lines.append("| %s | `%s` | " % (s, options_text(OPTION_SETS[s]) or "(defaults)") +
+                         " | ".join(str(c.get(k, 0)) for k in ["ok", "unchanged"] + FAILURES) + " |")
+    return "\n".join(lines)
+
+
+def cmd_run(args):
+    tools = Tools(args.bin_dir, args.compile_limit)
+    names = args.options_set or list(OPTION_SETS)
+    for nm in names:
+        if nm not in OPTION_SETS:
+            sys.exit("unknown option set '%s' (known: %s)" % (nm, ", ".join(OPTION_SETS)))
+    os.makedirs(args.out, exist_ok=True)
+    results = []
+    t0 = time.monotonic()
+    seeds = iter(range(args.start, args.start + args.count))
+    log = open(os.path.join(args.out, "results.jsonl"), "a")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        pending = set()
+        done_all = False
+        while True:
+            while not done_all and len(pending) < args.jobs * 2:
+                if args.time_budget and time.monotonic() - t0 > args.time_budget:
+                    done_all = True
+                    break
+                s = next(seeds, None)
+                if s is None:
+                    done_all = True
+                    break
+                pending.add(ex.submit(case, tools, s, names, args.out, args.bin_dir, args.shrink))
+            if not pending:
+                break
+            done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            for f in done:
+                r = f.result()
+                results.append(r)
+                log.write(json.dumps(r) + "\n")
+                log.flush()
+                if r["class"] in FAILURES:
+                    print("FAIL %-9s seed %-6d %-14s %s  [%s]" % (r["class"], r["seed"], r["set"],
+                                                              r["detail"][:200], r["saved"]), flush=True)
+                elif args.verbose:
+                    print("%-9s seed %-6d %-14s %s" % (r["class"], r["seed"], r["set"], r["detail"][:160]),
+                          flush=True)
+    log.close()
+    results.sort(key=lambda r: r["seed"])
+    text = table(results)
+    print()
+    print("%d programs in %.0f s (%s)" % (len(results), time.monotonic() - t0, args.bin_dir))
+    print(text)
+    if args.table:
+        with open(args.table, "w") as f:
+            f.write(text + "\n")
+    failed = sum(1 for r in results if r["class"] in FAILURES)
+    scops = [s for r in results for s in r["scops"]]
+    other = [m for s, m in scops if s == "unchanged" and not by_design(m)]
+    frac = 100.0 * len(other) / max(len(scops), 1)
+    if args.max_unchanged is not None and frac > args.max_unchanged:
+        print("unchanged SCoPs (not by design): %.2f %% > %.2f %%" % (frac, args.max_unchanged))
+        failed += 1
+    return 1 if failed else 0
+
+
+def cmd_check(args):
+    tools = Tools(args.bin_dir, args.compile_limit)
+    prog = load_prog(args)
+    with tempfile.TemporaryDirectory(prefix="polyrs-fuzz-") as work:
+        res = classify(tools, gen.module_text(prog), args.options, work)
+    print("class: %s" % res["class"])
+    print("detail: %s" % res["detail"])
+    print("poly-opt: %.3f s" % res["compile_s"])
+    sys.stdout.write(res["stderr"])
+    return 1 if res["class"] in FAILURES else 0
+
+
+def cmd_shrink(args):
+    tools = Tools(args.bin_dir, args.compile_limit)
+    prog = load_prog(args)
+    with tempfile.TemporaryDirectory(prefix="polyrs-fuzz-") as work:
+        res = classify(tools, gen.module_text(prog), args.options, work)
+        print("class: %s: %s" % (res["class"], res["detail"]))
+        if res["class"] == "unchanged":
+            target = ("unchanged", reason_key(res["detail"]))
+        elif res["class"] == "internal":
+            target = ("internal", reason_key(res["detail"]).split(" (e.g.")[0])
+        elif res["class"] in FAILURES:
+            target = (res["class"],)
+        else:
+            print("nothing to shrink")
+            return 0
+        small = shrink(tools, prog, args.options, target, work, budget_s=args.budget)
+    text = gen.module_text(small)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+        with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
+            json.dump(small, f)
+    print(gen.kernel_text(small))
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Malformed inputs
+# ---------------------------------------------------------------------------
+
+PASSES = ["--poly-opt", "--poly-opt=profitability=false tile-sizes=3", "--poly-print-scop",
+          "--poly-print-deps", "--poly-print-schedule", "--poly-detect-scops", "--poly-verify-schedule"]
+
+TOKEN = re.compile(r"%[\w.$-]+|@[\w.$-]+|-?\d+(?:\.\d+)?(?:e[-+]?\d+)?|[\w.]+|\S")
+
+
+def mutate(text, r):
+    """One random mutation of an MLIR text (bytes)."""
+    kind = r.choice(["truncate", "swap", "delete", "duplicate", "number", "step", "deep", "utf8",
+                     "line", "char", "bound"])
+    toks = [m for m in TOKEN.finditer(text)]
+    if kind == "truncate":
+        return text[:r.randrange(len(text))].encode(), kind
+    if kind == "swap" and len(toks) > 2:
+        a, b = sorted(r.sample(range(len(toks)), 2))
+        ta, tb = toks[a], toks[b]
+        t = text[:ta.start()] + tb.group() + text[ta.end():tb.start()] + ta.group() + text[tb.end():]
+        return t.encode(), kind
+    if kind == "delete" and toks:
+        t = r.choice(toks)
+        return (text[:t.start()] + text[t.end():]).encode(), kind
+    if kind == "duplicate" and toks:
+        t = r.choice(toks)
+        return (text[:t.end()] + " " + t.group() + text[t.end():]).encode(), kind
+    if kind in ("number", "bound"):
+        nums = [t for t in toks if re.fullmatch(r"-?\d+", t.group())]
+        if nums:
+            t = r.choice(nums)
+            big = r.choice(["9223372036854775807", "-9223372036854775808", "4611686018427387904",
+                            "-1", "-7", "0", "100000000", "2147483648", "99999999999999999999",
+                            "4294967296", "-4611686018427387904"])
+            return (text[:t.start()] + big + text[t.end():]).encode(), kind
+    if kind == "step":
+        if " step " in text:
+            i = text.index(" step ")
+            j = i + 6
+            while j < len(text) and text[j].isdigit():
+                j += 1
+            return (text[:i] + " step " + r.choice(["0", "-1", "9223372036854775807"]) + text[j:]).encode(), kind
+        if "affine.for" in text:
+            i = text.index("{", text.index("affine.for"))
+            return (text[:i] + "step " + r.choice(["0", "-2", "4611686018427387904"]) + " " + text[i:]).encode(), kind
+    if kind == "deep":
+        depth = r.choice([20, 64, 200])
+        body = "affine.store %v, %A[%i0] : memref<8xf64>\n"
+        for k in reversed(range(depth)):
+            body = "affine.for %%i%d = 0 to 2 {\n%s}\n" % (k, body)
+        return ("func.func @deep(%%A: memref<8xf64>, %%v: f64) {\n%sreturn\n}\n" % body).encode(), kind
+    if kind == "utf8":
+        b = bytearray(text.encode())
+        pos = r.randrange(len(b) + 1)
+        b[pos:pos] = r.choice([b"\xff", b"\xc3", b"\xe2\x82", b"\x00", b"\xed\xa0\x80"])
+        return bytes(b), kind
+    if kind == "line":
+        lines = text.splitlines(True)
+        if len(lines) > 2:
+            i = r.randrange(len(lines))
+            if r.random() < 0.5:
+                del lines[i]
+            else:
+                lines.insert(r.randrange(len(lines)), lines[i])
+            return "".join(lines).encode(), kind
+    pos = r.randrange(len(text))
+    return (text[:pos] + r.choice("{}()[]<>%@:=,-x0 \n\"") + text[pos + 1:]).encode(), "char"
+
+
+def malformed_case(tools, seed, work):
+    r = random.Random(seed)
+    prog = gen.generate(seed)
+    text = gen.kernel_text(prog) if r.random() < 0.7 else gen.module_text(prog)
+    data, kind = mutate(text, r)
+    if r.random() < 0.2:
+        data2, kind2 = mutate(data.decode("utf-8", "replace"), r)
+        data, kind = data2, kind + "+" + kind2
+    path = os.path.join(work, "m%d.mlir" % seed)
+    with open(path, "wb") as f:
+        f.write(data)
+    p = r.choice(PASSES)
+    rc, out, err, secs = run([tools.opt, path, p], timeout=tools.compile_limit)
+    res = {"seed": seed, "kind": kind, "pass": p, "class": None, "detail": "", "secs": secs}
+    diags = diagnostics(err)
+    errors = [m for s, m in diags if s == "error"]
+    if rc is None:
+        res["class"], res["detail"] = "timeout", "still running after %.0f s" % tools.compile_limit
+    elif rc < 0:
+        res["class"], res["detail"] = "signal", "killed by signal %d" % -rc
+    elif "panicked" in err or "internal error" in err:
+        res["class"], res["detail"] = "panic", (err.strip().splitlines() or [""])[-1]
+    elif rc == 0:
+        if errors:
+            res["class"], res["detail"] = "bad-exit", "exit 0 with an error: " + errors[0]
+        else:
+            # A clean success: the output must parse again.
+            rc2, _, err2, _ = run([tools.opt, "-"], stdin=out.encode(), timeout=tools.compile_limit)
+            if rc2 != 0:
+                res["class"], res["detail"] = "bad-output", (err2.strip().splitlines() or [""])[0]
+            else:
+                res["class"] = "success"
+    elif rc == 1 and (errors or err.strip()):
+        res["class"], res["detail"] = "diagnostic", (errors or [err.strip().splitlines()[0]])[0]
+    else:
+        res["class"], res["detail"] = "bad-exit", "exit %d: %s" % (rc, (err.strip().splitlines() or [""])[-1])
+    if res["class"] not in ("success", "diagnostic"):
+        os.makedirs(os.path.join(ROOT_OUT[0], "malformed"), exist_ok=True)
+        keep = os.path.join(ROOT_OUT[0], "malformed", "m%d.mlir" % seed)
+        shutil.copy(path, keep)
+        res["saved"] = keep
+    os.remove(path)
+    return res
+
+
+ROOT_OUT = ["fuzz-out"]
+
+
+def cmd_malformed(args):
+    tools = Tools(args.bin_dir, args.compile_limit)
+    ROOT_OUT[0] = args.out
+    results = []
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="polyrs-malformed-") as work:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+            futs = [ex.submit(malformed_case, tools, s, work) for s in range(args.start, args.start + args.count)]
+            for f in concurrent.futures.as_completed(futs):
+                r = f.result()
+                results.append(r)
+                if r["class"] not in ("success", "diagnostic"):
+                    print("FAIL %-10s seed %-6d %-10s %-32s %s  [%s]" % (
+                        r["class"], r["seed"], r["kind"], r["pass"], r["detail"][:160], r.get("saved")),
+                        flush=True)
+    counts = collections.Counter(r["class"] for r in results)
+    kinds = collections.Counter(r["kind"].split("+")[0] for r in results)
+    print("%d malformed inputs in %.0f s" % (len(results), time.monotonic() - t0))
+    print("| outcome | inputs |\n|---|---|")
+    for c in ["success", "diagnostic", "bad-exit", "bad-output", "panic", "signal", "timeout"]:
+        print("| %s | %d |" % (c, counts.get(c, 0)))
+    print("mutations: " + ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
+    print("slowest: %.2f s" % max((r["secs"] for r in results), default=0))
+    bad = sum(v for k, v in counts.items() if k not in ("success", "diagnostic"))
+    return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    def common(p):
+        p.add_argument("--bin-dir", default=bin_dir_default())
+        p.add_argument("--compile-limit", type=float, default=10.0,
+                       help="seconds poly-opt may take per program (default 10)")
+
+    p = sub.add_parser("run", help="a differential campaign")
+    common(p)
+    p.add_argument("--count", type=int, default=1000)
+    p.add_argument("--start", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--time-budget", type=float, default=0, help="stop starting cases after SEC seconds")
+    p.add_argument("--options-set", action="append", help="only these option sets (default: all, rotating)")
+    p.add_argument("--out", default="fuzz-out")
+    p.add_argument("--shrink", action="store_true", help="shrink every failure")
+    p.add_argument("--table", help="write the table of outcomes here (markdown)")
+    p.add_argument("--max-unchanged", type=float, default=None,
+                   help="fail when more than this percentage of SCoPs is left unchanged (not by design)")
+    p.add_argument("-v", "--verbose", action="store_true")
+    p = sub.add_parser("check", help="one case")
+    common(p)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json")
+    p.add_argument("--options", default="")
+    p = sub.add_parser("shrink", help="shrink a failing case")
+    common(p)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json")
+    p.add_argument("--options", default="")
+    p.add_argument("--out")
+    p.add_argument("--budget", type=float, default=900, help="seconds (default 900)")
+    p = sub.add_parser("malformed", help="malformed-input campaign")
+    common(p)
+    p.add_argument("--count", type=int, default=3000)
+    p.add_argument("--start", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--out", default="fuzz-out")
+    args = ap.parse_args()
+    sys.exit({"run": cmd_run, "check": cmd_check, "shrink": cmd_shrink, "malformed": cmd_malformed}[args.cmd](args))
+
+
+if __name__ == "__main__":
+    main()

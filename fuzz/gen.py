@@ -1,0 +1,736 @@
+#!/usr/bin/env python3
+"""Seeded generator of random, valid affine programs (the fuzzer's input).
+
+A program is a small AST (JSON-serializable lists and dicts) that prints as
+an MLIR module with two functions:
+
+  @kernel(params..., arrays...)   the affine code poly-opt transforms:
+      affine.for nests (depth 1-4, imperfect, several consecutive nests
+      sharing arrays) with rectangular, triangular, max/min, symbolic and
+      floordiv/mod bounds and steps, affine.if with and without else,
+      1-6 statements (stores of arithmetic over loads) with subscripts
+      using offsets, sums of iterators, scaling, floordiv and mod,
+      in-place stencils and reductions into cells, rank-0 to rank-3
+      memrefs (static or dynamic shapes).
+  @main()   allocates the arrays, fills every cell with a distinct value,
+      calls @kernel with the parameter values, and prints one exact
+      checksum per array: sum over cells of bits(cell) * (linear index + 1)
+      in wrapping 64-bit integers. main uses scf loops and memref.load, so
+      that poly-opt (which works on affine loops) leaves it alone.
+
+Validity by construction: the generator runs the program in a Python
+interpreter of the AST (same integer semantics as MLIR: floordiv rounds
+down, mod is non-negative) with the parameters' values, shifts every
+subscript whose smallest value is negative, and sizes each array to the
+largest subscript reached; programs with too many instances are drawn
+again. Every access of the program is therefore inside its array.
+
+Usage:
+  fuzz/gen.py --seed N [--json]      print program N (MLIR, or its AST)
+  fuzz/gen.py --from-json FILE       print the MLIR of a saved AST
+Only the Python 3 standard library is used.
+"""
+
+import argparse
+import json
+import random
+import sys
+
+# Largest number of statement instances of a generated program.
+MAX_INSTANCES = 60_000
+
+# ---------------------------------------------------------------------------
+# Affine expressions: ["c", k] | ["v", name] | ["p", name] | ["+", a, b]
+# | ["*", k, e] | ["fd", e, k] | ["cd", e, k] | ["mod", e, k]
+# ---------------------------------------------------------------------------
+
+
+def C(k):
+    return ["c", k]
+
+
+def V(n):
+    return ["v", n]
+
+
+def P(n):
+    return ["p", n]
+
+
+def add(a, b):
+    if a[0] == "c" and a[1] == 0:
+        return b
+    if b[0] == "c" and b[1] == 0:
+        return a
+    if a[0] == "c" and b[0] == "c":
+        return C(a[1] + b[1])
+    return ["+", a, b]
+
+
+def mul(k, e):
+    if k == 1:
+        return e
+    if e[0] == "c":
+        return C(k * e[1])
+    return ["*", k, e]
+
+
+def ev(e, env):
+    """Value of an affine expression (MLIR semantics)."""
+    op = e[0]
+    if op == "c":
+        return e[1]
+    if op in ("v", "p"):
+        return env[e[1]]
+    if op == "+":
+        return ev(e[1], env) + ev(e[2], env)
+    if op == "*":
+        return e[1] * ev(e[2], env)
+    if op == "fd":
+        return ev(e[1], env) // e[2]
+    if op == "cd":
+        return -((-ev(e[1], env)) // e[2])
+    if op == "mod":
+        return ev(e[1], env) % e[2]
+    raise ValueError(op)
+
+
+def names_in(e, kind, out):
+    if e[0] == kind:
+        if e[1] not in out:
+            out.append(e[1])
+    elif e[0] == "+":
+        names_in(e[1], kind, out)
+        names_in(e[2], kind, out)
+    elif e[0] == "*":
+        names_in(e[2], kind, out)
+    elif e[0] in ("fd", "cd", "mod"):
+        names_in(e[1], kind, out)
+    return out
+
+
+def text(e, name):
+    """MLIR affine-expression text; `name(kind, n)` names a variable."""
+    op = e[0]
+    if op == "c":
+        return str(e[1]) if e[1] >= 0 else "(%d)" % e[1]
+    if op in ("v", "p"):
+        return name(op, e[1])
+    if op == "+":
+        b = e[2]
+        if b[0] == "c" and b[1] < 0:
+            return "(%s - %d)" % (text(e[1], name), -b[1])
+        return "(%s + %s)" % (text(e[1], name), text(b, name))
+    if op == "*":
+        if e[1] == -1:
+            return "(-%s)" % text(e[2], name)
+        return "(%s * %s)" % (text(e[2], name), str(e[1]) if e[1] >= 0 else "(%d)" % e[1])
+    kw = {"fd": "floordiv", "cd": "ceildiv", "mod": "mod"}[op]
+    return "(%s %s %d)" % (text(e[1], name), kw, e[2])
+
+
+# ---------------------------------------------------------------------------
+# Program AST
+#
+# program = {"params": {name: value}, "arrays": [array], "body": [node],
+#            "seed": N}
+# array   = {"name": "A0", "shape": [int], "dynamic": bool}
+# node    = {"k": "for", "iv": "i0", "lbs": [e], "ubs": [e], "step": s,
+#            "body": [node]}
+#         | {"k": "if", "conds": [[e, is_eq]], "then": [node], "else": [node] | None}
+#         | {"k": "stmt", "arr": index, "idx": [e], "val": value}
+# value   = ["ld", array index, [e]] | ["f", float] | ["+"|"-"|"*", value, value]
+# ---------------------------------------------------------------------------
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.seed = seed
+        self.nstmt = 0
+        self.niv = 0
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    def pick(self, xs):
+        return self.r.choice(xs)
+
+    # -- expressions --------------------------------------------------------
+
+    def small(self):
+        return self.r.randint(-2, 2)
+
+    def iv_expr(self, ivs):
+        """An expression of one iterator, usually `i + c`."""
+        i = V(self.pick(ivs))
+        roll = self.r.random()
+        if roll < 0.70:
+            return add(i, C(self.small()))
+        if roll < 0.78:
+            return add(mul(self.pick([2, 3]), i), C(self.small()))
+        if roll < 0.86:
+            return ["fd", add(i, C(self.r.randint(0, 2))), self.pick([2, 3])]
+        if roll < 0.92:
+            return ["mod", i, self.pick([2, 3, 4])]
+        if roll < 0.96:
+            return add(mul(-1, i), C(self.r.randint(0, 12)))
+        return ["cd", i, 2]
+
+    def subscript(self, ivs, params):
+        """One subscript of an access inside loops `ivs`."""
+        if not ivs or self.chance(0.06):
+            return C(self.r.randint(0, 3))
+        e = self.iv_expr(ivs)
+        if len(ivs) >= 2 and self.chance(0.12):
+            e = add(e, V(self.pick(ivs)))
+        if params and self.chance(0.06):
+            e = add(e, P(self.pick(params)))
+        return e
+
+    # -- loops --------------------------------------------------------------
+
+    def bound(self, ivs, params, lower):
+        """A loop bound: a list of expressions (max for lower, min for upper)."""
+        roll = self.r.random()
+        outer = V(self.pick(ivs)) if ivs else None
+        if lower:
+            if roll < 0.55 or outer is None and roll < 0.8:
+                return [C(self.r.randint(0, 2))]
+            if outer is not None and roll < 0.78:
+                return [add(outer, C(self.r.randint(-1, 1)))]  # triangular
+            if outer is not None and roll < 0.88:
+                return [C(0), add(outer, C(-self.r.randint(1, 4)))]  # max
+            if outer is not None and roll < 0.94:
+                return [["fd", outer, 2]]
+            if params:
+                return [add(P(self.pick(params)), C(-self.r.randint(3, 8))), C(0)]
+            return [C(1)]
+        if roll < 0.35:
+            return [C(self.r.randint(3, 11))]
+        if params and roll < 0.6:
+            return [add(P(self.pick(params)), C(self.r.randint(-2, 0)))]
+        if outer is not None and roll < 0.75:
+            return [add(outer, C(self.r.randint(1, 3)))]  # triangular
+        if outer is not None and roll < 0.85:
+            hi = P(self.pick(params)) if params else C(self.r.randint(5, 10))
+            return [hi, add(outer, C(self.r.randint(2, 5)))]  # min
+        if outer is not None and roll < 0.92:
+            return [add(["fd", outer, 2], C(self.r.randint(1, 3)))]
+        if outer is not None and params and roll < 0.97:
+            return [add(P(self.pick(params)), mul(-1, outer))]
+        return [C(self.r.randint(4, 9))]
+
+    def loop(self, ivs, params, depth, max_depth, budget):
+        iv = "i%d" % self.niv
+        self.niv += 1
+        lbs = self.bound(ivs, params, True)
+        ubs = self.bound(ivs, params, False)
+        step = 1
+        if self.chance(0.12):
+            step = self.pick([2, 3])
+        body = self.block(ivs + [iv], params, depth + 1, max_depth, budget)
+        return {"k": "for", "iv": iv, "lbs": lbs, "ubs": ubs, "step": step, "body": body}
+
+    def cond(self, ivs, params):
+        i = V(self.pick(ivs))
+        roll = self.r.random()
+        if roll < 0.3 and len(ivs) >= 2:
+            return [add(i, mul(-1, V(self.pick(ivs)))), False]  # i >= j
+        if roll < 0.55:
+            return [add(i, C(-self.r.randint(1, 4))), False]  # i >= c
+        if roll < 0.7:
+            return [add(C(self.r.randint(3, 8)), mul(-1, i)), False]  # i <= c
+        if roll < 0.82:
+            return [["mod", i, 2], True]  # i even
+        if roll < 0.9 and params:
+            return [add(P(self.pick(params)), add(mul(-1, i), C(-2))), False]
+        return [add(i, C(-self.r.randint(0, 3))), True]  # i == c
+
+    def block(self, ivs, params, depth, max_depth, budget):
+        """The body of a loop at `depth` (1 = outermost loop's body): a few
+        statements, inner loops and guards; below `max_depth` usually an
+        inner loop among them."""
+        items = []
+        n = 1 if self.chance(0.5) else self.r.randint(1, 3)
+        nested_at = self.r.randrange(n) if depth < max_depth and self.chance(0.75) else -1
+        for pos in range(n):
+            if self.nstmt >= budget:
+                break
+            roll = self.r.random()
+            if pos == nested_at or (depth < max_depth and roll < 0.2):
+                items.append(self.loop(ivs, params, depth, max_depth, budget))
+            elif ivs and roll < 0.35:
+                then = [self.stmt(ivs, params)]
+                if self.chance(0.3) and self.nstmt < budget and depth < max_depth:
+                    then.append(self.loop(ivs, params, depth, max_depth, budget))
+                els = None
+                if self.chance(0.4) and self.nstmt < budget:
+                    els = [self.stmt(ivs, params)]
+                conds = [self.cond(ivs, params) for _ in range(self.r.randint(1, 2))]
+                items.append({"k": "if", "conds": conds, "then": then, "else": els})
+            else:
+                items.append(self.stmt(ivs, params))
+        if not items:
+            items.append(self.stmt(ivs, params))
+        return items
+
+    # -- statements ---------------------------------------------------------
+
+    def access(self, arr, ivs, params):
+        """Subscripts of one access: mostly a different iterator per
+        dimension, as array code indexes its arrays."""
+        out = []
+        free = list(ivs)
+        self.r.shuffle(free)
+        for _ in range(self.ranks[arr]):
+            if free and self.chance(0.8):
+                out.append(self.subscript([free.pop()], params))
+            else:
+                out.append(self.subscript(ivs, params))
+        return out
+
+    def leaf(self, ivs, params):
+        if self.chance(0.15):
+            return ["f", self.pick([0.5, 1.25, -0.75, 2.0, 0.3])]
+        a = self.r.randrange(len(self.ranks))
+        return ["ld", a, self.access(a, ivs, params)]
+
+    def value(self, ivs, params, n):
+        v = self.leaf(ivs, params)
+        for _ in range(n - 1):
+            v = [self.pick(["+", "-", "*"]), v, self.leaf(ivs, params)]
+        return v
+
+    def stmt(self, ivs, params):
+        self.nstmt += 1
+        arr = self.r.randrange(len(self.ranks))
+        idx = self.access(arr, ivs, params)
+        roll = self.r.random()
+        if roll < 0.25:
+            # A reduction into a cell: A[s] = A[s] + f(...)
+            val = ["+", ["ld", arr, list(idx)], ["*", self.leaf(ivs, params), self.leaf(ivs, params)]]
+        elif roll < 0.45 and ivs:
+            # An in-place stencil: the written array read at neighbours.
+            reads = []
+            for _ in range(self.r.randint(1, 3)):
+                reads.append(["ld", arr, [add(e, C(self.small())) if self.chance(0.7) else e
+                                          for e in idx]])
+            val = reads[0]
+            for x in reads[1:]:
+                val = ["+", val, x]
+            val = ["*", ["f", 0.5], val]
+        else:
+            val = self.value(ivs, params, self.r.randint(1, 3))
+        return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
+
+    # -- the program --------------------------------------------------------
+
+    def program(self):
+        r = self.r
+        nparams = r.choice([0, 0, 1, 1, 2])
+        params = {}
+        for k in range(nparams):
+            params["n%d" % k] = r.randint(5, 12)
+        narr = r.randint(1, 4)
+        self.ranks = [r.choice([0, 1, 1, 2, 2, 2, 3]) for _ in range(narr)]
+        budget = r.randint(1, 6)
+        max_depth = r.randint(1, 4)
+        body = []
+        nests = 1 if self.chance(0.55) else r.randint(2, 3)
+        for _ in range(nests):
+            if self.nstmt >= budget:
+                break
+            body.append(self.loop([], list(params), 0, max_depth, budget))
+        arrays = [{"name": "A%d" % a, "rank": self.ranks[a], "shape": None,
+                   "dynamic": self.chance(0.3)} for a in range(narr)]
+        return {"seed": self.seed, "params": params, "arrays": arrays, "body": body}
+
+
+# ---------------------------------------------------------------------------
+# Interpreting the AST: instance counts and subscript ranges
+# ---------------------------------------------------------------------------
+
+
+class TooBig(Exception):
+    pass
+
+
+def walk_accesses(prog, visit):
+    """Runs the program's control flow, calling visit(stmt, access_no, index)
+    for every access of every instance (access 0 the write)."""
+    count = [0]
+
+    def reads(v, out):
+        if v[0] == "ld":
+            out.append(v)
+        elif v[0] in ("+", "-", "*"):
+            reads(v[1], out)
+            reads(v[2], out)
+        return out
+
+    def run(nodes, env):
+        for n in nodes:
+            k = n["k"]
+            if k == "for":
+                lo = max(ev(e, env) for e in n["lbs"])
+                hi = min(ev(e, env) for e in n["ubs"])
+                i = lo
+                while i < hi:
+                    env[n["iv"]] = i
+                    run(n["body"], env)
+                    i += n["step"]
+                env.pop(n["iv"], None)
+            elif k == "if":
+                ok = all((ev(e, env) == 0) if eq else (ev(e, env) >= 0) for e, eq in n["conds"])
+                if ok:
+                    run(n["then"], env)
+                elif n["else"]:
+                    run(n["else"], env)
+            else:
+                count[0] += 1
+                if count[0] > MAX_INSTANCES:
+                    raise TooBig()
+                loads = reads(n["val"], [])
+                visit(n, 0, n["arr"], [ev(e, env) for e in n["idx"]])
+                for j, ld in enumerate(loads):
+                    visit(n, j + 1, ld[1], [ev(e, env) for e in ld[2]])
+
+    run(prog["body"], dict(prog["params"]))
+    return count[0]
+
+
+def all_accesses(prog):
+    """(stmt node, access number) -> list of subscript lists (the mutable
+    subscript expressions of each access, in AST order)."""
+    out = []
+
+    def reads(v, acc):
+        if v[0] == "ld":
+            acc.append(v)
+        elif v[0] in ("+", "-", "*"):
+            reads(v[1], acc)
+            reads(v[2], acc)
+        return acc
+
+    def visit(nodes):
+        for n in nodes:
+            if n["k"] == "for":
+                visit(n["body"])
+            elif n["k"] == "if":
+                visit(n["then"])
+                visit(n["else"] or [])
+            else:
+                out.append((n, 0, n["arr"], n["idx"]))
+                for j, ld in enumerate(reads(n["val"], [])):
+                    out.append((n, j + 1, ld[1], ld[2]))
+
+    visit(prog["body"])
+    return out
+
+
+def fit_arrays(prog):
+    """Shifts negative subscripts up and sizes every array to what the
+    program touches. Raises TooBig for programs with too many instances."""
+    lows = {}
+
+    def low(n, j, a, idx):
+        key = (id(n), j)
+        cur = lows.get(key)
+        lows[key] = idx if cur is None else [min(x, y) for x, y in zip(cur, idx)]
+
+    walk_accesses(prog, low)
+    for n, j, a, idx in all_accesses(prog):
+        lo = lows.get((id(n), j))
+        if lo is None:
+            continue
+        for d, m in enumerate(lo):
+            if m < 0:
+                idx[d] = add(idx[d], C(-m))
+    highs = {}
+
+    def high(n, j, a, idx):
+        cur = highs.get(a)
+        highs[a] = idx if cur is None else [max(x, y) for x, y in zip(cur, idx)]
+
+    count = walk_accesses(prog, high)
+    for a, arr in enumerate(prog["arrays"]):
+        hi = highs.get(a)
+        arr["shape"] = [max(1, h + 1) for h in hi] if hi is not None else [1] * arr["rank"]
+    return count
+
+
+def generate(seed):
+    """Program `seed`: the first draw whose instances fit, with its arrays sized."""
+    for attempt in range(50):
+        g = Gen(seed * 1000 + attempt)
+        prog = g.program()
+        prog["seed"] = seed
+        try:
+            fit_arrays(prog)
+        except TooBig:
+            continue
+        return prog
+    raise RuntimeError("no program of bounded size for seed %d" % seed)
+
+
+# ---------------------------------------------------------------------------
+# Printing MLIR
+# ---------------------------------------------------------------------------
+
+
+def memref_type(arr):
+    dims = "x".join("?" if arr["dynamic"] else str(s) for s in arr["shape"])
+    return "memref<%sxf64>" % dims if dims else "memref<f64>"
+
+
+def static_type(arr):
+    dims = "x".join(str(s) for s in arr["shape"])
+    return "memref<%sxf64>" % dims if dims else "memref<f64>"
+
+
+class Printer:
+    def __init__(self, prog):
+        self.prog = prog
+        self.lines = []
+        self.tmp = 0
+        self.ind = 2
+
+    def emit(self, s):
+        self.lines.append(" " * self.ind + s)
+
+    def fresh(self):
+        self.tmp += 1
+        return "%%t%d" % self.tmp
+
+    def map_of(self, exprs, kind):
+        """(map text, operand text) of a list of expressions."""
+        ivs, ps = [], []
+        for e in exprs:
+            names_in(e, "v", ivs)
+            names_in(e, "p", ps)
+
+        def name(k, n):
+            return "d%d" % ivs.index(n) if k == "v" else "s%d" % ps.index(n)
+
+        body = ", ".join(text(e, name) for e in exprs)
+        head = "(%s)[%s]" % (", ".join("d%d" % i for i in range(len(ivs))),
+                             ", ".join("s%d" % i for i in range(len(ps))))
+        ops = "(%s)[%s]" % (", ".join("%" + v for v in ivs), ", ".join("%" + p for p in ps))
+        if kind == "set":
+            return head, ops, body
+        return "affine_map<%s -> (%s)>%s" % (head, body, ops)
+
+    def bound_text(self, exprs):
+        """A loop bound: a constant, or a map over the iterators and parameters."""
+        if len(exprs) == 1 and exprs[0][0] == "c":
+            return str(exprs[0][1])
+        return self.map_of(exprs, "map")
+
+    def index_text(self, idx):
+        """Inline subscripts of an affine.load/store."""
+
+        def name(k, n):
+            return "%" + n if k == "v" else "symbol(%%%s)" % n
+
+        return ", ".join(text(e, name) for e in idx)
+
+    def value(self, v):
+        if v[0] == "ld":
+            arr = self.prog["arrays"][v[1]]
+            t = self.fresh()
+            self.emit("%s = affine.load %%%s[%s] : %s" % (t, arr["name"], self.index_text(v[2]),
+                                                        memref_type(arr)))
+            return t
+        if v[0] == "f":
+            t = self.fresh()
+            self.emit("%s = arith.constant %s : f64" % (t, repr(float(v[1]))))
+            return t
+        a = self.value(v[1])
+        b = self.value(v[2])
+        t = self.fresh()
+        op = {"+": "arith.addf", "-": "arith.subf", "*": "arith.mulf"}[v[0]]
+        self.emit("%s = %s %s, %s : f64" % (t, op, a, b))
+        return t
+
+    def nodes(self, nodes):
+        for n in nodes:
+            k = n["k"]
+            if k == "for":
+                lo = self.bound_text(n["lbs"])
+                hi = self.bound_text(n["ubs"])
+                step = " step %d" % n["step"] if n["step"] != 1 else ""
+                self.emit("affine.for %%%s = %s%s to %s%s%s {" % (
+                    n["iv"], "max " if len(n["lbs"]) > 1 else "", lo,
+                    "min " if len(n["ubs"]) > 1 else "", hi, step))
+                self.ind += 2
+                self.nodes(n["body"])
+                self.ind -= 2
+                self.emit("}")
+            elif k == "if":
+                exprs = [c[0] for c in n["conds"]]
+                head, ops, _ = self.map_of(exprs, "set")
+                ivs, ps = [], []
+                for e in exprs:
+                    names_in(e, "v", ivs)
+                    names_in(e, "p", ps)
+
+                def name(kk, nn):
+                    return "d%d" % ivs.index(nn) if kk == "v" else "s%d" % ps.index(nn)
+
+                conds = ", ".join("%s %s 0" % (text(e, name), "==" if eq else ">=")
+                                  for e, eq in n["conds"])
+                self.emit("affine.if affine_set<%s : (%s)>%s {" % (head, conds, ops))
+                self.ind += 2
+                self.nodes(n["then"])
+                self.ind -= 2
+                if n["else"]:
+                    self.emit("} else {")
+                    self.ind += 2
+                    self.nodes(n["else"])
+                    self.ind -= 2
+                self.emit("}")
+            else:
+                v = self.value(n["val"])
+                arr = self.prog["arrays"][n["arr"]]
+                self.emit("affine.store %s, %%%s[%s] : %s" % (v, arr["name"],
+                                                              self.index_text(n["idx"]),
+                                                              memref_type(arr)))
+
+    def kernel(self):
+        prog = self.prog
+        args = ["%%%s: index" % p for p in prog["params"]]
+        args += ["%%%s: %s" % (a["name"], memref_type(a)) for a in prog["arrays"]]
+        self.ind = 0
+        self.emit("func.func @kernel(%s) {" % ", ".join(args))
+        self.ind = 2
+        self.nodes(prog["body"])
+        self.emit("return")
+        self.ind = 0
+        self.emit("}")
+
+    def main(self):
+        prog = self.prog
+        e = self.emit
+        self.ind = 0
+        e("func.func private @printI64(i64)")
+        e("func.func private @printNewline()")
+        e("func.func @main() {")
+        self.ind = 2
+        e("%c0 = arith.constant 0 : index")
+        e("%c1 = arith.constant 1 : index")
+        e("%z64 = arith.constant 0 : i64")
+        e("%one64 = arith.constant 1 : i64")
+        e("%p997 = arith.constant 997 : i64")
+        e("%f997 = arith.constant 997.0 : f64")
+        e("%half = arith.constant 0.5 : f64")
+        names = []
+        for a, arr in enumerate(prog["arrays"]):
+            m = "%%m%d" % a
+            size = 1
+            for s in arr["shape"]:
+                size *= s
+            e("%s = memref.alloc() : %s" % (m, static_type(arr)))
+            # A flat view to fill and to sum over.
+            flat = "%%flat%d" % a
+            e("%s = memref.reinterpret_cast %s to offset: [0], sizes: [%d], strides: [1] : %s to memref<%dxf64>"
+              % (flat, m, size, static_type(arr), size))
+            e("%%sz%d = arith.constant %d : index" % (a, size))
+            # cell k = (k * 37 + 101 * a + 11) mod 997 / 997 + 0.5 + a: distinct per cell.
+            e("scf.for %%k = %%c0 to %%sz%d step %%c1 {" % a)
+            e("  %ki = arith.index_cast %k : index to i64")
+            e("  %%km = arith.muli %%ki, %%c37_%d : i64" % a)
+            e("  %%ka = arith.addi %%km, %%off%d : i64" % a)
+            e("  %kr = arith.remui %ka, %p997 : i64")
+            e("  %kf = arith.sitofp %kr : i64 to f64")
+            e("  %kd = arith.divf %kf, %f997 : f64")
+            e("  %%kv = arith.addf %%kd, %%base%d : f64" % a)
+            e("  %kq = arith.addf %kv, %half : f64")
+            e("  memref.store %%kq, %s[%%k] : memref<%dxf64>" % (flat, size))
+            e("}")
+            names.append((m, arr))
+        # Fix the SSA definitions the fill loops use (emitted before them).
+        pre = []
+        for a, arr in enumerate(prog["arrays"]):
+            pre.append("  %%c37_%d = arith.constant 37 : i64" % a)
+            pre.append("  %%off%d = arith.constant %d : i64" % (a, 101 * a + 11))
+            pre.append("  %%base%d = arith.constant %d.0 : f64" % (a, a))
+        at = self.lines.index("func.func @main() {") + 1
+        self.lines[at:at] = pre
+        args, types = [], []
+        for p, v in prog["params"].items():
+            e("%%pv_%s = arith.constant %d : index" % (p, v))
+            args.append("%%pv_%s" % p)
+            types.append("index")
+        for a, (m, arr) in enumerate(names):
+            if arr["dynamic"]:
+                d = "%%dyn%d" % a
+                e("%s = memref.cast %s : %s to %s" % (d, m, static_type(arr), memref_type(arr)))
+                args.append(d)
+            else:
+                args.append(m)
+            types.append(memref_type(arr))
+        e("func.call @kernel(%s) : (%s) -> ()" % (", ".join(args), ", ".join(types)))
+        for a, arr in enumerate(prog["arrays"]):
+            size = 1
+            for s in arr["shape"]:
+                size *= s
+            e("%%sum%d = scf.for %%k = %%c0 to %%sz%d step %%c1 iter_args(%%acc = %%z64) -> (i64) {" % (a, a))
+            e("  %%v = memref.load %%flat%d[%%k] : memref<%dxf64>" % (a, size))
+            e("  %bits = arith.bitcast %v : f64 to i64")
+            e("  %ki = arith.index_cast %k : index to i64")
+            e("  %w = arith.addi %ki, %one64 : i64")
+            e("  %prod = arith.muli %bits, %w : i64")
+            e("  %next = arith.addi %acc, %prod : i64")
+            e("  scf.yield %next : i64")
+            e("}")
+            e("func.call @printI64(%%sum%d) : (i64) -> ()" % a)
+            e("func.call @printNewline() : () -> ()")
+        for m, arr in names:
+            e("memref.dealloc %s : %s" % (m, static_type(arr)))
+        e("return")
+        self.ind = 0
+        e("}")
+
+
+def kernel_text(prog):
+    p = Printer(prog)
+    p.kernel()
+    return "\n".join(p.lines) + "\n"
+
+
+def module_text(prog):
+    """The whole module: @kernel and @main."""
+    k = Printer(prog)
+    k.kernel()
+    m = Printer(prog)
+    m.main()
+    return "// fuzz program, seed %s\n" % prog.get("seed") + "\n".join(k.lines) + "\n\n" + \
+        "\n".join(m.lines) + "\n"
+
+
+def count_statements(prog):
+    return len([x for x in all_accesses(prog) if x[1] == 0])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", action="store_true", help="print the AST instead of MLIR")
+    ap.add_argument("--from-json", metavar="FILE", help="print the MLIR of a saved AST")
+    args = ap.parse_args()
+    if args.from_json:
+        with open(args.from_json) as f:
+            prog = json.load(f)
+        fit_arrays(prog)
+    else:
+        prog = generate(args.seed)
+    if args.json:
+        json.dump(prog, sys.stdout)
+        print()
+    else:
+        sys.stdout.write(module_text(prog))
+
+
+if __name__ == "__main__":
+    main()
