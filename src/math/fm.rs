@@ -56,6 +56,7 @@ pub fn fm_is_exact(ineqs: &[Vec<i64>], col: usize) -> bool {
 /// cancels the column; rows are gcd-normalized and tightened afterwards,
 /// which is valid because only integer points are of interest.
 pub fn eliminate(eqs: &[Vec<i64>], ineqs: &[Vec<i64>], col: usize) -> Result<Eliminated> {
+    super::budget::check()?;
     if eqs
         .iter()
         .chain(ineqs.iter())
@@ -136,9 +137,199 @@ fn finish(out: &mut Eliminated) -> Result<()> {
     Ok(())
 }
 
+/// Rows over the rationals after [`project_rational`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Projected {
+    /// Equalities (the eliminated columns zero).
+    pub eqs: Vec<Vec<i64>>,
+    /// Inequalities (the eliminated columns zero).
+    pub ineqs: Vec<Vec<i64>>,
+    /// Some row became infeasible: the polyhedron is empty.
+    pub infeasible: bool,
+}
+
+/// Divides a row by the gcd of all its entries (the constant included):
+/// the same rational half-space or hyperplane, no tightening.
+fn scale_down(r: &mut [i64]) {
+    if let Ok(g) = int::gcd_slice(r) {
+        if g > 1 {
+            r.iter_mut().for_each(|v| *v /= g);
+        }
+    }
+}
+
+/// Projects the columns `cols` out of the rational polyhedron
+/// `{x : eqs = 0, ineqs >= 0}` (the result has those columns zero): the
+/// exact rational shadow, as projections of systems whose variables are
+/// rational (Farkas multipliers) need; rows are scaled, never tightened.
+///
+/// Equalities eliminate first, each through the equality that mentions the
+/// fewest other columns still to eliminate. Then Fourier–Motzkin, on the
+/// column whose lower and upper bounds make the fewest pairs, with
+/// Chernikov's rule (Chernikov 1960, Kohler 1967; Imbert 1990): after `k`
+/// eliminations a combination of more than `k + 1` of the rows the
+/// Fourier–Motzkin phase started with is implied by the others, and is
+/// dropped at birth. Example: eliminating `a` and then `b` from four rows
+/// keeps only combinations of at most three of them; a fourth row's share
+/// can always be traded for a sum of the others.
+pub fn project_rational(eqs: &[Vec<i64>], ineqs: &[Vec<i64>], cols: &[usize]) -> Result<Projected> {
+    let mut eqs = eqs.to_vec();
+    let mut ineqs = ineqs.to_vec();
+    let mut left: Vec<usize> = cols.to_vec();
+    // Equalities first.
+    loop {
+        let pick = eqs
+            .iter()
+            .enumerate()
+            .flat_map(|(e, r)| {
+                left.iter()
+                    .filter(move |&&c| r[c] != 0)
+                    .map(move |&c| (e, c))
+            })
+            .min_by_key(|&(e, c)| {
+                let others = left.iter().filter(|&&o| o != c && eqs[e][o] != 0).count();
+                (others, eqs[e][c].abs() != 1)
+            });
+        let Some((e, col)) = pick else { break };
+        let eq = eqs.swap_remove(e);
+        let a = eq[col];
+        let (aa, sgn) = (int::abs(a)?, a.signum());
+        let subst = |r: &mut Vec<i64>| -> Result<()> {
+            if r[col] != 0 {
+                *r = combine(r, aa, &eq, int::neg(int::mul(sgn, r[col])?)?)?;
+                scale_down(r);
+            }
+            Ok(())
+        };
+        for r in eqs.iter_mut().chain(ineqs.iter_mut()) {
+            subst(r)?;
+        }
+        left.retain(|&c| c != col);
+    }
+    let mut out = Projected {
+        eqs: Vec::new(),
+        ineqs: Vec::new(),
+        infeasible: false,
+    };
+    for r in eqs {
+        let last = r.len() - 1;
+        if r[..last].iter().all(|&v| v == 0) {
+            out.infeasible |= r[last] != 0;
+        } else {
+            out.eqs.push(r);
+        }
+    }
+    // Fourier–Motzkin with histories (bit sets of the phase's first rows).
+    let words = ineqs.len().div_ceil(64).max(1);
+    let mut rows: Vec<(Vec<i64>, Vec<u64>)> = ineqs
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut r)| {
+            scale_down(&mut r);
+            let mut h = vec![0u64; words];
+            h[i / 64] |= 1 << (i % 64);
+            (r, h)
+        })
+        .collect();
+    let mut done = 0usize;
+    while !left.is_empty() {
+        super::budget::check()?;
+        let (pos, &col) = left
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, &c)| {
+                let lo = rows.iter().filter(|(r, _)| r[c] > 0).count();
+                let up = rows.iter().filter(|(r, _)| r[c] < 0).count();
+                lo * up
+            })
+            .expect("columns left");
+        left.remove(pos);
+        done += 1;
+        let (mut lows, mut ups, mut next) = (Vec::new(), Vec::new(), Vec::new());
+        for (r, h) in rows {
+            match r[col].signum() {
+                0 => next.push((r, h)),
+                1 => lows.push((r, h)),
+                _ => ups.push((r, h)),
+            }
+        }
+        if lows.len() * ups.len() + next.len() > FM_ROW_LIMIT * 4 {
+            return Err(MathError::Limit("Fourier-Motzkin row count"));
+        }
+        for (l, hl) in &lows {
+            for (u, hu) in &ups {
+                let h: Vec<u64> = hl.iter().zip(hu).map(|(x, y)| x | y).collect();
+                let size: u32 = h.iter().map(|w| w.count_ones()).sum();
+                if size as usize > done + 1 {
+                    continue; // Chernikov: implied by the others
+                }
+                let (a, b) = (l[col], int::neg(u[col])?);
+                let mut r = combine(l, b, u, a)?;
+                scale_down(&mut r);
+                let last = r.len() - 1;
+                if r[..last].iter().all(|&v| v == 0) {
+                    if r[last] < 0 {
+                        out.infeasible = true;
+                    }
+                    continue;
+                }
+                if !next.iter().any(|(x, _)| *x == r) {
+                    next.push((r, h));
+                }
+            }
+        }
+        rows = next;
+    }
+    out.ineqs = rows.into_iter().map(|(r, _)| r).collect();
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rational_projection_keeps_the_shadow_and_drops_implied_rows() {
+        // Columns (a, b, x, const): a >= 0, b >= 0, x - a - b >= 0,
+        // 1 - a >= 0, 1 - b >= 0, 3 - x + a >= 0. Projected on x: x >= 0
+        // (a = b = 0 reach it) and x <= 4 (x <= 3 + a, a <= 1).
+        let ineqs = vec![
+            vec![1, 0, 0, 0],
+            vec![0, 1, 0, 0],
+            vec![-1, -1, 1, 0],
+            vec![-1, 0, 0, 1],
+            vec![0, -1, 0, 1],
+            vec![1, 0, -1, 3],
+        ];
+        let p = project_rational(&[], &ineqs, &[0, 1]).unwrap();
+        assert!(!p.infeasible);
+        let mut rows = p.ineqs.clone();
+        rows.sort();
+        rows.dedup();
+        // Every row is over x alone; the shadow is 0 <= x <= 4.
+        for r in &rows {
+            assert_eq!(&r[..2], &[0, 0]);
+        }
+        let lo = rows
+            .iter()
+            .filter(|r| r[2] > 0)
+            .map(|r| -r[3] as f64 / r[2] as f64)
+            .fold(f64::MIN, f64::max);
+        let hi = rows
+            .iter()
+            .filter(|r| r[2] < 0)
+            .map(|r| r[3] as f64 / -r[2] as f64)
+            .fold(f64::MAX, f64::min);
+        assert_eq!((lo, hi), (0.0, 4.0));
+        // Rows are scaled, not tightened: 2x - 1 >= 0 keeps its constant.
+        let p = project_rational(&[], &[vec![2, 0, -1], vec![-2, 1, 0]], &[0]).unwrap();
+        assert_eq!(p.ineqs, vec![vec![0, 1, -1]]);
+        // An equality eliminates exactly: a = 2x, 0 <= a <= 3 gives
+        // 0 <= x (scaled) and 2x <= 3 (not tightened to x <= 1).
+        let p =
+            project_rational(&[vec![1, -2, 0]], &[vec![1, 0, 0], vec![-1, 0, 3]], &[0]).unwrap();
+        assert_eq!(p.ineqs, vec![vec![0, 1, 0], vec![0, -2, 3]]);
+    }
 
     #[test]
     fn exact_and_inexact() {

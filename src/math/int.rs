@@ -34,6 +34,9 @@ pub enum MathError {
     /// User error: division by zero.
     #[error("division by zero")]
     DivisionByZero,
+    /// Limit: the compile-time budget in force ran out ([`super::budget`]).
+    #[error("the time budget ran out")]
+    Deadline,
     /// Bug: an internal invariant was violated.
     #[error("internal error: {0}")]
     Internal(&'static str),

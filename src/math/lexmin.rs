@@ -340,6 +340,7 @@ impl<N: Num> Tableau<N> {
 
     /// Makes row `r`'s variable non-basic in column `j` (`a_rj > 0`).
     fn pivot(&mut self, r: usize, j: usize) -> Result<()> {
+        super::budget::check()?;
         let pr = self.rows[r].clone();
         let (dr, cr, arj) = (&pr[0], &pr[1], &pr[2 + j]);
         debug_assert!(arj.sign() > 0);

@@ -9,6 +9,7 @@
 //! says otherwise ([`Exactness`]); three-way outcomes use [`Optimum`].
 //! The module has no dependency on MLIR.
 
+pub mod budget;
 pub mod constraint;
 pub mod fm;
 pub mod ilp;

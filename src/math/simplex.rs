@@ -28,6 +28,7 @@ struct Tableau {
 
 impl Tableau {
     fn pivot(&mut self, r: usize, c: usize) -> Result<()> {
+        super::budget::check()?;
         let a = self.rows[r][c + 1];
         let inv = Rational::ONE.div(&a)?;
         let mut new_r = Vec::with_capacity(self.rows[r].len());

@@ -183,6 +183,14 @@ pub struct PlutoSchedule {
     pub schedule: Schedule,
     /// What each dimension is.
     pub dims: Vec<DimKind>,
+    /// Per dimension: every dependence not satisfied by an earlier band has
+    /// distance zero along it (false for scalar dimensions). Finer than
+    /// `coincident` is coarse: a dimension of a band whose earlier
+    /// dimensions satisfy a dependence is coincident, but once the band is
+    /// tiled that dependence may cross its tiles along this dimension (two
+    /// instances in one tile of the earlier dimension): only dimensions
+    /// coincident here have parallel tile loops.
+    pub band_coincident: Vec<bool>,
     /// Per dimension and statement: every dependence of that statement not
     /// satisfied before the dimension has distance zero along it. Finer
     /// than the dimension's `coincident` flag (all statements): statements
@@ -465,23 +473,31 @@ fn farkas_compact(
         r[n + k] = 1;
         ineqs_m.push(r);
     }
-    // Eliminate the multipliers, last column first.
-    for col in (n..n + nl).rev() {
-        let res = fm::eliminate(&eqs_m, &ineqs_m, col)?;
-        if res.infeasible {
-            return Ok(FarkasRows {
-                infeasible: true,
-                ..FarkasRows::default()
-            });
-        }
-        let drop = |r: Vec<i64>| {
-            let mut r = r;
-            r.remove(col);
-            r
-        };
-        eqs_m = res.eqs.into_iter().map(drop).collect();
-        ineqs_m = res.ineqs.into_iter().map(drop).collect();
+    // Eliminate the multipliers (the exact rational shadow: they are
+    // rational), then drop the rows the others imply.
+    let cols: Vec<usize> = (n..n + nl).collect();
+    let p = fm::project_rational(&eqs_m, &ineqs_m, &cols)?;
+    if p.infeasible {
+        return Ok(FarkasRows {
+            infeasible: true,
+            ..FarkasRows::default()
+        });
     }
+    let keep = |r: Vec<i64>| -> Vec<i64> {
+        r.iter()
+            .enumerate()
+            .filter(|(c, _)| *c < n || *c == width - 1)
+            .map(|(_, &v)| v)
+            .collect()
+    };
+    let eqs_m: Vec<Vec<i64>> = p.eqs.into_iter().map(keep).collect();
+    // Of rows with the same coefficients, the tightest (the others are
+    // implied by it). The hyperplane ILP takes the rest as they are: an LP
+    // per row to drop the implied ones costs more than the solver spends
+    // on them.
+    let mut ineqs_m: Vec<Vec<i64>> = p.ineqs.into_iter().map(keep).collect();
+    ineqs_m.sort_unstable();
+    ineqs_m.dedup_by(|later, first| later[..later.len() - 1] == first[..first.len() - 1]);
     let mut out = FarkasRows::default();
     for r in eqs_m {
         if r[..n].iter().any(|&c| c != 0) {
@@ -671,6 +687,7 @@ fn dep_rows(
     use crate::math::ilp::{norm_ineq, Norm};
     let mut out = DepRows::default();
     for piece in pieces {
+        let piece = &without_locals(piece)?;
         let coefs = vec![
             diff_coef(scop, lay, d, piece, false),
             diff_coef(scop, lay, d, piece, true),
@@ -706,6 +723,46 @@ fn dep_rows(
     }
     Ok(out)
 }
+
+/// The rational projection of a dependence piece onto its parameters and
+/// iterators: its existential locals (divisions and strides of the
+/// domains) eliminated by Fourier–Motzkin, redundant rows dropped as they
+/// appear.
+///
+/// Lossless for the Farkas step: the forms linearized over a piece never
+/// mention its locals, and a form without them is non-negative on a
+/// rational polyhedron iff it is non-negative on the polyhedron's
+/// projection. Each local brings two inequalities (each a multiplier), so
+/// eliminating them here keeps the multipliers' elimination small.
+fn without_locals(piece: &BasicRel) -> Result<BasicRel, MathError> {
+    let nl = piece.n_local();
+    if nl == 0 {
+        return Ok(piece.clone());
+    }
+    let nt = piece.space().n_total();
+    let mut eqs = piece.eqs().to_vec();
+    let mut ineqs = piece.ineqs().to_vec();
+    for col in (nt..nt + nl).rev() {
+        let e = fm::eliminate(&eqs, &ineqs, col)?;
+        if e.infeasible {
+            return Ok(BasicRel::empty(piece.space().clone()));
+        }
+        let drop = |mut r: Vec<i64>| {
+            r.remove(col);
+            r
+        };
+        eqs = e.eqs.into_iter().map(drop).collect();
+        ineqs = e.ineqs.into_iter().map(drop).collect();
+        if ineqs.len() > REDUNDANT_ROWS {
+            ineqs = crate::math::ilp::drop_redundant_ineqs(col, &eqs, &ineqs)?;
+        }
+    }
+    BasicRel::from_constraints(piece.space().clone(), 0, eqs, ineqs)
+}
+
+/// Inequalities past which an elimination drops the redundant ones (one
+/// LP each) before going on.
+const REDUNDANT_ROWS: usize = 24;
 
 /// Memo of [`drop_redundant`] by compressed polyhedron.
 type ShapeMemo = std::collections::HashMap<(Vec<Vec<i64>>, Vec<Vec<i64>>), Vec<Vec<i64>>>;
@@ -838,6 +895,27 @@ fn diff_row(scop: &Scop, d: &Dependence, piece: &BasicRel, phi: &[Form], sign: i
     }
     r[cols - 1] = sign * (b[np + nj] - a[np + ni]);
     r
+}
+
+/// True when a cut into `group` satisfies some dependence not satisfied
+/// yet (one whose source and sink it separates): a cut that separates
+/// nothing orders nothing.
+fn crosses(deps: &[Dependence], group: &[usize], unsat: &[bool]) -> bool {
+    deps.iter()
+        .zip(unsat)
+        .any(|(d, &u)| u && group[d.source.0] != group[d.sink.0])
+}
+
+/// How a new hyperplane is kept linearly independent of a statement's rows.
+#[derive(Debug, Clone, Copy)]
+enum Independence {
+    /// Pluto's: `vk·c >= 0` for every basis vector `vk` of the orthogonal
+    /// complement (each oriented non-negative where possible) and
+    /// `Σ vk·c >= 1`.
+    Pluto,
+    /// `sign·(v·c) >= 1` for basis vector `v` number `which` (the last one
+    /// when a statement has fewer).
+    Along(usize, i64),
 }
 
 /// Strongly connected components (Tarjan) of the graph over `n` statements
@@ -1160,6 +1238,7 @@ fn schedule_split(
     let mut band = 0;
     let mut band_open = false;
     let mut stmt_coincident: Vec<(usize, Vec<bool>)> = Vec::new();
+    let mut band_coincident: Vec<(usize, bool)> = Vec::new();
     let max_dims = 2 * scop
         .statements
         .iter()
@@ -1210,7 +1289,8 @@ fn schedule_split(
     // between them; `None` when no hyperplane orders any statement.
     let mut hyperplane = |rows: &[Vec<Vec<i64>>],
                           live: &[bool],
-                          active: &[bool]|
+                          active: &[bool],
+                          indep: Independence|
      -> Result<Option<Vec<i64>>, PlutoError> {
         let mut eqs: Vec<Vec<i64>> = Vec::new();
         let mut ineqs: Vec<Vec<i64>> = Vec::new();
@@ -1238,17 +1318,31 @@ fn schedule_split(
             ineqs.push(unit(lay.shift(s), -1, shift_hi));
             if active[s] && rank(&rows[s], m)? < m {
                 let null = null_space(&rows[s], m)?;
-                let mut sum = vec![0i64; lay.n + 1];
-                for v in &null {
-                    let mut r = vec![0i64; lay.n + 1];
-                    for k in 0..m {
-                        r[lay.coef(s, k)] = v[k];
-                        sum[lay.coef(s, k)] += v[k];
+                match indep {
+                    Independence::Pluto => {
+                        let mut sum = vec![0i64; lay.n + 1];
+                        for v in &null {
+                            let mut r = vec![0i64; lay.n + 1];
+                            for k in 0..m {
+                                r[lay.coef(s, k)] = v[k];
+                                sum[lay.coef(s, k)] += v[k];
+                            }
+                            ineqs.push(r);
+                        }
+                        sum[lay.n] = -1;
+                        ineqs.push(sum);
                     }
-                    ineqs.push(r);
+                    Independence::Along(which, sign) => {
+                        // sign·(v·c) >= 1 for one basis vector v.
+                        let v = &null[which.min(null.len() - 1)];
+                        let mut r = vec![0i64; lay.n + 1];
+                        for k in 0..m {
+                            r[lay.coef(s, k)] = sign * v[k];
+                        }
+                        r[lay.n] = -1;
+                        ineqs.push(r);
+                    }
                 }
-                sum[lay.n] = -1;
-                ineqs.push(sum);
             }
         }
         eqs.push(sc);
@@ -1328,7 +1422,7 @@ fn schedule_split(
             break;
         }
         if kinds.len() > max_dims {
-            return Err(PlutoError::Stuck(kinds.len()));
+            break;
         }
         if is_full {
             // Every statement has its loops; what remains are dependences
@@ -1342,7 +1436,7 @@ fn schedule_split(
                 continue;
             }
         }
-        let mut solution = hyperplane(&rows, &live, &all_active)?;
+        let mut solution = hyperplane(&rows, &live, &all_active, Independence::Pluto)?;
         if solution.is_none() {
             // Statements with no live dependence between them (split by an
             // earlier scalar dimension, say) constrain each other only
@@ -1362,7 +1456,7 @@ fn schedule_split(
                 for c in 0..ncomp {
                     let active: Vec<bool> = comp.iter().map(|&k| k == c).collect();
                     let depth = (0..ns).filter(|&s| active[s]).map(|s| lay.m[s]).max();
-                    match hyperplane(&rows, &live, &active)? {
+                    match hyperplane(&rows, &live, &active, Independence::Pluto)? {
                         Some(y) => {
                             for s in (0..ns).filter(|&s| active[s]) {
                                 for k in 0..lay.m[s] {
@@ -1381,6 +1475,32 @@ fn schedule_split(
                 // own: a dimension's flag is shared by all statements).
                 if found > stuck {
                     solution = Some(x);
+                }
+            }
+        }
+        if solution.is_none() && !(band_open && live.iter().zip(&unsat).any(|(&l, &u)| l && !u)) {
+            let group = cut_groups(scop, deps, &unsat, Fuse::No, &[]);
+            if !crosses(deps, &group, &unsat) {
+                // Pluto's independence constraints ask the new row for a
+                // positive component on the sum of the orthogonal
+                // complement's basis, oriented non-negative where it can
+                // be: complete when the basis vectors have one sign, not
+                // otherwise (a first row `i + j` leaves `(-1, 1)`, and no
+                // legal row of non-negative coefficients has a positive
+                // component along it, while `i` has a negative one). Each
+                // basis vector, with each sign, is tried instead.
+                let widest = (0..ns)
+                    .map(|s| lay.m[s] - rank(&rows[s], lay.m[s]).unwrap_or(lay.m[s]))
+                    .max()
+                    .unwrap_or(0);
+                'alt: for which in 0..widest {
+                    for sign in [1, -1] {
+                        let indep = Independence::Along(which, sign);
+                        if let Some(x) = hyperplane(&rows, &live, &all_active, indep)? {
+                            solution = Some(x);
+                            break 'alt;
+                        }
+                    }
                 }
             }
         }
@@ -1418,6 +1538,16 @@ fn schedule_split(
                         continue;
                     }
                 }
+                let mut in_band = coincident;
+                if in_band {
+                    for (di, d) in deps.iter().enumerate() {
+                        if live[di] && !unsat[di] && !zero_distance(scop, d, &phi)? {
+                            in_band = false;
+                            break;
+                        }
+                    }
+                }
+                band_coincident.push((kinds.len(), in_band));
                 band_open = true;
                 stmt_coincident.push((kinds.len(), per_stmt));
                 for (s, f) in phi.iter().enumerate() {
@@ -1447,14 +1577,68 @@ fn schedule_split(
                 // (under `fuse=max`, only where no hyperplane is shared).
                 let mut group = cut_groups(scop, deps, &unsat, Fuse::No, &[]);
                 if options.fuse == Fuse::Max {
-                    group = fused_groups(&group, |active| hyperplane(&rows, &live, active))?;
+                    group = fused_groups(&group, |active| {
+                        hyperplane(&rows, &live, active, Independence::Pluto)
+                    })?;
                 }
-                if !cut(&mut dims, &mut kinds, &mut live, &mut unsat, group) {
-                    return Err(PlutoError::Stuck(kinds.len()));
+                if !crosses(deps, &group, &unsat) {
+                    // Nothing to distribute either: complete the schedule
+                    // with the original one (below).
+                    break;
                 }
+                cut(&mut dims, &mut kinds, &mut live, &mut unsat, group);
                 if band_open {
                     band += 1;
                     band_open = false;
+                }
+            }
+        }
+    }
+    // Pluto's last resort, which never fails: the original schedule's
+    // dimensions after the ones found. Every dependence instance is ordered
+    // by the first dimension found with a non-zero distance (positive: the
+    // found dimensions are legal for it), or, when they all have distance
+    // zero, by the original schedule, which orders every dependence. Each
+    // appended loop dimension is a band of its own.
+    if full(&rows)? && !unsat.iter().any(|&u| u) {
+        // Done: every statement has its loops and every dependence is
+        // satisfied.
+    } else {
+        let original = Schedule::original(scop);
+        if band_open {
+            band += 1;
+        }
+        for k in 0..original.dims.first().map_or(0, Vec::len) {
+            let phi: Vec<Form> = (0..ns).map(|s| original.dims[s][k].clone()).collect();
+            if phi.iter().all(|f| f.as_constant().is_some()) {
+                for (s, f) in phi.iter().enumerate() {
+                    dims[s].push(f.clone());
+                }
+                kinds.push(DimKind::Scalar);
+            } else {
+                let mut coincident = true;
+                let mut per_stmt = vec![true; ns];
+                for (di, d) in deps.iter().enumerate() {
+                    if unsat[di]
+                        && (per_stmt[d.source.0] || per_stmt[d.sink.0])
+                        && !zero_distance(scop, d, &phi)?
+                    {
+                        coincident = false;
+                        per_stmt[d.source.0] = false;
+                        per_stmt[d.sink.0] = false;
+                    }
+                }
+                stmt_coincident.push((kinds.len(), per_stmt));
+                band_coincident.push((kinds.len(), coincident));
+                for (s, f) in phi.iter().enumerate() {
+                    dims[s].push(f.clone());
+                }
+                kinds.push(DimKind::Loop { band, coincident });
+                band += 1;
+            }
+            for (di, d) in deps.iter().enumerate() {
+                if unsat[di] && satisfied(scop, d, &phi)? {
+                    unsat[di] = false;
                 }
             }
         }
@@ -1463,12 +1647,17 @@ fn schedule_split(
     for (k, flags) in stmt_coincident {
         per_dim[k] = flags;
     }
+    let mut in_band = vec![false; kinds.len()];
+    for (k, c) in band_coincident {
+        in_band[k] = c;
+    }
     Ok(PlutoSchedule {
         schedule: Schedule {
             dims,
             locals: vec![Locals::default(); ns],
         },
         dims: kinds,
+        band_coincident: in_band,
         stmt_coincident: per_dim,
         stats: Stats {
             deps: all_deps.len(),

@@ -177,24 +177,32 @@ pub struct Plan {
 struct Band {
     first: usize,
     len: usize,
+    /// Per dimension: its loop is parallel when the band is not tiled.
     coincident: Vec<bool>,
+    /// Per dimension: its tile loop is parallel when the band is tiled
+    /// ([`PlutoSchedule::band_coincident`]).
+    tile_coincident: Vec<bool>,
 }
 
-fn bands(kinds: &[DimKind]) -> Vec<Band> {
+fn bands(sched: &PlutoSchedule) -> Vec<Band> {
+    let kinds = &sched.dims;
     let mut out: Vec<Band> = Vec::new();
     let mut prev: Option<usize> = None;
     for (k, kind) in kinds.iter().enumerate() {
+        let in_band = sched.band_coincident.get(k).copied().unwrap_or(false);
         match kind {
             DimKind::Loop { band, coincident } => {
                 if prev == Some(*band) && out.last().is_some_and(|b| b.first + b.len == k) {
                     let b = out.last_mut().expect("checked");
                     b.len += 1;
                     b.coincident.push(*coincident);
+                    b.tile_coincident.push(in_band);
                 } else {
                     out.push(Band {
                         first: k,
                         len: 1,
                         coincident: vec![*coincident],
+                        tile_coincident: vec![in_band],
                     });
                 }
                 prev = Some(*band);
@@ -752,7 +760,7 @@ pub fn plan(
 ) -> Result<Plan, MathError> {
     let ns = scop.statements.len();
     let kinds = &sched.dims;
-    let bands = bands(kinds);
+    let bands = bands(sched);
     let mut notes = Vec::new();
     // Which band dims are tiled, and the band of each dim.
     let tiled: Vec<bool> = bands.iter().map(|b| opts.tile && b.len >= 2).collect();
@@ -761,15 +769,17 @@ pub fn plan(
             .iter()
             .position(|b| k >= b.first && k < b.first + b.len)
     };
-    // The first coincident dimension carries the parallel loop.
-    let first_coincident = kinds.iter().position(|k| {
-        matches!(
-            k,
-            DimKind::Loop {
-                coincident: true,
-                ..
+    // The first dimension whose loop can be parallel (its tile loop when
+    // tiled) carries the parallel loop.
+    let first_coincident = (0..kinds.len()).find(|&k| {
+        band_of(k).is_some_and(|b| {
+            let d = k - bands[b].first;
+            if tiled[b] {
+                bands[b].tile_coincident[d]
+            } else {
+                bands[b].coincident[d]
             }
-        )
+        })
     });
     let mut dims: Vec<Vec<Form>> = vec![Vec::new(); ns];
     let mut locals: Vec<Locals> = vec![Locals::default(); ns];
@@ -1051,7 +1061,7 @@ pub fn plan(
                         // fewer tiles, less parallelism).
                         let parallel_tiles = opts.parallel
                             && !parallel_taken
-                            && band.coincident.iter().position(|&c| c) == Some(d)
+                            && band.tile_coincident.iter().position(|&c| c) == Some(d)
                             && Some(band.first + d) == first_coincident;
                         if opts.vector_tile > 0 && !parallel_tiles {
                             sizes[d] = opts.vector_tile;
@@ -1122,7 +1132,7 @@ pub fn plan(
         // Parallel tile loop: the band's first coincident dim, if it is the
         // schedule's first (or nested parallelism is on).
         let par_dim = (0..band.len).find(|&d| {
-            band.coincident[d]
+            band.tile_coincident[d]
                 && opts.parallel
                 && (opts.nested || (!parallel_taken && Some(band.first + d) == first_coincident))
         });
@@ -1174,7 +1184,7 @@ pub fn plan(
         let wavefront = opts.wavefront
             && opts.parallel
             && !parallel_taken
-            && band.coincident.iter().all(|&c| !c)
+            && band.tile_coincident.iter().all(|&c| !c)
             && band.len >= 2;
         let l2 = opts.l2_factor > 1;
         for s in 0..ns {
@@ -1237,21 +1247,11 @@ pub fn plan(
                 continue;
             }
             // Wavefronts inside the tile: the last two point dimensions
-            // `a, b` become `a + b, b`.
-            let independent = |a: &Form, b: &Form| {
-                let (x, y) = (&a.iters, &b.iters);
-                let n = x.len().max(y.len());
-                let at = |v: &Vec<i64>, k: usize| v.get(k).copied().unwrap_or(0);
-                (0..n).any(|p| (p + 1..n).any(|q| at(x, p) * at(y, q) != at(x, q) * at(y, p)))
-            };
-            let pair = (orders[s].len() >= 2).then(|| {
-                let n = orders[s].len();
-                (orders[s][n - 2], orders[s][n - 1])
-            });
-            if inner_wave[s]
-                && jam.is_empty()
-                && pair.is_some_and(|(a, b)| independent(&phis[a], &phis[b]))
-            {
+            // `a, b` become `a + b, b`, for every statement of the group
+            // alike (a unimodular change of the pair: the rows span what
+            // they spanned, even where `a` and `b` are dependent for a
+            // statement, `i` and `3i` say).
+            if inner_wave[s] && jam.is_empty() && orders[s].len() >= 2 {
                 let n = orders[s].len();
                 for &d in &orders[s][..n - 2] {
                     dims[s].push(phis[d].clone());
