@@ -163,19 +163,16 @@ class Tools:
         self.run_limit = run_limit
 
 
-def classify(tools, text, opts, work):
+def classify(tools, text, opts, work, run_programs=True):
     """Runs one program through the differential check. Returns a dict:
     class, detail, scops (list of (status, reason)), compile seconds,
-    stderr of poly-opt."""
+    stderr of poly-opt. Without `run_programs`, only poly-opt runs: the
+    class is then None unless poly-opt's exit and diagnostics decide it
+    (internal, panic, bad-exit, timeout), or "unchanged"/"ok"."""
     src = os.path.join(work, "case.mlir")
     with open(src, "w") as f:
         f.write(text)
     res = {"class": None, "detail": "", "scops": [], "compile_s": 0.0, "stderr": ""}
-    rc, ref, err, _ = run([tools.runner, "--threads=2", src], timeout=tools.run_limit)
-    if rc != 0:
-        res["class"] = "gen"
-        res["detail"] = "the untransformed program does not run: " + (err.strip().splitlines() or ["timeout"])[-1]
-        return res
     popt = "--poly-opt=" + options_text(opts) if options_text(opts) else "--poly-opt"
     rc, out, err, secs = run([tools.opt, src, popt, "--mlir-print-local-scope"], timeout=tools.compile_limit)
     res["compile_s"] = secs
@@ -211,6 +208,16 @@ def classify(tools, text, opts, work):
         res["class"] = "no-lower"
         res["detail"] = "poly-opt failed: " + errors[0]
         return res
+    unchanged = [m for s, m in res["scops"] if s == "unchanged"]
+    if not run_programs:
+        res["class"] = "unchanged" if unchanged else "ok"
+        res["detail"] = unchanged[0] if unchanged else ""
+        return res
+    rc, ref, err, _ = run([tools.runner, "--threads=2", src], timeout=tools.run_limit)
+    if rc != 0:
+        res["class"] = "gen"
+        res["detail"] = "the untransformed program does not run: " + (err.strip().splitlines() or ["timeout"])[-1]
+        return res
     rc, got, err2, _ = run([tools.runner, "--threads=2", "-"], stdin=out.encode(), timeout=tools.run_limit)
     if rc != 0:
         res["class"] = "no-lower"
@@ -220,7 +227,6 @@ def classify(tools, text, opts, work):
         res["class"] = "wrong"
         res["detail"] = "checksums differ: got %s, expected %s" % (got.split(), ref.split())
         return res
-    unchanged = [m for s, m in res["scops"] if s == "unchanged"]
     res["class"] = "unchanged" if unchanged else "ok"
     if unchanged:
         res["detail"] = unchanged[0]
@@ -328,6 +334,27 @@ def simpler_exprs(e):
     if e[0] == "c" and e[1] != 0:
         out.append(["c", 0])
     return out
+
+
+def renumber(prog, gone):
+    """Array indices above `gone` (removed) move down by one."""
+
+    def val(v):
+        if v[0] == "ld":
+            if v[1] > gone:
+                v[1] -= 1
+        elif v[0] in ("+", "-", "*"):
+            val(v[1])
+            val(v[2])
+
+    for blk in blocks_of(prog):
+        for n in blk:
+            if n["k"] == "stmt":
+                if n["arr"] > gone:
+                    n["arr"] -= 1
+                val(n["val"])
+    for a, arr in enumerate(prog["arrays"]):
+        arr["name"] = "A%d" % a
 
 
 def simpler_values(v):
@@ -445,13 +472,46 @@ def candidates(prog):
                             v = v[step]
                         v[2][j] = copy.deepcopy(s)
                         yield p
-    # 4. Smaller parameter values.
+    # 4. Arrays and parameters nothing uses.
+    used_arrays = set(a for (_, _, a, _) in gen.all_accesses(prog))
+    for a in reversed(range(len(prog["arrays"]))):
+        if a not in used_arrays:
+            p = copy.deepcopy(prog)
+            del p["arrays"][a]
+            renumber(p, a)
+            yield p
+    used_params = set()
+    for (_, _, _, idx) in gen.all_accesses(prog):
+        for e in idx:
+            used_params.update(gen.names_in(e, "p", []))
+    for n in blocks_of(prog):
+        for node in n:
+            if node["k"] == "for":
+                for e in node["lbs"] + node["ubs"]:
+                    used_params.update(gen.names_in(e, "p", []))
+            elif node["k"] == "if":
+                for e, _ in node["conds"]:
+                    used_params.update(gen.names_in(e, "p", []))
+    for name in list(prog["params"]):
+        if name not in used_params:
+            p = copy.deepcopy(prog)
+            del p["params"][name]
+            yield p
+    # 5. Smaller parameter values.
     for name, val in prog["params"].items():
         for smaller in (val // 2, val - 1):
             if smaller >= 1 and smaller != val:
                 p = copy.deepcopy(prog)
                 p["params"][name] = smaller
                 yield p
+
+
+def size(prog):
+    """A measure that every accepted shrinking step decreases: the AST's
+    text without array shapes, parameter values counted."""
+    p = dict(prog)
+    p["arrays"] = [dict(a, shape=None) for a in prog["arrays"]]
+    return len(json.dumps(p["body"])) + len(p["arrays"]) * 8 + sum(p["params"].values())
 
 
 def shrink(tools, prog, opts, target, work, log=print, budget_s=600):
@@ -466,26 +526,41 @@ def shrink(tools, prog, opts, target, work, log=print, budget_s=600):
             return ("internal", reason_key(res["detail"]).split(" (e.g.")[0])
         return (res["class"],)
 
+    # Classes poly-opt's own output decides need no program runs.
+    quick = target[0] in ("internal", "panic", "bad-exit", "timeout", "unchanged")
     tries = 0
     best = prog
+    skip = 0
     improved = True
     while improved and time.monotonic() - t0 < budget_s:
         improved = False
-        for cand in candidates(best):
+        # Candidates in order, resuming after the last one kept (the
+        # earlier ones were tried on a larger program and mostly fail
+        # again); a full pass without success ends the search.
+        for pos, cand in enumerate(candidates(best)):
+            if pos < skip:
+                continue
             if time.monotonic() - t0 >= budget_s:
                 break
             try:
                 gen.fit_arrays(cand)
             except gen.TooBig:
                 continue
+            if size(cand) >= size(best):
+                continue  # not smaller (an array fit can undo a step)
             tries += 1
-            res = classify(tools, gen.module_text(cand), opts, work)
+            res = classify(tools, gen.module_text(cand), opts, work, run_programs=not quick)
             if key(res) == target:
                 best = cand
                 improved = True
+                skip = pos
                 log("shrink: %d tries, %d statements, %d bytes" % (
                     tries, gen.count_statements(best), len(gen.kernel_text(best))))
                 break
+        if not improved and skip > 0:
+            skip = 0
+            improved = True  # one more pass from the start
+            continue
     return best
 
 
@@ -652,8 +727,36 @@ def cmd_shrink(args):
             f.write(text)
         with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
             json.dump(small, f)
+    if args.lit:
+        with open(args.lit, "w") as f:
+            f.write(lit_test(small, args.options, args.why or res["detail"]))
     print(gen.kernel_text(small))
     return 0
+
+
+def lit_test(prog, opts, why):
+    """A lit test of a (shrunk) program: the same checksums before and after
+    poly-opt with `opts`, and every SCoP transformed without an internal
+    error."""
+    o = options_text(opts)
+    popt = "--poly-opt='%s'" % o if o else "--poly-opt"
+    head = [
+        "// A fuzz regression (fuzz/fuzz.py, program %s, shrunk): %s" % (prog.get("seed"), why),
+        "// The results must be identical before and after poly-opt (2 OpenMP",
+        "// threads), and every SCoP transformed without an internal error.",
+        "//",
+        "// RUN: %polyrs-runner --threads=2 %s > %t.before",
+        "// RUN: %%polyrs-opt %%s %s 2> %%t.remarks | %%polyrs-runner --threads=2 - > %%t.after" % popt,
+        "// RUN: diff %t.before %t.after",
+        "// RUN: FileCheck %s --input-file=%t.remarks",
+        "// CHECK-NOT: left unchanged",
+        "// CHECK-NOT: internal error",
+        "// CHECK: remark: poly-opt: {{[0-9]+}} statement",
+        "// CHECK-NOT: left unchanged",
+        "// CHECK-NOT: internal error",
+        "",
+    ]
+    return "\n".join(head) + gen.module_text(prog).split("\n", 1)[1]
 
 
 # ---------------------------------------------------------------------------
@@ -669,7 +772,7 @@ TOKEN = re.compile(r"%[\w.$-]+|@[\w.$-]+|-?\d+(?:\.\d+)?(?:e[-+]?\d+)?|[\w.]+|\S
 def mutate(text, r):
     """One random mutation of an MLIR text (bytes)."""
     kind = r.choice(["truncate", "swap", "delete", "duplicate", "number", "step", "deep", "utf8",
-                     "line", "char", "bound"])
+                     "line", "char", "bound", "scale"])
     toks = [m for m in TOKEN.finditer(text)]
     if kind == "truncate":
         return text[:r.randrange(len(text))].encode(), kind
@@ -702,6 +805,15 @@ def mutate(text, r):
         if "affine.for" in text:
             i = text.index("{", text.index("affine.for"))
             return (text[:i] + "step " + r.choice(["0", "-2", "4611686018427387904"]) + " " + text[i:]).encode(), kind
+    if kind == "scale":
+        # A huge coefficient in a subscript or a bound: i * 2^62 overflows
+        # 64 bits at i = 2.
+        ivs = [m for m in re.finditer(r"\[([^\]]*?)(%i\d+)", text)]
+        if ivs:
+            m = r.choice(ivs)
+            big = r.choice(["4611686018427387904", "2305843009213693952", "1099511627776",
+                            "9223372036854775807", "-4611686018427387904"])
+            return (text[:m.start(2)] + "%s * %s" % (m.group(2), big) + text[m.end(2):]).encode(), kind
     if kind == "deep":
         depth = r.choice([20, 64, 200])
         body = "affine.store %v, %A[%i0] : memref<8xf64>\n"
@@ -834,6 +946,8 @@ def main():
     p.add_argument("--json")
     p.add_argument("--options", default="")
     p.add_argument("--out")
+    p.add_argument("--lit", help="also write a lit regression test of the shrunk program here")
+    p.add_argument("--why", help="what the lit test guards against (default: the failure)")
     p.add_argument("--budget", type=float, default=900, help="seconds (default 900)")
     p = sub.add_parser("malformed", help="malformed-input campaign")
     common(p)

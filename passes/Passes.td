@@ -155,7 +155,9 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     (not modeled exactly, no schedule, a limit of the code generator, no
     profitable transformation). A
     schedule rejected by the checker is an internal error: the SCoP is left
-    unchanged and an error names the dependence.
+    unchanged and a warning names the dependence. Every SCoP has a time
+    budget (`time-budget`): past it, the SCoP is left unchanged and the
+    remark says which stage ran out.
   }];
   let options = [
     Option<"tile", "tile", "bool", /*default=*/"true",
@@ -202,5 +204,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Re-check the final schedule and its parallel loops with the independent legality checker">,
     Option<"profitability", "profitability", "bool", /*default=*/"true",
            "Skip tiling when it would leave guards in innermost loops, and leave a SCoP unchanged when its plan has neither tiles nor parallel loops">,
+    Option<"timeBudget", "time-budget", "unsigned", /*default=*/"5",
+           "Seconds of work per SCoP (dependences, schedule, plan, checks, code generation) before it is left unchanged with a remark naming the stage that ran out (0: no limit)">,
   ];
 }

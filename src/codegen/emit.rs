@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use super::{Bound, Cond, Node, Row};
+use super::{Bound, Cond, Div, Node, Row, Stride, Tree};
 use crate::ffi::build::{self, AttrHandle, Builder, Point};
 use crate::ffi::ir::{Op, Val};
 use crate::ffi::shim;
@@ -37,22 +37,36 @@ fn in_scop(scop: &Scop, op: Op) -> bool {
     scop.ops.iter().any(|&r| op.is_within(r))
 }
 
-/// The parameters that bounds, guards or iterators of `tree` use (the
-/// symbols of the new affine maps; others stay in the statement bodies).
-pub fn used_params(tree: &Node, np: usize) -> Vec<bool> {
+/// The parameters that bounds, guards or iterators of `tree` use, directly
+/// or through the divisions they use (the symbols of the new affine maps;
+/// others stay in the statement bodies).
+pub fn used_params(tree: &Tree, np: usize) -> Vec<bool> {
     let mut used = vec![false; np];
+    let nd = tree.divs.len();
+    let mut divs_used = vec![false; nd];
     let mut mark = |row: &Row| {
         for (p, u) in used.iter_mut().enumerate() {
             *u |= row[p] != 0;
+        }
+        let first = row.len() - 1 - nd;
+        for (j, u) in divs_used.iter_mut().enumerate() {
+            *u |= row[first + j] != 0;
         }
     };
     fn walk(n: &Node, mark: &mut dyn FnMut(&Row)) {
         match n {
             Node::Seq(v) => v.iter().for_each(|c| walk(c, mark)),
             Node::Loop {
-                lower, upper, body, ..
+                lower,
+                upper,
+                stride,
+                body,
+                ..
             } => {
                 lower.iter().chain(upper).for_each(|b| mark(&b.row));
+                if let Some(s) = stride {
+                    mark(&s.offset);
+                }
                 walk(body, mark);
             }
             Node::If { conds, body } => {
@@ -66,14 +80,27 @@ pub fn used_params(tree: &Node, np: usize) -> Vec<bool> {
             Node::Stmt { iters, .. } => iters.iter().for_each(mark),
         }
     }
-    walk(tree, &mut mark);
+    walk(&tree.root, &mut mark);
+    // Divisions use parameters and earlier divisions: latest first.
+    for j in (0..nd).rev() {
+        if divs_used[j] {
+            let row = &tree.divs[j].row;
+            for (p, u) in used.iter_mut().enumerate() {
+                *u |= row[p] != 0;
+            }
+            let first = row.len() - 1 - j;
+            for (i, u) in divs_used.iter_mut().enumerate().take(j) {
+                *u |= row[first + i] != 0;
+            }
+        }
+    }
     used
 }
 
 /// Refuses SCoPs whose rewrite would break the IR: parameters of the new
 /// loops that are not valid affine symbols where the loops go, and values
 /// of the SCoP used after it.
-pub fn check(scop: &Scop, tree: &Node) -> Result<(), EmitError> {
+pub fn check(scop: &Scop, tree: &Tree) -> Result<(), EmitError> {
     let top_level = scop
         .first_op
         .parent()
@@ -146,6 +173,8 @@ struct Emitter<'a> {
     /// Every innermost sequential loop keeps its loop-invariant cells in
     /// registers, not only those of `carry_dims`.
     carry_all: bool,
+    /// The divisions of the tree's rows.
+    divs: Vec<Div>,
 }
 
 /// What [`emit`] created.
@@ -243,7 +272,7 @@ struct Carry {
 /// `r_size` gives each statement's tile size of that inner loop.
 pub fn emit(
     scop: &Scop,
-    tree: &Node,
+    tree: &Tree,
     n_dims: usize,
     carry_dims: &[usize],
     hoist_dims: &[(usize, usize)],
@@ -317,6 +346,7 @@ pub fn emit(
         parallel_bodies: Vec::new(),
         hoisted_loops: 0,
         carry_all,
+        divs: tree.divs.clone(),
     };
     // Parameters computed inside the loops are recomputed in front.
     let mut hoisted: HashMap<usize, Val> = HashMap::new();
@@ -330,7 +360,7 @@ pub fn emit(
     }
     e.params = params;
     let mut created = Vec::new();
-    e.node(tree, Point::Before(first), &mut created)?;
+    e.node(&tree.root, Point::Before(first), &mut created)?;
     for &op in &scop.ops {
         if is_nest(op) {
             build::erase(op);
@@ -361,11 +391,13 @@ pub fn emit(
 /// An `affine.for` with step 1 at `at` whose bound maps both take
 /// `operands`, carrying `carried` through `iter_args` (its results), with
 /// an empty body block (no terminator yet).
+#[allow(clippy::too_many_arguments)]
 fn affine_for(
     b: &Builder,
     at: Point,
     lmap: AttrHandle,
     umap: AttrHandle,
+    step: i64,
     operands: &[Val],
     carried: &[Val],
 ) -> Result<(Op, crate::ffi::ir::Block), EmitError> {
@@ -375,7 +407,7 @@ fn affine_for(
     let attrs = [
         ("lowerBoundMap", lmap),
         ("upperBoundMap", umap),
-        ("step", b.attr("1 : index")?),
+        ("step", b.attr(&format!("{step} : index"))?),
         (
             "operandSegmentSizes",
             b.attr(&format!("array<i32: {n}, {n}, {}>", carried.len()))?,
@@ -398,7 +430,7 @@ fn copy_back(
     for &n in &x.shape {
         let lmap = b.attr("affine_map<() -> (0)>")?;
         let umap = b.attr(&format!("affine_map<() -> ({n})>"))?;
-        let (_, block) = affine_for(b, point, lmap, umap, &[], &[])?;
+        let (_, block) = affine_for(b, point, lmap, umap, 1, &[], &[])?;
         ivs.push(block.arg(0).ok_or("loop without induction variable")?);
         b.create(Point::End(block), "affine.yield", &[], 0, &[], &[]);
         // Insert the next loop (or the copy) before this block's yield.
@@ -506,9 +538,19 @@ fn expanded_map(old: &str, lead: usize, lows: &[i64]) -> Option<String> {
     ))
 }
 
-/// An affine expression text of `row` over `[params | t | constant]`, with
-/// the loop dimensions in `dims` (their positions are the map's `d<k>`).
-fn expr_text(row: &Row, np: usize, dims: &[usize], syms: &[usize]) -> String {
+/// An affine expression text of `row` over `[params | t | divisions |
+/// constant]` (`n` time dimensions; the division columns are the first of
+/// `divs`, however many the row has), with the loop dimensions in `dims`
+/// (their positions are the map's `d<k>`). A division is printed as
+/// `(e) floordiv c`.
+fn expr_text(
+    row: &Row,
+    np: usize,
+    n: usize,
+    divs: &[Div],
+    dims: &[usize],
+    syms: &[usize],
+) -> String {
     let mut terms: Vec<(i64, String)> = Vec::new();
     for (pos, &k) in dims.iter().enumerate() {
         let c = row[np + k];
@@ -520,6 +562,14 @@ fn expr_text(row: &Row, np: usize, dims: &[usize], syms: &[usize]) -> String {
         let c = row[p];
         if c != 0 {
             terms.push((c, format!("s{pos}")));
+        }
+    }
+    let nd = row.len() - 1 - np - n;
+    for (j, d) in divs.iter().enumerate().take(nd) {
+        let c = row[np + n + j];
+        if c != 0 {
+            let inner = expr_text(&d.row, np, n, divs, dims, syms);
+            terms.push((c, format!("(({inner}) floordiv {})", d.den)));
         }
     }
     debug_assert!((0..np).all(|p| row[p] == 0 || syms.contains(&p)));
@@ -575,7 +625,14 @@ impl Emitter<'_> {
     }
 
     fn text(&self, row: &Row, dims: &[usize]) -> String {
-        expr_text(row, self.np(), dims, &self.syms())
+        expr_text(
+            row,
+            self.np(),
+            self.ivs.len(),
+            &self.divs,
+            dims,
+            &self.syms(),
+        )
     }
 
     fn map_header(&self, dims: &[usize]) -> String {
@@ -638,11 +695,34 @@ impl Emitter<'_> {
                 Ok(())
             }
             Node::Loop {
+                stride: Some(stride),
                 dim,
                 lower,
                 upper,
                 parallel,
                 body,
+            } => {
+                // A strided loop runs as it is (no carried cells: they
+                // would be loaded before the loop on the assumption that
+                // it runs when its bounds are in order).
+                self.plain_loop(
+                    *dim,
+                    lower,
+                    upper,
+                    Some(stride),
+                    *parallel,
+                    body,
+                    at,
+                    created,
+                )
+            }
+            Node::Loop {
+                dim,
+                lower,
+                upper,
+                parallel,
+                body,
+                ..
             } => {
                 if self.hoist.is_none() {
                     if let Some(&(_, k)) = self.hoist_dims.iter().find(|(b, _)| b == dim) {
@@ -667,10 +747,12 @@ impl Emitter<'_> {
                     match self.carried_cells(*dim, body)? {
                         Some((cells, instances)) => self
                             .carried_loop(*dim, lower, upper, body, cells, instances, at, created),
-                        None => self.plain_loop(*dim, lower, upper, *parallel, body, at, created),
+                        None => {
+                            self.plain_loop(*dim, lower, upper, None, *parallel, body, at, created)
+                        }
                     }
                 } else {
-                    self.plain_loop(*dim, lower, upper, *parallel, body, at, created)
+                    self.plain_loop(*dim, lower, upper, None, *parallel, body, at, created)
                 };
                 if reads_hoisted {
                     if let Some(h) = self.hoist.as_mut() {
@@ -734,7 +816,7 @@ impl Emitter<'_> {
             return Ok(None);
         };
         let n = self.ivs.len();
-        let w = np + n + 1;
+        let w = np + n + self.divs.len() + 1;
         // Per access of each instance: (root, array, memref, elem, index, write).
         type Seen = (usize, usize, Val, String, Vec<Row>, bool);
         let mut poisoned: Vec<usize> = Vec::new();
@@ -769,7 +851,7 @@ impl Emitter<'_> {
                     None => (root, memref),
                 };
                 let index = if ok {
-                    subscript_rows(a, its, np, w).unwrap_or_else(|| {
+                    subscript_rows(a, its, np, np + n, w).unwrap_or_else(|| {
                         ok = false;
                         Vec::new()
                     })
@@ -881,7 +963,7 @@ impl Emitter<'_> {
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
         if lower.iter().chain(upper).any(|b| b.div != 1) {
-            return self.plain_loop(dim, lower, upper, false, body, at, created);
+            return self.plain_loop(dim, lower, upper, None, false, body, at, created);
         }
         let (dims, operands) = self.operands();
         let header = self.map_header(&dims);
@@ -931,8 +1013,8 @@ impl Emitter<'_> {
             }
             inits.push(ld.result(0).ok_or("affine.load without result")?);
         }
-        let (lmap, umap) = self.bound_maps(lower, upper, &dims)?;
-        let (op, block) = affine_for(&self.b, point, lmap, umap, &operands, &inits)?;
+        let (lmap, umap) = self.bound_maps(lower, upper, None, &dims)?;
+        let (op, block) = affine_for(&self.b, point, lmap, umap, 1, &operands, &inits)?;
         if top {
             created.push(op);
         }
@@ -991,13 +1073,15 @@ impl Emitter<'_> {
         dim: usize,
         lower: &[Bound],
         upper: &[Bound],
+        stride: Option<&Stride>,
         parallel: bool,
         body: &Node,
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
         let (dims, operands) = self.operands();
-        let (lmap, umap) = self.bound_maps(lower, upper, &dims)?;
+        let (lmap, umap) = self.bound_maps(lower, upper, stride, &dims)?;
+        let step = stride.map_or(1, |s| s.step);
         let (op, block) = if parallel {
             let mut all = operands.clone();
             all.extend(operands.iter().copied());
@@ -1012,7 +1096,7 @@ impl Emitter<'_> {
                     "upperBoundsGroups",
                     self.attr(&format!("dense<[{}]> : tensor<1xi32>", upper.len()))?,
                 ),
-                ("steps", self.attr("[1]")?),
+                ("steps", self.attr(&format!("[{step}]"))?),
                 ("reductions", self.attr("[]")?),
             ];
             let (op, blocks) = self
@@ -1020,7 +1104,7 @@ impl Emitter<'_> {
                 .create(at, "affine.parallel", &all, 0, &attrs, &[Some(1)]);
             (op, blocks[0])
         } else {
-            affine_for(&self.b, at, lmap, umap, &operands, &[])?
+            affine_for(&self.b, at, lmap, umap, step, &operands, &[])?
         };
         if matches!(at, Point::Before(_)) {
             created.push(op);
@@ -1047,13 +1131,27 @@ impl Emitter<'_> {
         &self,
         lower: &[Bound],
         upper: &[Bound],
+        stride: Option<&Stride>,
         dims: &[usize],
     ) -> Result<(AttrHandle, AttrHandle), EmitError> {
         let header = self.map_header(dims);
         let text = |bounds: &[Bound], is_lower: bool| -> Vec<String> {
             bounds
                 .iter()
-                .map(|b| self.bound_text(b, dims, is_lower))
+                .map(|b| {
+                    let t = self.bound_text(b, dims, is_lower);
+                    match stride {
+                        // The first value of the residue class at or above
+                        // the bound: l + ((offset - l) mod step). The
+                        // maximum of such values is one too.
+                        Some(s) if is_lower => format!(
+                            "({t}) + (({}) - ({t})) mod {}",
+                            self.text(&s.offset, dims),
+                            s.step
+                        ),
+                        _ => t,
+                    }
+                })
                 .collect()
         };
         let lmap = self.attr(&format!(
@@ -1246,7 +1344,7 @@ impl Emitter<'_> {
             return Ok(None);
         }
         let np = self.np();
-        let w = np + self.ivs.len() + 1;
+        let w = np + self.ivs.len() + self.divs.len() + 1;
         let children: Vec<&Node> = match body {
             Node::Seq(v) => v.iter().collect(),
             other => vec![other],
@@ -1270,7 +1368,13 @@ impl Emitter<'_> {
             return Ok(None);
         };
 
-        let Node::Loop { lower, upper, .. } = node else {
+        let Node::Loop {
+            lower,
+            upper,
+            stride: None,
+            ..
+        } = node
+        else {
             return Ok(None);
         };
         if lower
@@ -1311,7 +1415,7 @@ impl Emitter<'_> {
                     let Some(a) = st.accesses.iter().find(|a| a.op.key() == l.key()) else {
                         break;
                     };
-                    match subscript_rows(a, its, np, w) {
+                    match subscript_rows(a, its, np, np + self.ivs.len(), w) {
                         // Outer loops and `k` only: not the blocks of the
                         // vector loop, nothing unbound.
                         Some(r)
@@ -1485,6 +1589,7 @@ impl Emitter<'_> {
             upper,
             parallel,
             body,
+            ..
         } = n
         else {
             return Err("internal error: hoisting outside a loop".into());
@@ -1542,8 +1647,8 @@ impl Emitter<'_> {
             fill_point = Point::End(then);
             guard = Some(then);
         }
-        let (lmap, umap) = self.bound_maps(&plan.lower, &plan.upper, &dims)?;
-        let (fill_op, fill) = affine_for(&self.b, fill_point, lmap, umap, &operands, &[])?;
+        let (lmap, umap) = self.bound_maps(&plan.lower, &plan.upper, None, &dims)?;
+        let (fill_op, fill) = affine_for(&self.b, fill_point, lmap, umap, 1, &operands, &[])?;
         if matches!(fill_point, Point::Before(_)) {
             created.push(fill_op);
         }
@@ -1574,7 +1679,7 @@ impl Emitter<'_> {
             k_dim: plan.k_dim,
             size: plan.size,
         });
-        let r = self.plain_loop(*dim, lower, upper, *parallel, body, inside, created);
+        let r = self.plain_loop(*dim, lower, upper, None, *parallel, body, inside, created);
         let h = self.hoist.take();
         r?;
         if h.is_some_and(|h| h.next != h.instances.len()) {
@@ -1847,9 +1952,11 @@ fn straight_line(body: &Node, np: usize) -> Option<Instances> {
 }
 
 /// The subscripts of access `a` at an instance whose iterators are the rows
-/// `its`, as rows over `[params | t | 1]` (`w` columns); `None` when a
-/// subscript uses a local or a coefficient overflows.
-fn subscript_rows(a: &Access, its: &[Row], np: usize, w: usize) -> Option<Vec<Row>> {
+/// `its`, as rows over `[params | t | divisions | 1]` (`w` columns, the
+/// divisions from column `plain`); `None` when a subscript uses a local, an
+/// iterator it uses is a division (its value is not affine in the loops),
+/// or a coefficient overflows.
+fn subscript_rows(a: &Access, its: &[Row], np: usize, plain: usize, w: usize) -> Option<Vec<Row>> {
     let mut index = Vec::new();
     for f in &a.index {
         if f.locals.iter().any(|&c| c != 0) || f.params.len() > np {
@@ -1862,6 +1969,9 @@ fn subscript_rows(a: &Access, its: &[Row], np: usize, w: usize) -> Option<Vec<Ro
         row[w - 1] = f.constant;
         for (i, &c) in f.iters.iter().enumerate() {
             let it = its.get(i)?;
+            if c != 0 && (it.len() != w || it[plain..w - 1].iter().any(|&v| v != 0)) {
+                return None;
+            }
             for (o, x) in row.iter_mut().zip(it) {
                 *o = o.checked_add(c.checked_mul(*x)?)?;
             }

@@ -42,20 +42,53 @@
 //! integer points.
 
 pub mod emit;
+pub mod scatter;
 
 use thiserror::Error;
 
 use crate::math::fm;
 use crate::math::ilp::{norm_eq, norm_ineq, Norm};
-use crate::math::matrix::{rank, unimodular_inverse};
 use crate::math::simplex::lp_min;
-use crate::math::{Exactness, MathError, Optimum, Rational};
-use crate::scop::form::Form;
+use crate::math::{MathError, Optimum, Rational};
 use crate::scop::model::{piece_rows, Scop};
 use crate::transform::Plan;
+pub use scatter::Div;
 
-/// A row over `[params | t_0 … t_{n-1} | constant]`.
+/// A row over `[params | t_0 … t_{n-1} | divisions | constant]`; the
+/// divisions are the [`Tree`]'s (`⌊e / c⌋` of the parameters, the outer
+/// dimensions and earlier divisions: strides and `floordiv`/`mod`).
 pub type Row = Vec<i64>;
+
+/// A generated loop tree with the integer divisions its rows use.
+#[derive(Debug, Clone)]
+pub struct Tree {
+    /// The loop tree.
+    pub root: Node,
+    /// The divisions: column `np + n + j` of every row is `divs[j]`.
+    pub divs: Vec<Div>,
+}
+
+impl Tree {
+    /// See [`Node::inner_guards`].
+    pub fn inner_guards(&self) -> usize {
+        self.root.inner_guards()
+    }
+
+    /// See [`Node::has_loop_over`].
+    pub fn has_loop_over(&self, pred: impl Fn(usize) -> bool + Copy) -> bool {
+        self.root.has_loop_over(pred)
+    }
+
+    /// See [`Node::has_let_over`].
+    pub fn has_let_over(&self, pred: impl Fn(usize) -> bool + Copy) -> bool {
+        self.root.has_let_over(pred)
+    }
+
+    /// See [`Node::counts`].
+    pub fn counts(&self) -> (usize, usize, usize) {
+        self.root.counts()
+    }
+}
 
 /// Why no code was generated (the SCoP is then left unchanged).
 #[derive(Debug, Clone, Error)]
@@ -84,6 +117,18 @@ pub struct Bound {
     pub div: i64,
 }
 
+/// The values of a strided loop: `t ≡ offset (mod step)`, from the first
+/// such value at or above its lower bound, in steps of `step`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stride {
+    /// The step, at least 2.
+    pub step: i64,
+    /// The residue: an affine expression of the outer dimensions and
+    /// parameters (over `[params | t | divisions | constant]`, own column
+    /// zero).
+    pub offset: Row,
+}
+
 /// A guard `row >= 0` (or `row == 0`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cond {
@@ -106,6 +151,8 @@ pub enum Node {
         lower: Vec<Bound>,
         /// Upper bounds, inclusive (the loop ends at their minimum).
         upper: Vec<Bound>,
+        /// Only the values of one residue class run (a step).
+        stride: Option<Stride>,
         /// Iterations are independent.
         parallel: bool,
         /// The body.
@@ -234,6 +281,11 @@ struct Gen<'a> {
     plan: &'a Plan,
     np: usize,
     n: usize,
+    /// The divisions (columns after the time dimensions).
+    divs: Vec<Div>,
+    /// Per division, the innermost time dimension it depends on (directly
+    /// or through earlier divisions); `None` for parameters only.
+    levels: Vec<Option<usize>>,
     /// Context splits made so far (see [`Gen::separate`]), bounded by
     /// [`MAX_SPLITS`] so that the code stays small.
     splits: std::cell::Cell<usize>,
@@ -259,22 +311,139 @@ enum Separation {
 const PRUNE_ROWS: usize = 40;
 
 /// Generates the loop tree of `plan` for `scop`.
-pub fn generate(scop: &Scop, plan: &Plan) -> Res<Node> {
+pub fn generate(scop: &Scop, plan: &Plan) -> Res<Tree> {
     let np = scop.params.len();
     let n = plan.dims.len();
-    let mut items = Vec::new();
-    for s in 0..scop.statements.len() {
-        items.extend(scattered(scop, plan, s)?);
-    }
+    let Scatter { items, divs } = scatter_all(scop, plan)?;
+    let levels = div_levels(&divs, np, n);
     let g = Gen {
         plan,
         np,
         n,
+        divs,
+        levels,
         splits: std::cell::Cell::new(0),
     };
     let items = g.split_register_blocks(items)?;
-    let tree = g.scan(0, items, &Poly::default())?;
-    Ok(unroll(tree, plan))
+    let ctx = g.div_context();
+    let root = g.scan(0, items, &ctx)?;
+    Ok(Tree {
+        root: unroll(root, plan),
+        divs: g.divs,
+    })
+}
+
+/// The scattered pieces of every statement, their rows over one shared
+/// table of divisions.
+struct Scatter {
+    items: Vec<Item>,
+    divs: Vec<Div>,
+}
+
+/// Per division, the innermost time dimension it depends on.
+fn div_levels(divs: &[Div], np: usize, n: usize) -> Vec<Option<usize>> {
+    let mut levels: Vec<Option<usize>> = Vec::with_capacity(divs.len());
+    for d in divs {
+        let mut l = (0..n).rev().find(|&k| d.row[np + k] != 0);
+        for (j, lj) in levels.iter().enumerate() {
+            if d.row.get(np + n + j).is_some_and(|&c| c != 0) {
+                l = l.max(*lj);
+            }
+        }
+        levels.push(l);
+    }
+    levels
+}
+
+/// Inserts zero columns before the constant until `row` has `width` entries.
+fn widen(row: &mut Row, width: usize) {
+    let last = row.len() - 1;
+    while row.len() < width {
+        row.insert(last, 0);
+    }
+}
+
+/// [`scattered`] for every statement, with the pieces' divisions merged
+/// into one table (equal divisions share a column).
+fn scatter_all(scop: &Scop, plan: &Plan) -> Res<Scatter> {
+    let np = scop.params.len();
+    let n = plan.dims.len();
+    let front = np + n;
+    let mut table: Vec<Div> = Vec::new();
+    let mut pieces: Vec<(usize, scatter::Scattered, Vec<usize>)> = Vec::new();
+    for s in 0..scop.statements.len() {
+        for p in scattered(scop, plan, s)? {
+            // Local division j is global division map[j].
+            let mut map: Vec<usize> = Vec::new();
+            for d in &p.divs {
+                let mut row = vec![0i64; front + table.len() + 1];
+                row[..front].copy_from_slice(&d.row[..front]);
+                row[front + table.len()] = d.row[d.row.len() - 1];
+                for (j, &g) in map.iter().enumerate() {
+                    row[front + g] = row[front + g]
+                        .checked_add(d.row[front + j])
+                        .ok_or(MathError::Overflow)?;
+                }
+                let found = table.iter().position(|t| {
+                    let mut tr = t.row.clone();
+                    widen(&mut tr, row.len());
+                    t.den == d.den && tr == row
+                });
+                let g = match found {
+                    Some(g) => g,
+                    None => {
+                        // Over the parameters, the time dimensions and the
+                        // divisions before it.
+                        table.push(Div { row, den: d.den });
+                        table.len() - 1
+                    }
+                };
+                map.push(g);
+            }
+            pieces.push((s, p, map));
+        }
+    }
+    let nd = table.len();
+    let width = front + nd + 1;
+    let remap = |r: &Row, map: &[usize]| -> Result<Row, MathError> {
+        let mut out = vec![0i64; width];
+        out[..front].copy_from_slice(&r[..front]);
+        for (j, &g) in map.iter().enumerate() {
+            out[front + g] = out[front + g]
+                .checked_add(r[front + j])
+                .ok_or(MathError::Overflow)?;
+        }
+        out[width - 1] = r[r.len() - 1];
+        Ok(out)
+    };
+    let mut items = Vec::new();
+    for (s, p, map) in pieces {
+        let mut poly = Poly {
+            eqs: p
+                .eqs
+                .iter()
+                .map(|r| remap(r, &map))
+                .collect::<Result<_, _>>()?,
+            ineqs: p
+                .ineqs
+                .iter()
+                .map(|r| remap(r, &map))
+                .collect::<Result<_, _>>()?,
+        };
+        if !normalize(&mut poly)? {
+            continue;
+        }
+        items.push(Item {
+            stmt: s,
+            poly,
+            iters: p
+                .iters
+                .iter()
+                .map(|r| remap(r, &map))
+                .collect::<Result<_, _>>()?,
+        });
+    }
+    Ok(Scatter { items, divs: table })
 }
 
 /// Largest trip count of a loop that [`unroll`] replaces by its iterations.
@@ -292,12 +461,13 @@ fn unroll(node: Node, plan: &Plan) -> Node {
             dim,
             lower,
             upper,
+            stride,
             parallel,
             body,
         } => {
             let body = unroll(*body, plan);
             let trip = match (&lower[..], &upper[..]) {
-                ([lo], [hi]) if lo.div == 1 && hi.div == 1 => {
+                ([lo], [hi]) if lo.div == 1 && hi.div == 1 && stride.is_none() => {
                     let last = lo.row.len() - 1;
                     let same = lo.row[..last] == hi.row[..last];
                     match hi.row[last].checked_sub(lo.row[last]) {
@@ -335,6 +505,7 @@ fn unroll(node: Node, plan: &Plan) -> Node {
                     dim,
                     lower,
                     upper,
+                    stride,
                     parallel,
                     body: Box::new(body),
                 },
@@ -363,10 +534,12 @@ fn unroll(node: Node, plan: &Plan) -> Node {
 pub fn work_per_loop(scop: &Scop, plan: &Plan, k: usize) -> Res<Option<f64>> {
     let np = scop.params.len();
     let n = plan.dims.len();
-    let w = np + n; // variables of one copy
+    let Scatter { items, divs } = scatter_all(scop, plan)?;
+    // Variables of one copy (the divisions free: an over-estimate).
+    let w = np + n + divs.len();
     let mut total = 0.0;
-    for s in 0..scop.statements.len() {
-        for it in scattered(scop, plan, s)? {
+    {
+        for it in items {
             // Two copies [params | t | params' | t'] with params and t_<k shared.
             let widen = |r: &Row, second: bool| -> Row {
                 let mut out = vec![0i64; 2 * w + 1];
@@ -422,8 +595,10 @@ pub fn work_per_loop(scop: &Scop, plan: &Plan, k: usize) -> Res<Option<f64>> {
     Ok(Some(total))
 }
 
-/// The statement's domain pieces in the time space, with its iterators.
-fn scattered(scop: &Scop, plan: &Plan, s: usize) -> Res<Vec<Item>> {
+/// The statement's domain pieces in the time space ([`scatter`]): rows
+/// over `[params | t | divisions of the piece | constant]`, with its
+/// iterators. Empty pieces are left out.
+fn scattered(scop: &Scop, plan: &Plan, s: usize) -> Res<Vec<scatter::Scattered>> {
     let st = &scop.statements[s];
     let np = scop.params.len();
     let m = st.iters.len();
@@ -432,115 +607,57 @@ fn scattered(scop: &Scop, plan: &Plan, s: usize) -> Res<Vec<Item>> {
     let slocals = &plan.schedule.locals[s];
     let ndl = st.locals.count;
     let nsl = slocals.count;
-    // Layout X: [params | t | domain locals | schedule locals | constant].
-    let x = np + n + ndl + nsl + 1;
-    let t_col = |k: usize| np + k;
-    // Select the point rows.
-    let mut sel: Vec<usize> = Vec::new();
-    let mut a: Vec<Vec<i64>> = Vec::new();
-    for (k, f) in dims.iter().enumerate() {
-        let mut row = f.iters.clone();
-        row.resize(m, 0);
-        if row.iter().all(|&c| c == 0) || f.locals.iter().any(|&c| c != 0) {
-            continue;
-        }
-        let mut trial = a.clone();
-        trial.push(row.clone());
-        if rank(&trial)? > a.len() {
-            a.push(row);
-            sel.push(k);
-        }
-        if a.len() == m {
-            break;
-        }
-    }
-    if a.len() != m {
-        return unsupported(format!(
-            "the schedule of {} does not determine its iterators",
-            st.name
-        ));
-    }
-    let inv = if m == 0 {
-        Vec::new()
-    } else {
-        match unimodular_inverse(&a)? {
-            Some(inv) => inv,
-            None => {
-                return unsupported(format!(
-                    "the schedule of {} is not unimodular (its loops would need strides)",
-                    st.name
-                ))
-            }
-        }
-    };
-    // i_j = Σ_r inv[j][r]·(t_sel_r - c_r), c_r = params and constant of θ_sel_r.
-    let mut iter_rows: Vec<Vec<i64>> = vec![vec![0; x]; m];
-    for j in 0..m {
-        for (r, &k) in sel.iter().enumerate() {
-            let c = inv[j][r];
-            if c == 0 {
-                continue;
-            }
-            let f = &dims[k];
-            add_scaled(&mut iter_rows[j], t_col(k), c)?;
-            for (p, &v) in f.params.iter().enumerate() {
-                add_scaled(&mut iter_rows[j], p, -mul(c, v)?)?;
-            }
-            add_scaled(&mut iter_rows[j], x - 1, -mul(c, f.constant)?)?;
-        }
-    }
-    // A form over (params, iters, locals) as a row over X; `sched` says
-    // whose locals.
-    let subst = |f: &Form, sched: bool| -> Res<Vec<i64>> {
+    // Layout: [params | t | iterators | domain locals | schedule locals | 1].
+    let front = np + n;
+    let ne = m + ndl + nsl;
+    let x = front + ne + 1;
+    // A form over (params, iters, locals) as a row; `sched` says whose locals.
+    let row_of = |f: &crate::scop::form::Form, sched: bool| -> Res<Row> {
         let mut r = vec![0i64; x];
+        if f.params.len() > np || f.iters.len() > m {
+            return unsupported(format!("a form of {} has too many variables", st.name));
+        }
         for (p, &v) in f.params.iter().enumerate() {
             r[p] = v;
         }
         for (j, &v) in f.iters.iter().enumerate() {
-            if v != 0 {
-                for (col, w) in iter_rows[j].iter().enumerate() {
-                    r[col] = r[col].checked_add(mul(v, *w)?).ok_or(MathError::Overflow)?;
-                }
-            }
+            r[front + j] = v;
         }
-        let off = np + n + if sched { ndl } else { 0 };
+        let (off, count) = if sched {
+            (front + m + ndl, nsl)
+        } else {
+            (front + m, ndl)
+        };
+        if f.locals.len() > count {
+            return unsupported(format!("a form of {} has too many locals", st.name));
+        }
         for (l, &v) in f.locals.iter().enumerate() {
-            r[off + l] = r[off + l].checked_add(v).ok_or(MathError::Overflow)?;
+            r[off + l] = v;
         }
-        r[x - 1] = r[x - 1]
-            .checked_add(f.constant)
-            .ok_or(MathError::Overflow)?;
+        r[x - 1] = f.constant;
         Ok(r)
     };
     let mut common_eqs = Vec::new();
     let mut common_ineqs = Vec::new();
     for (k, f) in dims.iter().enumerate() {
-        // t_k - θ_k(i(t)) = 0
-        let mut r = subst(f, true)?;
+        // t_k - θ_k(i) = 0
+        let mut r = row_of(f, true)?;
         for v in r.iter_mut() {
             *v = v.checked_neg().ok_or(MathError::Overflow)?;
         }
-        r[t_col(k)] = r[t_col(k)].checked_add(1).ok_or(MathError::Overflow)?;
+        r[np + k] = 1;
         common_eqs.push(r);
     }
     for f in &slocals.eqs {
-        common_eqs.push(subst(f, true)?);
+        common_eqs.push(row_of(f, true)?);
     }
     for f in &slocals.ineqs {
-        common_ineqs.push(subst(f, true)?);
+        common_ineqs.push(row_of(f, true)?);
     }
-    let iters_w: Vec<Row> = iter_rows
-        .iter()
-        .map(|r| {
-            let mut w = r[..np + n].to_vec();
-            w.push(r[x - 1]);
-            w
-        })
-        .collect();
     let mut out = Vec::new();
     for piece in &st.domain {
         let (deqs, dineqs) = piece_rows(st, piece, np, m, ndl);
-        let to_forms = |r: &Vec<i64>| Form {
+        let to_form = |r: &Vec<i64>| crate::scop::form::Form {
             params: r[..np].to_vec(),
             iters: r[np..np + m].to_vec(),
             locals: r[np + m..np + m + ndl].to_vec(),
@@ -549,54 +666,19 @@ fn scattered(scop: &Scop, plan: &Plan, s: usize) -> Res<Vec<Item>> {
         let mut eqs = common_eqs.clone();
         let mut ineqs = common_ineqs.clone();
         for r in &deqs {
-            eqs.push(subst(&to_forms(r), false)?);
+            eqs.push(row_of(&to_form(r), false)?);
         }
         for r in &dineqs {
-            ineqs.push(subst(&to_forms(r), false)?);
+            ineqs.push(row_of(&to_form(r), false)?);
         }
-        // Eliminate the locals (schedule locals first), exactly.
-        let mut cols: Vec<usize> = (np + n + ndl..np + n + ndl + nsl).collect();
-        cols.extend(np + n..np + n + ndl);
-        for col in cols {
-            let e = fm::eliminate(&eqs, &ineqs, col)?;
-            if e.exactness != Exactness::Exact {
-                return unsupported(format!(
-                    "the domain of {} has strides or divisions that cannot be scanned exactly",
-                    st.name
-                ));
+        match scatter::eliminate(front, ne, m, eqs, ineqs) {
+            Ok(Some(p)) => out.push(p),
+            Ok(None) => {}
+            Err(CodegenError::Unsupported(why)) => {
+                return unsupported(format!("{}: {why}", st.name));
             }
-            if e.infeasible {
-                eqs.clear();
-                ineqs = vec![{
-                    let mut r = vec![0i64; x];
-                    r[x - 1] = -1;
-                    r
-                }];
-                break;
-            }
-            eqs = e.eqs;
-            ineqs = e.ineqs;
-            if ineqs.len() > PRUNE_ROWS {
-                ineqs = crate::math::ilp::drop_redundant_ineqs(x - 1, &eqs, &ineqs)?;
-            }
+            Err(e) => return Err(e),
         }
-        let narrow = |r: &Vec<i64>| -> Row {
-            let mut w = r[..np + n].to_vec();
-            w.push(r[x - 1]);
-            w
-        };
-        let mut poly = Poly {
-            eqs: eqs.iter().map(narrow).collect(),
-            ineqs: ineqs.iter().map(narrow).collect(),
-        };
-        if !normalize(&mut poly)? {
-            continue; // an empty piece
-        }
-        out.push(Item {
-            stmt: s,
-            poly,
-            iters: iters_w.clone(),
-        });
     }
     Ok(out)
 }
@@ -669,11 +751,115 @@ fn normalize(p: &mut Poly) -> Res<bool> {
 
 impl Gen<'_> {
     fn width(&self) -> usize {
-        self.np + self.n + 1
+        self.np + self.n + self.divs.len() + 1
     }
 
     fn col(&self, k: usize) -> usize {
         self.np + k
+    }
+
+    /// The column of division `j`.
+    fn div_col(&self, j: usize) -> usize {
+        self.np + self.n + j
+    }
+
+    /// The definitions of the divisions, `c·q <= e <= c·q + c - 1` each:
+    /// always true, the context every scan starts from (so that the LPs
+    /// know what a division is), never emitted as guards.
+    fn div_context(&self) -> Poly {
+        let w = self.width();
+        let mut ctx = Poly::default();
+        for (j, d) in self.divs.iter().enumerate() {
+            let mut e = d.row.clone();
+            widen(&mut e, w);
+            let q = self.div_col(j);
+            // e - c·q >= 0
+            let mut lo = e.clone();
+            lo[q] -= d.den;
+            // c·q + c - 1 - e >= 0
+            let mut hi: Row = e.iter().map(|v| -v).collect();
+            hi[q] += d.den;
+            hi[w - 1] += d.den - 1;
+            ctx.ineqs.push(lo);
+            ctx.ineqs.push(hi);
+        }
+        ctx
+    }
+
+    /// True when `row` uses a time dimension `>= k` or a division that
+    /// depends on one.
+    fn mentions_from(&self, row: &Row, k: usize) -> bool {
+        (k..self.n).any(|d| row[self.col(d)] != 0)
+            || self
+                .levels
+                .iter()
+                .enumerate()
+                .any(|(j, l)| row[self.div_col(j)] != 0 && l.is_some_and(|l| l >= k))
+    }
+
+    /// The stride every item of a loop over `t_k` shares, as the equality
+    /// that says it and the loop's [`Stride`]: an equality `h + g·q = 0` of
+    /// each item (the same one), `q = ⌊-h / g⌋` a division of level `k`,
+    /// `h = ±t_k + f` with `f` over outer dimensions, parameters and outer
+    /// divisions ([`scatter`]'s divisibility rows: `g` divides `h`, so
+    /// `t_k ≡ ∓f (mod g)`). `None` when the items have none or not the
+    /// same one: then the loop runs every value and a guard inside keeps
+    /// the residue class (also exact, slower).
+    fn stride_of(&self, k: usize, items: &[Item]) -> Res<Option<(Row, Stride)>> {
+        let col = self.col(k);
+        let w = self.width();
+        let defs = self.div_context();
+        let mut found: Option<(Row, Stride)> = None;
+        for it in items {
+            let mut mine: Option<(Row, Stride)> = None;
+            for r in &it.poly.eqs {
+                if r[col].abs() != 1 || (k + 1..self.n).any(|d| r[self.col(d)] != 0) {
+                    continue;
+                }
+                let own: Vec<usize> = (0..self.divs.len())
+                    .filter(|&j| r[self.div_col(j)] != 0 && self.levels[j].is_some_and(|l| l >= k))
+                    .collect();
+                let [j] = own[..] else { continue };
+                let q = self.div_col(j);
+                let g = self.divs[j].den;
+                // Orient as h + g·q = 0.
+                let row: Row = if r[q] == g {
+                    r.clone()
+                } else if r[q] == -g {
+                    r.iter().map(|v| -v).collect()
+                } else {
+                    continue;
+                };
+                // q = ⌊-h / g⌋: its definition's dividend is -h.
+                let mut minus_h: Row = row.iter().map(|v| -v).collect();
+                minus_h[q] = 0;
+                let mut e = defs.ineqs[2 * j].clone();
+                e[q] = 0; // the dividend alone
+                if e != minus_h || g < 2 {
+                    continue;
+                }
+                // h = a·t_k + f: t_k ≡ -a·f (mod g) (a = ±1).
+                let a = row[col];
+                let mut offset: Row = row.iter().map(|v| -a * v).collect();
+                offset[col] = 0;
+                offset[q] = 0;
+                debug_assert_eq!(offset.len(), w);
+                mine = Some((row, Stride { step: g, offset }));
+                break;
+            }
+            let Some(m) = mine else { return Ok(None) };
+            match &found {
+                None => found = Some(m),
+                Some(f) if *f == m => {}
+                Some(_) => return Ok(None),
+            }
+        }
+        Ok(found)
+    }
+
+    /// True when `row` uses some division.
+    fn has_div(&self, row: &Row) -> bool {
+        (0..self.divs.len()).any(|j| row[self.div_col(j)] != 0)
     }
 
     /// Register tiles ([`Plan::register_tiles`]): each statement piece is
@@ -697,7 +883,14 @@ impl Gen<'_> {
             let mut out = Vec::new();
             for item in items {
                 let touches = |row: &Row| row[cu] != 0 || row[cv] != 0;
-                if item.poly.eqs.iter().any(touches) {
+                if item.poly.eqs.iter().any(touches)
+                    || item
+                        .poly
+                        .eqs
+                        .iter()
+                        .chain(&item.poly.ineqs)
+                        .any(|r| self.has_div(r))
+                {
                     out.push(item);
                     continue;
                 }
@@ -800,8 +993,27 @@ impl Gen<'_> {
     fn project(&self, p: &Poly, k: usize) -> Res<Poly> {
         let mut eqs = p.eqs.clone();
         let mut ineqs = p.ineqs.clone();
-        for d in (k + 1..self.n).rev() {
-            let col = self.col(d);
+        // Divisions that depend on t_k or deeper go too (their definitions
+        // added first, the latest division first).
+        let late: Vec<usize> = (0..self.divs.len())
+            .filter(|&j| self.levels[j].is_some_and(|l| l >= k))
+            .collect();
+        let mut cols: Vec<usize> = Vec::new();
+        if !late.is_empty() {
+            let defs = self.div_context();
+            let used = |j: usize, eqs: &[Row], ineqs: &[Row]| {
+                eqs.iter().chain(ineqs).any(|r| r[self.div_col(j)] != 0)
+            };
+            for &j in late.iter().rev() {
+                if used(j, &eqs, &ineqs) {
+                    ineqs.push(defs.ineqs[2 * j].clone());
+                    ineqs.push(defs.ineqs[2 * j + 1].clone());
+                }
+            }
+            cols.extend(late.iter().rev().map(|&j| self.div_col(j)));
+        }
+        cols.extend((k + 1..self.n).rev().map(|d| self.col(d)));
+        for col in cols {
             if !eqs.iter().chain(&ineqs).any(|r| r[col] != 0) {
                 continue;
             }
@@ -829,7 +1041,7 @@ impl Gen<'_> {
     /// The conditions of `p` (rows not mentioning dims `>= k`) that `ctx`
     /// does not imply.
     fn guard(&self, p: &Poly, ctx: &Poly, upto: usize) -> Res<Vec<Cond>> {
-        let mentions_late = |r: &Row| (upto..self.n).any(|d| r[self.col(d)] != 0);
+        let mentions_late = |r: &Row| self.mentions_from(r, upto);
         let mut out = Vec::new();
         let mut local = ctx.clone();
         for (rows, eq) in [(&p.eqs, true), (&p.ineqs, false)] {
@@ -1187,11 +1399,17 @@ impl Gen<'_> {
         body_ctx.ineqs.extend(lo.iter().cloned());
         body_ctx.ineqs.extend(up.iter().cloned());
         debug_assert!(lo.iter().chain(&up).all(|r| r[col] != 0));
+        let stride = self.stride_of(k, &items)?;
+        if let Some((eq, _)) = &stride {
+            // Inside, every iteration is of the residue class.
+            body_ctx.eqs.push(eq.clone());
+        }
         let body = self.scan(k + 1, items, &body_ctx)?;
         let node = Node::Loop {
             dim: k,
             lower: self.to_bounds(&lo, k, true),
             upper: self.to_bounds(&up, k, false),
+            stride: stride.map(|(_, s)| s),
             parallel: self.plan.dims[k].parallel,
             body: Box::new(body),
         };

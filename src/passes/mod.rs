@@ -67,6 +67,11 @@ pub struct PassDef {
     pub run: RunFn,
 }
 
+/// Time each analysis pass (`poly-print-deps`, `poly-print-schedule`,
+/// `poly-verify-schedule`, ...) may spend on one SCoP before it reports a
+/// remark instead of its result (`poly-opt` has its `time-budget` option).
+pub const ANALYSIS_BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// A malformed option value (user error).
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum OptionError {

@@ -14,7 +14,7 @@
 //!    code can replace the old ([`crate::codegen::emit::check`]);
 //! 6. the rewrite ([`crate::codegen::emit::emit`]).
 
-use crate::codegen::{emit, generate, work_per_loop, Node};
+use crate::codegen::{emit, generate, work_per_loop, Tree};
 
 /// Smallest number of statement instances per execution of a parallel loop
 /// (below it, OpenMP's fork and join cost more than two threads gain).
@@ -29,7 +29,11 @@ const LATENCY_FACTOR: f64 = 5.0;
 /// 20 µs tiled and forked; gesummv at LARGE (3.4 million, 0.9 ms) twice as
 /// fast with its rows in parallel.
 const SCOP_MIN_WORK: f64 = 1_000_000.0;
+use std::time::Duration;
+
 use crate::deps::{compute, DepOptions, Dependence};
+use crate::math::budget::Budget;
+use crate::math::MathError;
 use crate::ffi::ir::Op;
 use crate::ffi::shim::{emit as diag, Severity};
 use crate::sched::pluto::{schedule, DimKind, Options as SchedOptions, PlutoSchedule};
@@ -145,9 +149,19 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     // The rewritten loop nests and the memrefs they access, for `noalias`.
     let mut rewritten: Vec<Op> = Vec::new();
     let mut roots: Vec<usize> = Vec::new();
+    let budget = (options.time_budget > 0).then(|| Duration::from_secs(options.time_budget));
     for scop in scops(func) {
         let at = scop.first_op.loc();
-        let skip = |why: String| diag(at, Severity::Remark, &format!("poly-opt: SCoP left unchanged: {why}"), None);
+        // Every stage up to the rewrite runs within the SCoP's budget.
+        let deadline = Budget::start(budget);
+        let skip = |why: String| {
+            let why = if why.contains(&MathError::Deadline.to_string()) {
+                format!("{why} (time-budget={} s)", options.time_budget)
+            } else {
+                why
+            };
+            diag(at, Severity::Remark, &format!("poly-opt: SCoP left unchanged: {why}"), None)
+        };
         let deps = match compute(&scop, DepOptions::default()) {
             Ok(d) => d,
             Err(e) => {
@@ -279,9 +293,11 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                     Some(k) => format!("breaks it at dimension {k}"),
                     None => "runs source and sink at the same time".into(),
                 };
+                // A bug caught in time: the SCoP is left as it was and
+                // the output is valid, so a warning (the exit code stays 0).
                 diag(
                     at,
-                    Severity::Error,
+                    Severity::Warning,
                     &format!(
                         "poly-opt: internal error: the transformed schedule violates the {:?} dependence {} -> {} on {}{sample}: it {what}; the SCoP is left unchanged",
                         d.kind,
@@ -294,6 +310,8 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                 continue;
             }
         }
+        // The rewrite itself is never stopped half-way.
+        drop(deadline);
         if let Err(e) = emit::check(&scop, &tree) {
             skip(e);
             continue;
@@ -451,7 +469,7 @@ fn split_shared_reads(scop: &Scop, sched: &PlutoSchedule) -> Option<(usize, usiz
 /// A plan, its loop tree, and why it differs from the default options.
 struct Planned {
     plan: Plan,
-    tree: Node,
+    tree: Tree,
     fallback_note: Option<String>,
     jam_note: Option<String>,
 }
@@ -565,7 +583,7 @@ fn plan_with(
     let mut attempt = plan_options.clone();
     let mut fallback_note = None;
     let mut jam_note: Option<String> = None;
-    let built: Result<(Plan, Node), String> = loop {
+    let built: Result<(Plan, Tree), String> = loop {
         let plan = match plan(scop, &sched, deps, &attempt) {
             Ok(p) => p,
             Err(e) => break Err(format!("tiling: {e}")),

@@ -13,6 +13,7 @@ use super::{PassError, PrintDepsOptions};
 pub fn run(func: Op, options: &PrintDepsOptions) -> Result<(), PassError> {
     let mut text = String::new();
     for scop in models(func) {
+        let _budget = crate::math::budget::Budget::start(Some(super::ANALYSIS_BUDGET));
         let deps = match compute(&scop, DepOptions { rar: options.rar }) {
             Ok(d) => d,
             Err(e) => {

@@ -23,6 +23,7 @@ pub fn run(func: Op, options: &PrintScheduleOptions) -> Result<(), PassError> {
     };
     let mut text = String::new();
     for scop in models(func) {
+        let _budget = crate::math::budget::Budget::start(Some(super::ANALYSIS_BUDGET));
         let at = scop.first_op.loc();
         let t0 = std::time::Instant::now();
         let deps = match compute(&scop, DepOptions::default()) {

@@ -51,6 +51,7 @@ pub(crate) fn models(func: Op) -> Vec<Scop> {
 pub fn run(func: Op, _options: &PrintScopOptions) -> Result<(), PassError> {
     let mut text = String::new();
     for scop in models(func) {
+        let _budget = crate::math::budget::Budget::start(Some(super::ANALYSIS_BUDGET));
         if let Err(e) = print_scop(&mut text, func, &scop) {
             emit(scop.first_op.loc(), Severity::Remark, &format!("static control part not printed: {e}"), None);
         }

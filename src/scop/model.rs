@@ -15,7 +15,9 @@
 //!
 //! Each enclosing `affine.for` gives one iterator with
 //! `max(lower bounds) <= i <= min(upper bounds) - 1`; a step `s > 1` adds a
-//! local `k >= 0` with `i = lb + s·k` (single lower bound only). Each
+//! local `k >= 0` with `i = lb + s·k`, where `lb` is the largest lower
+//! bound: with several, the domain is split into one piece per bound, on
+//! which that bound is the largest (the first of equal ones). Each
 //! `affine.parallel` dimension is an iterator the same way. `affine.if`
 //! conditions are added to the then-branch; the else-branch gets the
 //! negation, a disjunction, so a domain is a union of pieces: for conditions
@@ -159,6 +161,45 @@ pub struct Scop {
     /// Arrays expanded per iteration of their enclosing loops (empty for
     /// the model of the input; see [`super::privatize`]).
     pub expansions: Vec<super::privatize::Expansion>,
+}
+
+/// Most loops around a statement (polyhedra of twice as many dimensions
+/// make dependence analysis and scheduling slow; no real nest comes near).
+pub const MAX_LOOPS: usize = 32;
+
+/// Largest number of pieces of one statement's domain (each `else` branch
+/// and each step with several lower bounds multiplies them).
+const MAX_PIECES: usize = 64;
+
+/// Largest magnitude of a coefficient of an index expression (2^31).
+pub const MAX_COEFFICIENT: i64 = 1 << 31;
+
+/// Largest magnitude of the constant of an index expression (2^61).
+pub const MAX_CONSTANT: i64 = 1 << 61;
+
+/// `f` when its coefficients and constant are small enough that no
+/// transformation makes index arithmetic overflow 64 bits on realistic
+/// iteration counts: unrolled or re-indexed, `i * 2^62` at `i = 2` folds to
+/// a constant that is not even printable as MLIR (`-2^63`).
+fn in_range(op: Op, f: Form) -> Result<Form, Unsupported> {
+    let big = f
+        .params
+        .iter()
+        .chain(&f.iters)
+        .chain(&f.locals)
+        .any(|c| c.unsigned_abs() > MAX_COEFFICIENT as u64)
+        || f.constant.unsigned_abs() > MAX_CONSTANT as u64;
+    if big {
+        return Err(unsupported(
+            op,
+            format!(
+                "an index expression with a coefficient above 2^31 or a constant above 2^61 \
+                 in magnitude is not modeled ('{}': 64-bit index arithmetic could overflow)",
+                op.name()
+            ),
+        ));
+    }
+    Ok(f)
 }
 
 fn unsupported(op: Op, reason: impl Into<String>) -> Unsupported {
@@ -444,7 +485,11 @@ impl Builder {
         let (dims, syms) = forms.split_at(nd);
         map.results()
             .into_iter()
-            .map(|e| from_expr(e, dims, syms, &mut self.locals).map_err(|err| form_err(op, err)))
+            .map(|e| {
+                from_expr(e, dims, syms, &mut self.locals)
+                    .map_err(|err| form_err(op, err))
+                    .and_then(|f| in_range(op, f))
+            })
             .collect()
     }
 
@@ -473,12 +518,6 @@ impl Builder {
         if step < 1 {
             return Err(unsupported(op, "non-positive step"));
         }
-        if step > 1 && lbs.len() != 1 {
-            return Err(unsupported(
-                op,
-                "a step with several lower bounds is not modeled",
-            ));
-        }
         for lb in &lbs {
             self.add_ineq(i.minus(lb).map_err(|e| form_err(op, e))?);
         }
@@ -491,13 +530,45 @@ impl Builder {
         }
         if step > 1 {
             let k = self.locals.fresh();
-            // i - lb - step·k == 0, k >= 0
-            let f = i
-                .minus(&lbs[0])
-                .and_then(|f| f.minus(&Form::local(k).scale(step)?))
-                .map_err(|e| form_err(op, e))?;
-            self.locals.eqs.push(f);
             self.locals.ineqs.push(Form::local(k));
+            // i - lb - step·k == 0, k >= 0
+            let from = |lb: &Form| -> Result<Form, Unsupported> {
+                i.minus(lb)
+                    .and_then(|f| f.minus(&Form::local(k).scale(step)?))
+                    .map_err(|e| form_err(op, e))
+            };
+            if let [lb] = &lbs[..] {
+                self.locals.eqs.push(from(lb)?);
+            } else {
+                // The iterations start at the largest lower bound: one
+                // piece per bound that is the largest (the first of equal
+                // ones), disjoint, each with its own residue class.
+                let mut pieces = Vec::new();
+                for p in &self.pieces {
+                    for (a, la) in lbs.iter().enumerate() {
+                        let mut q = p.clone();
+                        for (b, lb) in lbs.iter().enumerate() {
+                            if a == b {
+                                continue;
+                            }
+                            // la - lb >= 1 before it, >= 0 after it.
+                            let d = la.minus(lb).map_err(|e| form_err(op, e))?;
+                            let d = if b < a {
+                                d.plus(&Form::constant(-1)).map_err(|e| form_err(op, e))?
+                            } else {
+                                d
+                            };
+                            q.ineqs.push(d);
+                        }
+                        q.eqs.push(from(la)?);
+                        pieces.push(q);
+                    }
+                }
+                if pieces.len() > MAX_PIECES {
+                    return Err(unsupported(op, "too many domain pieces"));
+                }
+                self.pieces = pieces;
+            }
         }
         Ok(())
     }
@@ -529,6 +600,12 @@ impl Builder {
                     ivs: Vec::new(),
                     vals: Vec::new(),
                 };
+                if self.n_iters + n > MAX_LOOPS {
+                    return Err(unsupported(
+                        op,
+                        format!("a nest of more than {MAX_LOOPS} loops is not modeled"),
+                    ));
+                }
                 for k in 0..n {
                     let arg = body
                         .arg(k)
@@ -569,11 +646,9 @@ impl Builder {
                 let (dims, syms) = forms.split_at(nd);
                 let mut conds = Vec::new();
                 for (e, is_eq) in set.constraints() {
-                    conds.push((
-                        from_expr(e, dims, syms, &mut self.locals)
-                            .map_err(|err| form_err(op, err))?,
-                        is_eq,
-                    ));
+                    let f = from_expr(e, dims, syms, &mut self.locals)
+                        .map_err(|err| form_err(op, err))?;
+                    conds.push((in_range(op, f)?, is_eq));
                 }
                 let regions = op.regions();
                 // Then-branch.
@@ -622,6 +697,9 @@ impl Builder {
                                 pieces.push(q);
                             }
                         }
+                    }
+                    if pieces.len() > MAX_PIECES {
+                        return Err(unsupported(op, "too many domain pieces"));
                     }
                     self.pieces = pieces;
                     if !b.ops().is_empty() {
@@ -721,7 +799,9 @@ impl Builder {
                 .ok_or_else(|| unsupported(op, "access without map"))?;
             self.map_forms(op, map, idx)
         } else {
-            idx.iter().map(|&v| self.value_form(op, v, 0)).collect()
+            idx.iter()
+                .map(|&v| self.value_form(op, v, 0).and_then(|f| in_range(op, f)))
+                .collect()
         }
     }
 

@@ -1,0 +1,74 @@
+// A fuzz regression (fuzz/fuzz.py, program 853, shrunk): the scheduling ILP grew past its row limit (SCoP left unchanged)
+// The results must be identical before and after poly-opt (2 OpenMP
+// threads), and every SCoP transformed without an internal error.
+//
+// RUN: %polyrs-runner --threads=2 %s > %t.before
+// RUN: %polyrs-opt %s --poly-opt='profitability=false l2-tile=4' 2> %t.remarks | %polyrs-runner --threads=2 - > %t.after
+// RUN: diff %t.before %t.after
+// RUN: FileCheck %s --input-file=%t.remarks
+// CHECK-NOT: left unchanged
+// CHECK-NOT: internal error
+// CHECK: remark: poly-opt: {{[0-9]+}} statement
+// CHECK-NOT: left unchanged
+// CHECK-NOT: internal error
+func.func @kernel(%A0: memref<?xf64>) {
+  affine.for %i4 = 1 to 8 {
+    affine.for %i5 = 0 to 5 {
+      affine.for %i6 = affine_map<(d0)[] -> (d0)>(%i5)[] to affine_map<(d0)[] -> ((d0 + 3))>(%i5)[] {
+        affine.for %i7 = affine_map<(d0)[] -> ((d0 - 1))>(%i5)[] to 11 {
+          %t1 = affine.load %A0[((%i4 - 1) + 2)] : memref<?xf64>
+          %t2 = affine.load %A0[((%i4 - 1) + 1)] : memref<?xf64>
+          %t3 = arith.addf %t1, %t2 : f64
+          affine.store %t3, %A0[0] : memref<?xf64>
+          %t4 = arith.constant 0.5 : f64
+          affine.store %t4, %A0[(%i7 + 1)] : memref<?xf64>
+        }
+      }
+    }
+  }
+  return
+}
+
+func.func private @printI64(i64)
+func.func private @printNewline()
+func.func @main() {
+  %c37_0 = arith.constant 37 : i64
+  %off0 = arith.constant 11 : i64
+  %base0 = arith.constant 0.0 : f64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z64 = arith.constant 0 : i64
+  %one64 = arith.constant 1 : i64
+  %p997 = arith.constant 997 : i64
+  %f997 = arith.constant 997.0 : f64
+  %half = arith.constant 0.5 : f64
+  %m0 = memref.alloc() : memref<12xf64>
+  %flat0 = memref.reinterpret_cast %m0 to offset: [0], sizes: [12], strides: [1] : memref<12xf64> to memref<12xf64>
+  %sz0 = arith.constant 12 : index
+  scf.for %k = %c0 to %sz0 step %c1 {
+    %ki = arith.index_cast %k : index to i64
+    %km = arith.muli %ki, %c37_0 : i64
+    %ka = arith.addi %km, %off0 : i64
+    %kr = arith.remui %ka, %p997 : i64
+    %kf = arith.sitofp %kr : i64 to f64
+    %kd = arith.divf %kf, %f997 : f64
+    %kv = arith.addf %kd, %base0 : f64
+    %kq = arith.addf %kv, %half : f64
+    memref.store %kq, %flat0[%k] : memref<12xf64>
+  }
+  %dyn0 = memref.cast %m0 : memref<12xf64> to memref<?xf64>
+  func.call @kernel(%dyn0) : (memref<?xf64>) -> ()
+  %sum0 = scf.for %k = %c0 to %sz0 step %c1 iter_args(%acc = %z64) -> (i64) {
+    %v = memref.load %flat0[%k] : memref<12xf64>
+    %bits = arith.bitcast %v : f64 to i64
+    %ki = arith.index_cast %k : index to i64
+    %w = arith.addi %ki, %one64 : i64
+    %prod = arith.muli %bits, %w : i64
+    %next = arith.addi %acc, %prod : i64
+    scf.yield %next : i64
+  }
+  func.call @printI64(%sum0) : (i64) -> ()
+  func.call @printNewline() : () -> ()
+  memref.dealloc %m0 : memref<12xf64>
+  return
+}

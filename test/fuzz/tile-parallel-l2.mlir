@@ -1,0 +1,67 @@
+// A fuzz regression (fuzz/fuzz.py, program 800, shrunk): a tile loop of a band marked parallel although a dependence satisfied by an outer loop of the band crosses its tiles (internal error)
+// The results must be identical before and after poly-opt (2 OpenMP
+// threads), and every SCoP transformed without an internal error.
+//
+// RUN: %polyrs-runner --threads=2 %s > %t.before
+// RUN: %polyrs-opt %s --poly-opt='profitability=false tile-sizes=2 l2-tile=2 nested-parallel=true' 2> %t.remarks | %polyrs-runner --threads=2 - > %t.after
+// RUN: diff %t.before %t.after
+// RUN: FileCheck %s --input-file=%t.remarks
+// CHECK-NOT: left unchanged
+// CHECK-NOT: internal error
+// CHECK: remark: poly-opt: {{[0-9]+}} statement
+// CHECK-NOT: left unchanged
+// CHECK-NOT: internal error
+func.func @kernel(%n0: index, %A0: memref<?xf64>) {
+  affine.for %i0 = 1 to 5 {
+    affine.for %i1 = affine_map<(d0)[] -> (d0)>(%i0)[] to affine_map<()[s0] -> (s0)>()[%n0] {
+      %t1 = affine.load %A0[(%i0 - 2)] : memref<?xf64>
+      affine.store %t1, %A0[%i1] : memref<?xf64>
+    }
+  }
+  return
+}
+
+func.func private @printI64(i64)
+func.func private @printNewline()
+func.func @main() {
+  %c37_0 = arith.constant 37 : i64
+  %off0 = arith.constant 11 : i64
+  %base0 = arith.constant 0.0 : f64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z64 = arith.constant 0 : i64
+  %one64 = arith.constant 1 : i64
+  %p997 = arith.constant 997 : i64
+  %f997 = arith.constant 997.0 : f64
+  %half = arith.constant 0.5 : f64
+  %m0 = memref.alloc() : memref<1xf64>
+  %flat0 = memref.reinterpret_cast %m0 to offset: [0], sizes: [1], strides: [1] : memref<1xf64> to memref<1xf64>
+  %sz0 = arith.constant 1 : index
+  scf.for %k = %c0 to %sz0 step %c1 {
+    %ki = arith.index_cast %k : index to i64
+    %km = arith.muli %ki, %c37_0 : i64
+    %ka = arith.addi %km, %off0 : i64
+    %kr = arith.remui %ka, %p997 : i64
+    %kf = arith.sitofp %kr : i64 to f64
+    %kd = arith.divf %kf, %f997 : f64
+    %kv = arith.addf %kd, %base0 : f64
+    %kq = arith.addf %kv, %half : f64
+    memref.store %kq, %flat0[%k] : memref<1xf64>
+  }
+  %pv_n0 = arith.constant 1 : index
+  %dyn0 = memref.cast %m0 : memref<1xf64> to memref<?xf64>
+  func.call @kernel(%pv_n0, %dyn0) : (index, memref<?xf64>) -> ()
+  %sum0 = scf.for %k = %c0 to %sz0 step %c1 iter_args(%acc = %z64) -> (i64) {
+    %v = memref.load %flat0[%k] : memref<1xf64>
+    %bits = arith.bitcast %v : f64 to i64
+    %ki = arith.index_cast %k : index to i64
+    %w = arith.addi %ki, %one64 : i64
+    %prod = arith.muli %bits, %w : i64
+    %next = arith.addi %acc, %prod : i64
+    scf.yield %next : i64
+  }
+  func.call @printI64(%sum0) : (i64) -> ()
+  func.call @printNewline() : () -> ()
+  memref.dealloc %m0 : memref<1xf64>
+  return
+}
