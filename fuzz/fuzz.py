@@ -17,7 +17,10 @@ a shrinker for the failures, and a campaign of malformed inputs.
                       (an error with exit 0, or a non-zero exit without one)
         timeout       poly-opt ran past --compile-limit seconds (default 10)
         no-lower      the output does not parse, lower or run
-        gen           the untransformed program does not run (a fuzzer bug)
+        gen           the untransformed program does not run, or computes other
+                      checksums than the Python oracle (gen.oracle: the
+                      program interpreted with IEEE doubles): a fuzzer bug
+                      or one of MLIR's lowering
       Every failure is saved under DIR/<class>/<seed>/ with the program
       (MLIR and AST), the diagnostics and repro.sh, a one-command
       reproducer; with --shrink, also a shrunk program. Prints the table of
@@ -163,7 +166,7 @@ class Tools:
         self.run_limit = run_limit
 
 
-def classify(tools, text, opts, work, run_programs=True):
+def classify(tools, text, opts, work, run_programs=True, expected=None):
     """Runs one program through the differential check. Returns a dict:
     class, detail, scops (list of (status, reason)), compile seconds,
     stderr of poly-opt. Without `run_programs`, only poly-opt runs: the
@@ -217,6 +220,10 @@ def classify(tools, text, opts, work, run_programs=True):
     if rc != 0:
         res["class"] = "gen"
         res["detail"] = "the untransformed program does not run: " + (err.strip().splitlines() or ["timeout"])[-1]
+        return res
+    if expected is not None and ref.split() != expected:
+        res["class"] = "gen"
+        res["detail"] = "the untransformed program computes %s, the Python oracle %s" % (ref.split(), expected)
         return res
     rc, got, err2, _ = run([tools.runner, "--threads=2", "-"], stdin=out.encode(), timeout=tools.run_limit)
     if rc != 0:
@@ -574,7 +581,7 @@ def case(tools, seed, names, out, bin_dir, do_shrink):
     opts = OPTION_SETS[name]
     prog = gen.generate(seed)
     with tempfile.TemporaryDirectory(prefix="polyrs-fuzz-") as work:
-        res = classify(tools, gen.module_text(prog), opts, work)
+        res = classify(tools, gen.module_text(prog), opts, work, expected=gen.oracle(prog))
         saved = None
         if res["class"] in FAILURES:
             saved = save_failure(out, seed, opts, prog, res, bin_dir)
@@ -697,7 +704,7 @@ def cmd_check(args):
     tools = Tools(args.bin_dir, args.compile_limit)
     prog = load_prog(args)
     with tempfile.TemporaryDirectory(prefix="polyrs-fuzz-") as work:
-        res = classify(tools, gen.module_text(prog), args.options, work)
+        res = classify(tools, gen.module_text(prog), args.options, work, expected=gen.oracle(prog))
     print("class: %s" % res["class"])
     print("detail: %s" % res["detail"])
     print("poly-opt: %.3f s" % res["compile_s"])

@@ -15,7 +15,9 @@ an MLIR module with two functions:
   @main()   allocates the arrays, fills every cell with a distinct value,
       calls @kernel with the parameter values, and prints one exact
       checksum per array: sum over cells of bits(cell) * (linear index + 1)
-      in wrapping 64-bit integers. main uses scf loops and memref.load, so
+      in wrapping 64-bit integers (every NaN counted as the same bits: the
+      sign and payload of a NaN differ between constant folding and the
+      hardware). main uses scf loops and memref.load, so
       that poly-opt (which works on affine loops) leaves it alone.
 
 Validity by construction: the generator runs the program in a Python
@@ -400,6 +402,67 @@ def walk_accesses(prog, visit):
     return count[0]
 
 
+def oracle(prog):
+    """The checksums @main prints, computed by interpreting the program in
+    Python (IEEE doubles, the same operations in the same order; MLIR's
+    integer semantics for subscripts): an oracle independent of MLIR."""
+    import struct
+    arrays = []
+    for a, arr in enumerate(prog["arrays"]):
+        size = 1
+        for d in arr["shape"]:
+            size *= d
+        arrays.append([((k * 37 + 101 * a + 11) % 997) / 997.0 + float(a) + 0.5 for k in range(size)])
+
+    def flat(a, idx):
+        k = 0
+        for d, i in zip(prog["arrays"][a]["shape"], idx):
+            k = k * d + i
+        return k
+
+    def value(v, env):
+        op = v[0]
+        if op == "ld":
+            return arrays[v[1]][flat(v[1], [ev(e, env) for e in v[2]])]
+        if op == "f":
+            return float(v[1])
+        x, y = value(v[1], env), value(v[2], env)
+        return x + y if op == "+" else x - y if op == "-" else x * y
+
+    def run(nodes, env):
+        for n in nodes:
+            k = n["k"]
+            if k == "for":
+                lo = max(ev(e, env) for e in n["lbs"])
+                hi = min(ev(e, env) for e in n["ubs"])
+                i = lo
+                while i < hi:
+                    env[n["iv"]] = i
+                    run(n["body"], env)
+                    i += n["step"]
+                env.pop(n["iv"], None)
+            elif k == "if":
+                if all((ev(e, env) == 0) if eq else (ev(e, env) >= 0) for e, eq in n["conds"]):
+                    run(n["then"], env)
+                elif n["else"]:
+                    run(n["else"], env)
+            else:
+                v = value(n["val"], env)
+                arrays[n["arr"]][flat(n["arr"], [ev(e, env) for e in n["idx"]])] = v
+
+    run(prog["body"], dict(prog["params"]))
+    out = []
+    for cells in arrays:
+        acc = 0
+        for k, v in enumerate(cells):
+            bits = struct.unpack("<q", struct.pack("<d", v))[0] if v == v else 0x7FF8000000000000
+            acc = (acc + bits * (k + 1)) & 0xFFFFFFFFFFFFFFFF
+        if acc >= 1 << 63:
+            acc -= 1 << 64
+        out.append(str(acc))
+    return out
+
+
 def all_accesses(prog):
     """(stmt node, access number) -> list of subscript lists (the mutable
     subscript expressions of each access, in AST order)."""
@@ -624,6 +687,7 @@ class Printer:
         e("%p997 = arith.constant 997 : i64")
         e("%f997 = arith.constant 997.0 : f64")
         e("%half = arith.constant 0.5 : f64")
+        e("%nan64 = arith.constant 9221120237041090560 : i64")
         names = []
         for a, arr in enumerate(prog["arrays"]):
             m = "%%m%d" % a
@@ -677,7 +741,11 @@ class Printer:
                 size *= s
             e("%%sum%d = scf.for %%k = %%c0 to %%sz%d step %%c1 iter_args(%%acc = %%z64) -> (i64) {" % (a, a))
             e("  %%v = memref.load %%flat%d[%%k] : memref<%dxf64>" % (a, size))
-            e("  %bits = arith.bitcast %v : f64 to i64")
+            # Every NaN counts as one: their sign and payload differ between
+            # constant folding and the hardware.
+            e("  %isnan = arith.cmpf uno, %v, %v : f64")
+            e("  %raw = arith.bitcast %v : f64 to i64")
+            e("  %bits = arith.select %isnan, %nan64, %raw : i64")
             e("  %ki = arith.index_cast %k : index to i64")
             e("  %w = arith.addi %ki, %one64 : i64")
             e("  %prod = arith.muli %bits, %w : i64")

@@ -391,13 +391,11 @@ pub fn emit(
 /// An `affine.for` with step 1 at `at` whose bound maps both take
 /// `operands`, carrying `carried` through `iter_args` (its results), with
 /// an empty body block (no terminator yet).
-#[allow(clippy::too_many_arguments)]
 fn affine_for(
     b: &Builder,
     at: Point,
     lmap: AttrHandle,
     umap: AttrHandle,
-    step: i64,
     operands: &[Val],
     carried: &[Val],
 ) -> Result<(Op, crate::ffi::ir::Block), EmitError> {
@@ -407,7 +405,7 @@ fn affine_for(
     let attrs = [
         ("lowerBoundMap", lmap),
         ("upperBoundMap", umap),
-        ("step", b.attr(&format!("{step} : index"))?),
+        ("step", b.attr("1 : index")?),
         (
             "operandSegmentSizes",
             b.attr(&format!("array<i32: {n}, {n}, {}>", carried.len()))?,
@@ -430,7 +428,7 @@ fn copy_back(
     for &n in &x.shape {
         let lmap = b.attr("affine_map<() -> (0)>")?;
         let umap = b.attr(&format!("affine_map<() -> ({n})>"))?;
-        let (_, block) = affine_for(b, point, lmap, umap, 1, &[], &[])?;
+        let (_, block) = affine_for(b, point, lmap, umap, &[], &[])?;
         ivs.push(block.arg(0).ok_or("loop without induction variable")?);
         b.create(Point::End(block), "affine.yield", &[], 0, &[], &[]);
         // Insert the next loop (or the copy) before this block's yield.
@@ -572,7 +570,12 @@ fn expr_text(
             terms.push((c, format!("(({inner}) floordiv {})", d.den)));
         }
     }
-    debug_assert!((0..np).all(|p| row[p] == 0 || syms.contains(&p)));
+    // A parameter that is not a symbol of the map would silently drop out
+    // of it (another cell, another bound): a bug, never to reach the IR.
+    assert!(
+        (0..np).all(|p| row[p] == 0 || syms.contains(&p)),
+        "an affine expression uses a parameter that is not a symbol of its map"
+    );
     let c = row[row.len() - 1];
     let mut out = String::new();
     for (i, (coef, name)) in terms.iter().enumerate() {
@@ -858,9 +861,13 @@ impl Emitter<'_> {
                 } else {
                     Vec::new()
                 };
-                // Only the outer loops (bound now) may appear.
+                // Only the outer loops (bound now) may appear, and only the
+                // parameters that are symbols of the new maps (a subscript's
+                // parameter that no bound uses is not one: it would be
+                // dropped from the map, which then reads another cell).
                 if index.iter().any(|row| {
                     (0..n).any(|d| row[np + d] != 0 && (d == k || self.ivs[d].is_none()))
+                        || (0..np).any(|p| row[p] != 0 && !self.used[p])
                 }) {
                     ok = false;
                 }
@@ -1013,8 +1020,8 @@ impl Emitter<'_> {
             }
             inits.push(ld.result(0).ok_or("affine.load without result")?);
         }
-        let (lmap, umap) = self.bound_maps(lower, upper, None, &dims)?;
-        let (op, block) = affine_for(&self.b, point, lmap, umap, 1, &operands, &inits)?;
+        let (lmap, umap) = self.bound_maps(lower, upper, &dims)?;
+        let (op, block) = affine_for(&self.b, point, lmap, umap, &operands, &inits)?;
         if top {
             created.push(op);
         }
@@ -1080,8 +1087,33 @@ impl Emitter<'_> {
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
         let (dims, operands) = self.operands();
-        let (lmap, umap) = self.bound_maps(lower, upper, stride, &dims)?;
-        let step = stride.map_or(1, |s| s.step);
+        // A strided loop runs over the quotient q of t = offset + step·q:
+        // from ⌈(l - offset) / step⌉ to ⌊(u - offset) / step⌋, with
+        // t ≥ ⌈row / div⌉ ⇔ q ≥ ⌈(row - div·offset) / (div·step)⌉. No `mod`
+        // in the bounds: MLIR's canonicalization of loop bounds folds
+        // `d0 mod 2` over d0 in [1, 9] to the constant 1 (a miscompile).
+        let quotient = |bounds: &[Bound]| -> Result<Vec<Bound>, EmitError> {
+            let s = stride.expect("called for strided loops");
+            bounds
+                .iter()
+                .map(|b| {
+                    let row = b
+                        .row
+                        .iter()
+                        .zip(&s.offset)
+                        .map(|(r, o)| o.checked_mul(b.div).and_then(|x| r.checked_sub(x)))
+                        .collect::<Option<Row>>()
+                        .ok_or("loop bounds overflow")?;
+                    let div = b.div.checked_mul(s.step).ok_or("loop bounds overflow")?;
+                    Ok(Bound { row, div })
+                })
+                .collect()
+        };
+        let (lower, upper) = match stride {
+            Some(_) => (quotient(lower)?, quotient(upper)?),
+            None => (lower.to_vec(), upper.to_vec()),
+        };
+        let (lmap, umap) = self.bound_maps(&lower, &upper, &dims)?;
         let (op, block) = if parallel {
             let mut all = operands.clone();
             all.extend(operands.iter().copied());
@@ -1096,7 +1128,7 @@ impl Emitter<'_> {
                     "upperBoundsGroups",
                     self.attr(&format!("dense<[{}]> : tensor<1xi32>", upper.len()))?,
                 ),
-                ("steps", self.attr(&format!("[{step}]"))?),
+                ("steps", self.attr("[1]")?),
                 ("reductions", self.attr("[]")?),
             ];
             let (op, blocks) = self
@@ -1104,7 +1136,7 @@ impl Emitter<'_> {
                 .create(at, "affine.parallel", &all, 0, &attrs, &[Some(1)]);
             (op, blocks[0])
         } else {
-            affine_for(&self.b, at, lmap, umap, step, &operands, &[])?
+            affine_for(&self.b, at, lmap, umap, &operands, &[])?
         };
         if matches!(at, Point::Before(_)) {
             created.push(op);
@@ -1112,6 +1144,13 @@ impl Emitter<'_> {
         let iv = block.arg(0).ok_or("loop without induction variable")?;
         self.ivs[dim] = Some(iv);
         let inner = Point::End(block);
+        if let Some(s) = stride {
+            // t = offset + step·q, with the loop's q in t's place.
+            let mut row = s.offset.clone();
+            row[self.np() + dim] = s.step;
+            let t = self.apply(&row, inner, created)?;
+            self.ivs[dim] = Some(t);
+        }
         if parallel {
             self.parallel_bodies.push(block);
         }
@@ -1131,27 +1170,13 @@ impl Emitter<'_> {
         &self,
         lower: &[Bound],
         upper: &[Bound],
-        stride: Option<&Stride>,
         dims: &[usize],
     ) -> Result<(AttrHandle, AttrHandle), EmitError> {
         let header = self.map_header(dims);
         let text = |bounds: &[Bound], is_lower: bool| -> Vec<String> {
             bounds
                 .iter()
-                .map(|b| {
-                    let t = self.bound_text(b, dims, is_lower);
-                    match stride {
-                        // The first value of the residue class at or above
-                        // the bound: l + ((offset - l) mod step). The
-                        // maximum of such values is one too.
-                        Some(s) if is_lower => format!(
-                            "({t}) + (({}) - ({t})) mod {}",
-                            self.text(&s.offset, dims),
-                            s.step
-                        ),
-                        _ => t,
-                    }
-                })
+                .map(|b| self.bound_text(b, dims, is_lower))
                 .collect()
         };
         let lmap = self.attr(&format!(
@@ -1647,8 +1672,8 @@ impl Emitter<'_> {
             fill_point = Point::End(then);
             guard = Some(then);
         }
-        let (lmap, umap) = self.bound_maps(&plan.lower, &plan.upper, None, &dims)?;
-        let (fill_op, fill) = affine_for(&self.b, fill_point, lmap, umap, 1, &operands, &[])?;
+        let (lmap, umap) = self.bound_maps(&plan.lower, &plan.upper, &dims)?;
+        let (fill_op, fill) = affine_for(&self.b, fill_point, lmap, umap, &operands, &[])?;
         if matches!(fill_point, Point::Before(_)) {
             created.push(fill_op);
         }

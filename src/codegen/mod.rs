@@ -310,6 +310,11 @@ enum Separation {
 /// would otherwise grow past the row limit).
 const PRUNE_ROWS: usize = 40;
 
+/// Lower-upper pairs past which a Fourier–Motzkin step of a projection
+/// drops the implied rows first (and takes the cheapest column if that is
+/// not enough).
+const BIG_STEP: usize = 512;
+
 /// Generates the loop tree of `plan` for `scop`.
 pub fn generate(scop: &Scop, plan: &Plan) -> Res<Tree> {
     let np = scop.params.len();
@@ -857,6 +862,53 @@ impl Gen<'_> {
         Ok(found)
     }
 
+    /// `p` without divisions: each one it uses (with the ones their
+    /// definitions use) eliminated by Fourier–Motzkin with its definition
+    /// (a rational shadow: it may over-approximate).
+    fn strip_divs(&self, p: &Poly) -> Res<Poly> {
+        let nd = self.divs.len();
+        let mut used = vec![false; nd];
+        for r in p.eqs.iter().chain(&p.ineqs) {
+            for (j, u) in used.iter_mut().enumerate() {
+                *u |= r[self.div_col(j)] != 0;
+            }
+        }
+        if !used.iter().any(|&u| u) {
+            return Ok(p.clone());
+        }
+        let defs = self.div_context();
+        for j in (0..nd).rev() {
+            if used[j] {
+                for r in &defs.ineqs[2 * j..2 * j + 2] {
+                    for (i, u) in used.iter_mut().enumerate().take(j) {
+                        *u |= r[self.div_col(i)] != 0;
+                    }
+                }
+            }
+        }
+        let mut eqs = p.eqs.clone();
+        let mut ineqs = p.ineqs.clone();
+        for j in (0..nd).rev().filter(|&j| used[j]) {
+            ineqs.push(defs.ineqs[2 * j].clone());
+            ineqs.push(defs.ineqs[2 * j + 1].clone());
+            let e = fm::eliminate(&eqs, &ineqs, self.div_col(j))?;
+            eqs = e.eqs;
+            ineqs = e.ineqs;
+            if e.infeasible {
+                let mut r = vec![0i64; self.width()];
+                r[self.width() - 1] = -1;
+                ineqs.push(r);
+                break;
+            }
+            if ineqs.len() > PRUNE_ROWS {
+                ineqs = crate::math::ilp::drop_redundant_ineqs(self.width() - 1, &eqs, &ineqs)?;
+            }
+        }
+        let mut q = Poly { eqs, ineqs };
+        normalize(&mut q)?;
+        Ok(q)
+    }
+
     /// True when `row` uses some division.
     fn has_div(&self, row: &Row) -> bool {
         (0..self.divs.len()).any(|j| row[self.div_col(j)] != 0)
@@ -1013,9 +1065,44 @@ impl Gen<'_> {
             cols.extend(late.iter().rev().map(|&j| self.div_col(j)));
         }
         cols.extend((k + 1..self.n).rev().map(|d| self.col(d)));
-        for col in cols {
+        let pairs = |ineqs: &[Row], eqs: &[Row], col: usize| -> usize {
+            if eqs.iter().any(|r| r[col] != 0) {
+                return 0;
+            }
+            let lo = ineqs.iter().filter(|r| r[col] > 0).count();
+            let up = ineqs.iter().filter(|r| r[col] < 0).count();
+            lo * up
+        };
+        let mut cols = std::collections::VecDeque::from(cols);
+        while let Some(mut col) = cols.pop_front() {
             if !eqs.iter().chain(&ineqs).any(|r| r[col] != 0) {
                 continue;
+            }
+            // A step that would make many rows: the implied ones go
+            // first, and if that is not enough, the cheapest column.
+            if pairs(&ineqs, &eqs, col) > BIG_STEP {
+                ineqs = crate::math::ilp::drop_redundant_ineqs(self.width() - 1, &eqs, &ineqs)?;
+                if pairs(&ineqs, &eqs, col) > BIG_STEP {
+                    cols.push_back(col);
+                    let best = (0..cols.len())
+                        .min_by_key(|&i| pairs(&ineqs, &eqs, cols[i]))
+                        .expect("not empty");
+                    col = cols.remove(best).expect("in range");
+                }
+                // Still too many: drop the rows on the column that mention
+                // the most columns still to eliminate, until the step fits.
+                // A projection without them is larger, so its bounds remain
+                // valid (looser); every constraint is enforced at the
+                // statement anyway.
+                let rest = |ineqs: &[Row]| ineqs.iter().filter(|r| r[col] == 0).count();
+                while pairs(&ineqs, &eqs, col) + rest(&ineqs) > fm::FM_ROW_LIMIT {
+                    let inner = |r: &Row| cols.iter().filter(|&&c| r[c] != 0).count();
+                    let worst = (0..ineqs.len())
+                        .filter(|&i| ineqs[i][col] != 0)
+                        .max_by_key(|&i| inner(&ineqs[i]))
+                        .expect("rows on the column");
+                    ineqs.remove(worst);
+                }
             }
             let e = fm::eliminate(&eqs, &ineqs, col)?;
             eqs = e.eqs;
@@ -1211,9 +1298,18 @@ impl Gen<'_> {
             .iter()
             .map(|it| self.project(&it.poly, k))
             .collect::<Res<Vec<_>>>()?;
+        // Bounds come from projections without divisions: a division of
+        // the outer loops in a bound (`i mod 3`, `i - 3·⌊i/3⌋`) is one that
+        // MLIR's canonicalization of loop bounds may fold wrongly (see
+        // `emit`); the exact constraint, when the projection loses
+        // something, is a guard inside.
+        let bprojs = projs
+            .iter()
+            .map(|p| self.strip_divs(p))
+            .collect::<Res<Vec<_>>>()?;
         let parallel = self.plan.dims[k].parallel;
         if !single {
-            match self.separate(k, &items, &projs, ctx)? {
+            match self.separate(k, &items, &bprojs, ctx)? {
                 // A parallel loop separated into pieces of one iteration
                 // would run them one after the other (two tiles, one per
                 // thread, that hold different register blocks); it stays
@@ -1225,36 +1321,7 @@ impl Gen<'_> {
                     // affine condition on the outer loops and parameters):
                     // under each half the bounds may be ordered, and the
                     // guard sits outside this loop, not inside it.
-                    self.splits.set(self.splits.get() + 1);
-                    let mut neg: Row = row.iter().map(|v| -v).collect();
-                    let last = neg.len() - 1;
-                    neg[last] = neg[last].checked_sub(1).ok_or(MathError::Overflow)?;
-                    let mut nodes = Vec::new();
-                    for cond in [row, neg] {
-                        let mut sub_ctx = ctx.clone();
-                        sub_ctx.ineqs.push(cond.clone());
-                        let mut sub = Vec::new();
-                        for it in &items {
-                            let mut both = sub_ctx.clone();
-                            both.eqs.extend(it.poly.eqs.iter().cloned());
-                            both.ineqs.extend(it.poly.ineqs.iter().cloned());
-                            if self.feasible(&both)? {
-                                sub.push(it.clone());
-                            }
-                        }
-                        if sub.is_empty() {
-                            continue;
-                        }
-                        let body = self.scan(k, sub, &sub_ctx)?;
-                        nodes.push(Node::If {
-                            conds: vec![Cond {
-                                row: cond,
-                                eq: false,
-                            }],
-                            body: Box::new(body),
-                        });
-                    }
-                    return Ok(Node::Seq(nodes));
+                    return self.split_context(k, items, ctx, row);
                 }
                 _ => {}
             }
@@ -1273,7 +1340,7 @@ impl Gen<'_> {
         }
         let (mut lo, mut up) = (Vec::new(), Vec::new());
         if single {
-            let (l, u) = self.bound_rows(&projs[0], k);
+            let (l, u) = self.bound_rows(&bprojs[0], k);
             lo = l;
             up = u;
         } else {
@@ -1285,7 +1352,7 @@ impl Gen<'_> {
                 c
             };
             let contexts: Vec<Poly> = projs.iter().map(with_ctx).collect();
-            for p in &projs {
+            for p in &bprojs {
                 let (l, u) = self.bound_rows(p, k);
                 for (cands, out) in [(l, &mut lo), (u, &mut up)] {
                     for r in cands {
@@ -1306,6 +1373,47 @@ impl Gen<'_> {
                 }
             }
         }
+        if (lo.is_empty() || up.is_empty()) && self.splits.get() < MAX_SPLITS {
+            // No bound of one statement holds for all: under a comparison
+            // of two statements' bounds, the smaller lower (larger upper)
+            // one does. a1·t + r1 >= 0 and a2·t + r2 >= 0 (a > 0 for
+            // lower bounds): -r1/a1 <= -r2/a2 iff a2·r1 - a1·r2 >= 0.
+            let want_lower = lo.is_empty();
+            let cands: Vec<Vec<Row>> = bprojs
+                .iter()
+                .map(|p| {
+                    let (l, u) = self.bound_rows(p, k);
+                    if want_lower {
+                        l
+                    } else {
+                        u
+                    }
+                })
+                .collect();
+            let col = self.col(k);
+            let pair = cands.iter().enumerate().find_map(|(a, ra)| {
+                cands.iter().skip(a + 1).find_map(|rb| {
+                    let (r1, r2) = (ra.first()?, rb.first()?);
+                    (r1 != r2).then(|| (r1.clone(), r2.clone()))
+                })
+            });
+            if let Some((r1, r2)) = pair {
+                let (a1, a2) = (r1[col].abs(), r2[col].abs());
+                let mut cond: Row = r1
+                    .iter()
+                    .zip(&r2)
+                    .map(|(x, y)| {
+                        mul(a2, *x).and_then(|p| {
+                            mul(a1, *y).and_then(|q| p.checked_sub(q).ok_or(MathError::Overflow))
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
+                cond[col] = 0;
+                if cond[..cond.len() - 1].iter().any(|&c| c != 0) {
+                    return self.split_context(k, items, ctx, cond);
+                }
+            }
+        }
         if lo.is_empty() || up.is_empty() {
             return unsupported(format!(
                 "no {} bound for the loop over dimension {k} that is valid for all its statements",
@@ -1315,6 +1423,43 @@ impl Gen<'_> {
         let lo = self.prune(lo, &inner_ctx)?;
         let up = self.prune(up, &inner_ctx)?;
         self.emit_loop(k, lo, up, items, inner_ctx, guard)
+    }
+
+    /// The scan of dimension `k` under each half of the context split on
+    /// `row >= 0` (an affine condition on the outer loops and parameters),
+    /// each in an `affine.if`; the items whose domains meet a half go in
+    /// it.
+    fn split_context(&self, k: usize, items: Vec<Item>, ctx: &Poly, row: Row) -> Res<Node> {
+        self.splits.set(self.splits.get() + 1);
+        let mut neg: Row = row.iter().map(|v| -v).collect();
+        let last = neg.len() - 1;
+        neg[last] = neg[last].checked_sub(1).ok_or(MathError::Overflow)?;
+        let mut nodes = Vec::new();
+        for cond in [row, neg] {
+            let mut sub_ctx = ctx.clone();
+            sub_ctx.ineqs.push(cond.clone());
+            let mut sub = Vec::new();
+            for it in &items {
+                let mut both = sub_ctx.clone();
+                both.eqs.extend(it.poly.eqs.iter().cloned());
+                both.ineqs.extend(it.poly.ineqs.iter().cloned());
+                if self.feasible(&both)? {
+                    sub.push(it.clone());
+                }
+            }
+            if sub.is_empty() {
+                continue;
+            }
+            let body = self.scan(k, sub, &sub_ctx)?;
+            nodes.push(Node::If {
+                conds: vec![Cond {
+                    row: cond,
+                    eq: false,
+                }],
+                body: Box::new(body),
+            });
+        }
+        Ok(Node::Seq(nodes))
     }
 
     /// The loop over `t_k` with the given (pruned) bound rows around the
