@@ -294,6 +294,11 @@ struct Gen<'a> {
 /// Largest number of context splits in one generated tree.
 const MAX_SPLITS: usize = 16;
 
+/// Context splits allowed in all when a loop has no bound that holds for
+/// all its statements (without one, no code at all): separation, an
+/// optimization, stops at [`MAX_SPLITS`] and leaves the rest for these.
+const MAX_BOUND_SPLITS: usize = 32;
+
 /// What [`Gen::separate`] found.
 enum Separation {
     /// The loop split into consecutive loops.
@@ -1373,7 +1378,7 @@ impl Gen<'_> {
                 }
             }
         }
-        if (lo.is_empty() || up.is_empty()) && self.splits.get() < MAX_SPLITS {
+        if (lo.is_empty() || up.is_empty()) && self.splits.get() < MAX_BOUND_SPLITS {
             // No bound of one statement holds for all: under a comparison
             // of two statements' bounds, the smaller lower (larger upper)
             // one does. a1·t + r1 >= 0 and a2·t + r2 >= 0 (a > 0 for
@@ -1391,27 +1396,41 @@ impl Gen<'_> {
                 })
                 .collect();
             let col = self.col(k);
-            let pair = cands.iter().enumerate().find_map(|(a, ra)| {
-                cands.iter().skip(a + 1).find_map(|rb| {
-                    let (r1, r2) = (ra.first()?, rb.first()?);
-                    (r1 != r2).then(|| (r1.clone(), r2.clone()))
-                })
-            });
-            if let Some((r1, r2)) = pair {
-                let (a1, a2) = (r1[col].abs(), r2[col].abs());
-                let mut cond: Row = r1
-                    .iter()
-                    .zip(&r2)
-                    .map(|(x, y)| {
-                        mul(a2, *x).and_then(|p| {
-                            mul(a1, *y).and_then(|q| p.checked_sub(q).ok_or(MathError::Overflow))
-                        })
-                    })
-                    .collect::<Result<_, _>>()?;
-                cond[col] = 0;
-                if cond[..cond.len() - 1].iter().any(|&c| c != 0) {
-                    return self.split_context(k, items, ctx, cond);
+            // The first pair of bounds of two statements whose comparison
+            // is a condition on the outer loops and parameters that the
+            // context does not decide.
+            let mut found = None;
+            'pairs: for (a, ra) in cands.iter().enumerate() {
+                for rb in cands.iter().skip(a + 1) {
+                    for r1 in ra {
+                        for r2 in rb {
+                            let (a1, a2) = (r1[col].abs(), r2[col].abs());
+                            let mut cond: Row = r1
+                                .iter()
+                                .zip(r2)
+                                .map(|(x, y)| {
+                                    mul(a2, *x).and_then(|p| {
+                                        mul(a1, *y).and_then(|q| {
+                                            p.checked_sub(q).ok_or(MathError::Overflow)
+                                        })
+                                    })
+                                })
+                                .collect::<Result<_, _>>()?;
+                            cond[col] = 0;
+                            let neg: Row = cond.iter().map(|v| -v).collect();
+                            if cond[..cond.len() - 1].iter().any(|&c| c != 0)
+                                && !self.implies(ctx, &cond)?
+                                && !self.implies(ctx, &neg)?
+                            {
+                                found = Some(cond);
+                                break 'pairs;
+                            }
+                        }
+                    }
                 }
+            }
+            if let Some(cond) = found {
+                return self.split_context(k, items, ctx, cond);
             }
         }
         if lo.is_empty() || up.is_empty() {
