@@ -19,6 +19,8 @@ differs is marked in the table (speed of a wrong answer is not a speedup).
 Usage:
   bench/bench.py [--size LARGE] [--runs 2] [--procs 2] [--min-time 0.5] [--threads 2]
                  [--pipelines baseline,upstream,polyrs] [--pipeline NAME='args']
+                 (args may start with @DIR: that directory's polyrs-opt, e.g. an
+                 older build timed beside this one: --pipeline before='@/tmp/old/target/release --poly-opt')
                  [--bin-dir target/release] [--out docs/benchmarks] [kernel ...]
 Writes OUT.md, OUT.csv and OUT.svg (default docs/benchmarks.*).
 """
@@ -241,7 +243,13 @@ def main():
             modules = {}
             for n in names:
                 try:
-                    modules[n] = transform(mlir, args.bin_dir, pipelines[n])
+                    # '@DIR' first: that directory's polyrs-opt (an older
+                    # build, timed beside this one).
+                    opt = pipelines[n]
+                    bin_dir = args.bin_dir
+                    if opt and opt[0].startswith("@"):
+                        bin_dir, opt = opt[0][1:], opt[1:]
+                    modules[n] = transform(mlir, bin_dir, opt)
                 except RuntimeError as e:
                     row["error"][n] = str(e)
             # A pipeline that leaves the kernel function as it was runs the
