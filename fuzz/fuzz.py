@@ -162,6 +162,7 @@ class Tools:
     def __init__(self, bin_dir, compile_limit=10.0, run_limit=60.0):
         self.opt = os.path.join(bin_dir, "polyrs-opt")
         self.runner = os.path.join(bin_dir, "polyrs-runner")
+        self.mlir_opt = os.path.join(os.environ.get("LLVM_TOOLS_DIR", "/usr/lib/llvm-22/bin"), "mlir-opt")
         self.compile_limit = compile_limit
         self.run_limit = run_limit
 
@@ -845,6 +846,21 @@ def mutate(text, r):
     return (text[:pos] + r.choice("{}()[]<>%@:=,-x0 \n\"") + text[pos + 1:]).encode(), "char"
 
 
+def upstream_roundtrip_fails(tools, path, why):
+    """True when the stock mlir-opt, with no pass, prints `path` in a form
+    that it cannot parse again with the same error as `why`: MLIR's own
+    printer at fault, not a pass (it folds `i * -2^62 * 2` into
+    `i * -9223372036854775808`, a literal its parser refuses)."""
+    if not os.path.exists(tools.mlir_opt):
+        return False
+    rc, out, _, _ = run([tools.mlir_opt, path], timeout=tools.compile_limit)
+    if rc != 0:
+        return False
+    rc2, _, err2, _ = run([tools.mlir_opt, "-"], stdin=out.encode(), timeout=tools.compile_limit)
+    msg = lambda e: e.split("error:", 1)[-1].strip()
+    return rc2 not in (0, None) and msg((err2.strip().splitlines() or [""])[0]) == msg(why)
+
+
 def malformed_case(tools, seed, work):
     r = random.Random(seed)
     prog = gen.generate(seed)
@@ -874,14 +890,17 @@ def malformed_case(tools, seed, work):
             # A clean success: the output must parse again.
             rc2, _, err2, _ = run([tools.opt, "-"], stdin=out.encode(), timeout=tools.compile_limit)
             if rc2 != 0:
-                res["class"], res["detail"] = "bad-output", (err2.strip().splitlines() or [""])[0]
+                why = (err2.strip().splitlines() or [""])[0]
+                res["class"], res["detail"] = "bad-output", why
+                if upstream_roundtrip_fails(tools, path, why):
+                    res["class"] = "upstream"
             else:
                 res["class"] = "success"
     elif rc == 1 and (errors or err.strip()):
         res["class"], res["detail"] = "diagnostic", (errors or [err.strip().splitlines()[0]])[0]
     else:
         res["class"], res["detail"] = "bad-exit", "exit %d: %s" % (rc, (err.strip().splitlines() or [""])[-1])
-    if res["class"] not in ("success", "diagnostic"):
+    if res["class"] not in ("success", "diagnostic", "upstream"):
         os.makedirs(os.path.join(ROOT_OUT[0], "malformed"), exist_ok=True)
         keep = os.path.join(ROOT_OUT[0], "malformed", "m%d.mlir" % seed)
         shutil.copy(path, keep)
@@ -904,7 +923,10 @@ def cmd_malformed(args):
             for f in concurrent.futures.as_completed(futs):
                 r = f.result()
                 results.append(r)
-                if r["class"] not in ("success", "diagnostic"):
+                if r["class"] == "upstream":
+                    print("UPSTREAM seed %-6d %-10s %-32s %s (stock mlir-opt's own round trip fails the same way)" % (
+                        r["seed"], r["kind"], r["pass"], r["detail"][:160]), flush=True)
+                elif r["class"] not in ("success", "diagnostic"):
                     print("FAIL %-10s seed %-6d %-10s %-32s %s  [%s]" % (
                         r["class"], r["seed"], r["kind"], r["pass"], r["detail"][:160], r.get("saved")),
                         flush=True)
@@ -912,11 +934,11 @@ def cmd_malformed(args):
     kinds = collections.Counter(r["kind"].split("+")[0] for r in results)
     print("%d malformed inputs in %.0f s" % (len(results), time.monotonic() - t0))
     print("| outcome | inputs |\n|---|---|")
-    for c in ["success", "diagnostic", "bad-exit", "bad-output", "panic", "signal", "timeout"]:
+    for c in ["success", "diagnostic", "upstream", "bad-exit", "bad-output", "panic", "signal", "timeout"]:
         print("| %s | %d |" % (c, counts.get(c, 0)))
     print("mutations: " + ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
     print("slowest: %.2f s" % max((r["secs"] for r in results), default=0))
-    bad = sum(v for k, v in counts.items() if k not in ("success", "diagnostic"))
+    bad = sum(v for k, v in counts.items() if k not in ("success", "diagnostic", "upstream"))
     return 1 if bad else 0
 
 
