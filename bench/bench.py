@@ -324,8 +324,22 @@ def load_csv(path):
     return list(rows.values()), names
 
 
+def plan_target(bin_dir):
+    """The target poly-opt derives its sizes from by default, as its remark
+    names it (`znver4 (512-bit vectors, ...)`), or None."""
+    gemm = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "gemm.mlir")
+    try:
+        p = subprocess.run([os.path.join(bin_dir, "polyrs-opt"), gemm, "--poly-opt=profitability=false",
+                            "-o", os.devnull], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"; target (.*)$", p.stderr, re.M)
+    return m.group(1) if m else None
+
+
 def write_report(args, rows, names, pipelines, cmd_line):
     others = [n for n in names if n != "baseline"]
+    target = plan_target(args.bin_dir) or "unknown"
     cpu = "unknown CPU"
     try:
         with open("/proc/cpuinfo") as f:
@@ -342,6 +356,7 @@ def write_report(args, rows, names, pipelines, cmd_line):
              args.threads, args.runs, getattr(args, "min_time", 0.0), getattr(args, "procs", 1),
              "" if getattr(args, "procs", 1) == 1 else "es"),
           "",
+          "poly-opt's target (the host's, by default): %s." % target, "",
           "Pipelines (polyrs-opt arguments before the plain lowering):", ""]
     for n in names:
         md.append("- `%s`: %s" % (n, " ".join("`%s`" % a for a in pipelines[n]) or "no loop transformation"))

@@ -36,6 +36,8 @@
 //! * [`scop`] — static control parts: detection and the polyhedral model.
 //! * [`sched`] — schedules, the Pluto-style scheduler and the independent
 //!   legality checker (dependences and parallel loops).
+//! * [`target`] — what the plan may know about the machine (CPU and GPU
+//!   descriptions, presets, the host) and the sizes derived from it.
 //! * [`transform`] — tiling, intra-tile order, parallel loops, wavefronts.
 //! * [`plugin`] — the `mlirGetPassPluginInfo` entry point of the plugin.
 
@@ -52,6 +54,7 @@ pub mod passes;
 pub mod plugin;
 pub mod sched;
 pub mod scop;
+pub mod target;
 pub mod transform;
 
 /// Silences Rust's default panic message: polyrs catches panics at the pass

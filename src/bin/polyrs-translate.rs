@@ -1,10 +1,11 @@
 //! `polyrs-translate`: lowers an MLIR module (affine, scf, parallel loops) to
-//! LLVM IR, assembly or an object file for the host CPU, optimized at O3 by
+//! LLVM IR, assembly or an object file for the host CPU (or a named one), optimized at O3 by
 //! LLVM's pass builder. Parallel loops become OpenMP.
 
 use polyrs::cli::{help, parse, Flag};
-use polyrs::lower::native::{emit, host_target_machine, optimize, Emit};
+use polyrs::lower::native::{emit, optimize, target_machine, Emit};
 use polyrs::lower::{Compiler, CpuOptions, LowerError};
+use polyrs::target::CpuTarget;
 
 const FLAGS: &[Flag] = &[
     Flag {
@@ -28,6 +29,11 @@ const FLAGS: &[Flag] = &[
         help: "add C entry points _mlir_ciface_<fn> for every function (default: off)",
     },
     Flag {
+        name: "cpu",
+        takes_value: true,
+        help: "the CPU to generate code for: host or a preset of poly-opt's cpu option (default: host)",
+    },
+    Flag {
         name: "O",
         takes_value: true,
         help: "LLVM optimization level 0-3, as -O3 (default: 3)",
@@ -39,7 +45,7 @@ const FLAGS: &[Flag] = &[
     },
 ];
 
-const USAGE: &str = "polyrs-translate: MLIR (affine/scf/parallel) -> LLVM IR, assembly or object for the host CPU\n\n\
+const USAGE: &str = "polyrs-translate: MLIR (affine/scf/parallel) -> LLVM IR, assembly or object for the host CPU or --cpu\n\n\
 Usage: polyrs-translate [options] <input.mlir | ->";
 
 fn main() {
@@ -73,11 +79,12 @@ fn run() -> Result<(), String> {
     let level: u8 = p.opt_level()?;
     let input = p.single_input()?;
     let out = p.value("o").unwrap_or("-").to_string();
+    let cpu = CpuTarget::named(p.value("cpu").unwrap_or("host")).map_err(|e| e.to_string())?;
     let opts = CpuOptions {
         openmp: !p.has("no-openmp"),
         c_interface: p.has("c-interface"),
     };
-    translate(&input, &out, what, level, &opts).map_err(|e| e.to_string())
+    translate(&input, &out, what, level, &opts, &cpu).map_err(|e| e.to_string())
 }
 
 fn translate(
@@ -86,6 +93,7 @@ fn translate(
     what: Emit,
     level: u8,
     opts: &CpuOptions,
+    cpu: &CpuTarget,
 ) -> Result<(), LowerError> {
     let compiler = Compiler::new();
     let mut module = compiler.parse_file(input)?;
@@ -98,7 +106,7 @@ fn translate(
         2 => inkwell::OptimizationLevel::Default,
         _ => inkwell::OptimizationLevel::Aggressive,
     };
-    let tm = host_target_machine(cg_level)?;
+    let tm = target_machine(&cpu.name, &cpu.features, cg_level)?;
     optimize(&ir, &tm, level)?;
     emit(&ir, &tm, what, out)
 }

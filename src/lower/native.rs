@@ -27,23 +27,35 @@ pub enum Emit {
 /// Creates a target machine for the host CPU (its name and features, so the
 /// native vector ISA is used).
 pub fn host_target_machine(level: OptimizationLevel) -> Result<TargetMachine, LowerError> {
+    let cpu = TargetMachine::get_host_cpu_name();
+    let features = TargetMachine::get_host_cpu_features();
+    target_machine(&cpu.to_string_lossy(), &features.to_string_lossy(), level)
+}
+
+/// Creates a target machine of the default triple for LLVM CPU `cpu` with
+/// feature string `features` (empty: the CPU's own features), so that code
+/// can be generated for the machine a plan was made for
+/// ([`crate::target::CpuTarget`]'s name and features).
+pub fn target_machine(
+    cpu: &str,
+    features: &str,
+    level: OptimizationLevel,
+) -> Result<TargetMachine, LowerError> {
     Target::initialize_native(&InitializationConfig::default()).map_err(LowerError::Codegen)?;
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|e| LowerError::Codegen(e.to_string()))?;
-    let cpu = TargetMachine::get_host_cpu_name();
-    let features = TargetMachine::get_host_cpu_features();
     target
         .create_target_machine(
             &triple,
-            &cpu.to_string_lossy(),
-            &features.to_string_lossy(),
+            cpu,
+            features,
             level,
             RelocMode::PIC,
             CodeModel::Default,
         )
         .ok_or_else(|| {
             LowerError::Codegen(format!(
-                "no target machine for {}",
+                "no target machine for {} ({cpu})",
                 triple.as_str().to_string_lossy()
             ))
         })

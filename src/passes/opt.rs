@@ -41,6 +41,8 @@ use crate::sched::{describe_sample, verify, verify_parallel};
 use crate::transform::{is_skewed, original_parallel_plan, plan, Options as PlanOptions, Plan};
 
 use crate::scop::detect::detect;
+use crate::target::cpu::Sizes;
+use crate::target::{CpuTarget, Overrides, TargetError};
 use crate::scop::model::{build, Scop};
 use crate::scop::privatize;
 use crate::scop::split;
@@ -76,6 +78,32 @@ fn scops(func: Op) -> Vec<Scop> {
     out
 }
 
+/// The CPU the plan is made for: `cpu` (the host by default) with the
+/// fields the options give in its place.
+fn cpu_target(options: &OptOptions) -> Result<CpuTarget, PassError> {
+    // Zero: the target's own; past u32, the largest (refused below where
+    // out of range).
+    let given = |v: u64| (v > 0).then(|| u32::try_from(v).unwrap_or(u32::MAX));
+    let overrides = Overrides {
+        vector_bits: given(options.vector_bits),
+        vector_registers: given(options.vector_registers),
+        l1d_kib: (options.l1_cache > 0).then_some(options.l1_cache),
+        l2_kib: (options.l2_cache > 0).then_some(options.l2_cache),
+        cores: given(options.threads),
+    };
+    let invalid = |option: &str, value: String, reason: String| {
+        PassError::Options(super::OptionError::Invalid { option: option.into(), value, reason })
+    };
+    let target = CpuTarget::named(&options.cpu)
+        .map_err(|e| invalid("cpu", options.cpu.clone(), e.to_string()))?;
+    target.with(&overrides).map_err(|e| match e {
+        TargetError::Field { field, value, reason } => {
+            invalid(field, value.to_string(), reason.to_string())
+        }
+        other => invalid("cpu", options.cpu.clone(), other.to_string()),
+    })
+}
+
 /// Runs the pass on one function.
 pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     check_value("fuse", &options.fuse)?;
@@ -95,13 +123,6 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             reason: "register tile sizes must be between 1 and 16".into(),
         }));
     }
-    if options.threads == 0 {
-        return Err(PassError::Options(super::OptionError::Invalid {
-            option: "threads".into(),
-            value: "0".into(),
-            reason: "the parallel loops are tuned for at least one thread".into(),
-        }));
-    }
     if let Some(bad) = options.tile_sizes.iter().find(|&&t| t < 1) {
         return Err(PassError::Options(super::OptionError::Invalid {
             option: "tile-sizes".into(),
@@ -109,6 +130,8 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             reason: "tile sizes must be positive".into(),
         }));
     }
+    let target = cpu_target(options)?;
+    let derived = Sizes::of(&target);
     let plan_options = PlanOptions {
         tile: options.tile,
         sizes: if options.tile_sizes.is_empty() {
@@ -120,19 +143,22 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         parallel: options.parallel,
         nested: options.nested_parallel,
         prevector: options.prevector,
-        vector_tile: if options.tile_sizes.is_empty() {
-            options.vector_tile_size as i64
-        } else {
-            0
+        vector_tile: match (options.tile_sizes.is_empty(), options.vector_tile_size) {
+            (false, _) => 0,
+            (true, 0) => derived.vector_tile,
+            (true, t) => i64::try_from(t).unwrap_or(i64::MAX),
         },
         auto_sizes: options.tile_sizes.is_empty(),
-        threads: i64::try_from(options.threads).unwrap_or(i64::MAX),
+        threads: derived.threads,
+        min_parallel_tiles: derived.min_parallel_tiles,
+        reduction_tile: derived.reduction_tile,
+        panel_tile: derived.panel_tile,
         wavefront: options.wavefront,
         inner_wavefront: options.inner_wavefront,
         unroll_jam: options.unroll_jam.min(16) as i64,
         register_tile: if options.register_tile {
             match options.register_tile_sizes[..] {
-                [] => (8, 8),
+                [] => derived.register_block,
                 [v] => (v, v),
                 [u, v, ..] => (u, v),
             }
@@ -141,7 +167,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         },
         // Wider blocks only by default: explicit sizes are taken as given.
         register_tile_wide: if options.register_tile_sizes.is_empty() {
-            16
+            derived.register_block_wide
         } else {
             0
         },
@@ -373,6 +399,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         if options.verify {
             what.push("legality verified".into());
         }
+        what.push(format!("target {target}"));
         diag(at, Severity::Remark, &format!("poly-opt: {}", what.join("; ")), None);
     }
     if options.noalias && !rewritten.is_empty() {

@@ -78,6 +78,15 @@ pub struct Options {
     /// Threads the parallel loops are tuned for: a parallel loop of
     /// register blocks with equal work per iteration gets one tile each.
     pub threads: i64,
+    /// Smallest number of tiles of a parallel loop whose tiles grow for a
+    /// vector loop ([`crate::target::cpu::Sizes::min_parallel_tiles`]).
+    pub min_parallel_tiles: i64,
+    /// Default tile of the loop inside register blocks (gemm's `k`), a
+    /// power of two ([`crate::target::cpu::Sizes::reduction_tile`]).
+    pub reduction_tile: i64,
+    /// Largest default tile of the vector loop of register blocks
+    /// ([`crate::target::cpu::Sizes::panel_tile`]).
+    pub panel_tile: i64,
     /// Wavefront over tiles of bands without a parallel loop.
     pub wavefront: bool,
     /// Register blocks' iterations of the vector loop where the blocks are
@@ -107,27 +116,6 @@ pub struct Options {
 
 /// Largest number of copies of a statement that unroll-and-jam makes.
 pub const MAX_JAM_COPIES: i64 = 16;
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            tile: true,
-            sizes: vec![32],
-            l2_factor: 0,
-            parallel: true,
-            nested: false,
-            prevector: true,
-            vector_tile: 256,
-            auto_sizes: true,
-            threads: 2,
-            wavefront: true,
-            inner_wavefront: true,
-            unroll_jam: 0,
-            register_tile: (8, 8),
-            register_tile_wide: 16,
-        }
-    }
-}
 
 /// One dimension of the final schedule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -561,13 +549,9 @@ fn extent_of(scop: &Scop, sched: &PlutoSchedule, k: usize, members: &[usize]) ->
     hi.checked_sub(lo)?.checked_add(1)
 }
 
-/// Tiles of the parallel tile loop to keep (about four per thread on two
-/// cores) when its tiles grow for a vector loop.
-pub const MIN_PARALLEL_TILES: i64 = 8;
-
 /// The tile size of a vector loop whose tiles are also the parallel ones:
 /// the largest power of two from `base` up to `vector_tile` that leaves at
-/// least [`MIN_PARALLEL_TILES`] tiles over the loop's extent (the range of
+/// least `min_tiles` tiles over the loop's extent (the range of
 /// hyperplane `k` over the members' domains), or `base` when the extent is
 /// parametric. A 32-wide vector loop runs a short vector body per point of
 /// the outer loops (trmm: 2.4x slower than with 128); 256-wide tiles would
@@ -579,6 +563,7 @@ fn parallel_vector_tile(
     members: &[usize],
     base: i64,
     vector_tile: i64,
+    min_tiles: i64,
 ) -> i64 {
     let Some(extent) = extent_of(scop, sched, k, members) else {
         return base;
@@ -587,25 +572,13 @@ fn parallel_vector_tile(
     while size < vector_tile {
         let next = size.saturating_mul(2).min(vector_tile);
         // Tiles of `next` over `extent >= 1` iterations, rounded up.
-        if (extent - 1) / next + 1 < MIN_PARALLEL_TILES {
+        if (extent - 1) / next + 1 < min_tiles {
             break;
         }
         size = next;
     }
     size
 }
-
-/// Default tile of the loop inside register blocks (gemm's `k`): a block's
-/// accumulators are loaded and stored once per tile of it, and its slice
-/// of the vector operand (`B[k][j..j+16]` for 64 values of `k`: 8 KB)
-/// stays in L1 while the block runs.
-pub const REGISTER_R_TILE: i64 = 64;
-
-/// Largest default tile of the vector loop of register blocks: the panel
-/// of the vector operand that one tile of the loop inside the blocks reads
-/// (`REGISTER_R_TILE` x 1024 doubles, 512 KB) stays in L2 while every
-/// block row of the tile sweeps it.
-pub const REGISTER_V_TILE: i64 = 1024;
 
 /// `extent` iterations in tiles of at most `max`, all of one size (the
 /// last one shorter by less than a tile), rounded up to a multiple of
@@ -645,10 +618,14 @@ fn uniform_along(
 /// point dimensions `(u, v, r)` (`v` the vector loop, `r` the loop inside
 /// the blocks) with blocks of `(su, sv)` iterations, from `sizes` (the other
 /// dimensions keep theirs), after BLIS's analytical model (Low et al.,
-/// TOMS 2016) for this machine's 48 KB L1 and 1 MB L2 per core:
+/// TOMS 2016) for the target's caches ([`crate::target::cpu`]):
 ///
-/// * `r`: [`REGISTER_R_TILE`], whatever its extent;
-/// * `v`: its whole extent, in equal tiles of at most [`REGISTER_V_TILE`],
+/// * `r`: `opts.reduction_tile`, whatever its extent: a block's slice of
+///   the vector operand over one tile of it stays in L1 while the block
+///   runs;
+/// * `v`: its whole extent, in equal tiles of at most `opts.panel_tile`
+///   (the panel of the vector operand that one tile of `r` reads stays in
+///   L2 while every block row of the tile sweeps it),
 ///   a multiple of `sv`, unless its tiles are the parallel ones;
 /// * `u`, when its tiles are the parallel loop and every iteration does the
 ///   same work: one tile per thread, a multiple of `su`. Every block row of
@@ -668,22 +645,22 @@ fn register_tile_sizes(
     (u, v, r): (usize, usize, usize),
     (su, sv): (i64, i64),
     par_dim: Option<usize>,
-    threads: i64,
+    opts: &Options,
     sizes: &[i64],
 ) -> Vec<i64> {
     let mut sizes = sizes.to_vec();
     let extent = |d: usize| extent_of(scop, sched, band.first + d, members);
     // A power of two: the block-invariant operands' buffer is indexed by
     // `k mod T` in the innermost loop (3mm with tiles of 60-63: 10% slower).
-    sizes[r] = REGISTER_R_TILE;
+    sizes[r] = opts.reduction_tile;
     if par_dim != Some(v) {
         if let Some(e) = extent(v) {
-            sizes[v] = balanced_tile(e, REGISTER_V_TILE, sv);
+            sizes[v] = balanced_tile(e, opts.panel_tile, sv);
         }
     }
     if par_dim == Some(u) && uniform_along(scop, sched, band, u, members) {
         if let Some(e) = extent(u) {
-            sizes[u] = balanced_tile(e, (e - 1) / threads.max(1) + 1, su);
+            sizes[u] = balanced_tile(e, (e - 1) / opts.threads.max(1) + 1, su);
         }
     }
     sizes
@@ -1079,6 +1056,7 @@ pub fn plan(
                                 members,
                                 sizes[d],
                                 opts.vector_tile,
+                                opts.min_parallel_tiles,
                             );
                         }
                     }
@@ -1149,7 +1127,7 @@ pub fn plan(
                     (*u, *v, *r),
                     (ru, step),
                     par_dim,
-                    opts.threads,
+                    opts,
                     &sizes_of[members[0]],
                 );
                 for &s in members {

@@ -13,8 +13,8 @@
 // independent point loop i goes innermost (independent chains), and the
 // i tiles run in parallel.
 //
-// RUN: %polyrs-opt %s --poly-opt=profitability=false 2>&1 | FileCheck %s
-// RUN: %polyrs-opt %s --poly-opt='profitability=false prevector=false' 2>&1 | FileCheck %s --check-prefix=NOVEC
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2>&1 | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false prevector=false' 2>&1 | FileCheck %s --check-prefix=NOVEC
 // RUN: %polyrs-opt %s --poly-print-schedule 2>&1 >/dev/null | FileCheck %s --check-prefix=SCHED
 
 // CHECK: remark: poly-opt: 4 statements, {{.*}}; point loop φ1 moved innermost (independent iterations across a recurrence); band of 2 loops tiled 32x32 / 32x256; legality verified

@@ -8,14 +8,14 @@
 //
 // The structure is checked with tiles of 32 for k (the default 64 would
 // cover the whole loop, and its slot index k mod 64 fold to k).
-// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s
-// RUN: %polyrs-opt %s --poly-opt='hoist=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
-// RUN: %polyrs-opt %s --poly-opt='parallel=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=SEQ
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} hoist=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} parallel=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=SEQ
 // RUN: %polyrs-runner --threads=2 %s > %t.before
-// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' | %polyrs-runner --threads=2 - > %t.after
-// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 profitability=false' | %polyrs-runner --threads=2 - > %t.default
-// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=3,5 tile-sizes=30 profitability=false' | %polyrs-runner --threads=2 - > %t.partial
-// RUN: %polyrs-opt %s --poly-opt='parallel=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' | %polyrs-runner --threads=2 - > %t.seq
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' | %polyrs-runner --threads=2 - > %t.after
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 profitability=false' | %polyrs-runner --threads=2 - > %t.default
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=3,5 tile-sizes=30 profitability=false' | %polyrs-runner --threads=2 - > %t.partial
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} parallel=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' | %polyrs-runner --threads=2 - > %t.seq
 // RUN: diff %t.before %t.after
 // RUN: diff %t.before %t.default
 // RUN: diff %t.before %t.partial

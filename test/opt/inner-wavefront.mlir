@@ -8,10 +8,10 @@
 // transformation turned off).
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
-// RUN: %polyrs-opt %s --poly-opt=profitability=false 2> %t.remarks | %polyrs-runner --threads=2 - > %t.default
-// RUN: %polyrs-opt %s --poly-opt='tile-sizes=7 profitability=false' | %polyrs-runner --threads=2 - > %t.seven
-// RUN: %polyrs-opt %s --poly-opt='tile-sizes=5,3,11 profitability=false' | %polyrs-runner --threads=2 - > %t.odd
-// RUN: %polyrs-opt %s --poly-opt='inner-wavefront=false profitability=false' 2> %t.off.remarks | %polyrs-runner --threads=2 - > %t.off
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2> %t.remarks | %polyrs-runner --threads=2 - > %t.default
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} tile-sizes=7 profitability=false' | %polyrs-runner --threads=2 - > %t.seven
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} tile-sizes=5,3,11 profitability=false' | %polyrs-runner --threads=2 - > %t.odd
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} inner-wavefront=false profitability=false' 2> %t.off.remarks | %polyrs-runner --threads=2 - > %t.off
 // RUN: diff %t.before %t.default
 // RUN: diff %t.before %t.seven
 // RUN: diff %t.before %t.odd
@@ -19,7 +19,7 @@
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
 // RUN: FileCheck %s --input-file=%t.remarks --check-prefix=REMARK
 // RUN: FileCheck %s --input-file=%t.off.remarks --check-prefix=OFF
-// RUN: %polyrs-opt %s --poly-opt=profitability=false 2>/dev/null | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2>/dev/null | FileCheck %s
 //
 // SUMS: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}

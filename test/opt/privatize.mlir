@@ -4,8 +4,8 @@
 // the buffer freed. A running sum (no re-initialization) is not expanded.
 // The results are compared bit for bit in semantics.mlir.
 //
-// RUN: %polyrs-opt %s --poly-opt=profitability=false 2>&1 | FileCheck %s
-// RUN: %polyrs-opt %s --poly-opt='profitability=false privatize=false' 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2>&1 | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false privatize=false' 2>&1 | FileCheck %s --check-prefix=OFF
 
 // CHECK: remark: poly-opt: {{.*}}temporary arg3 expanded per iteration (privatized)
 // CHECK-NOT: privatized

@@ -6,11 +6,12 @@
 // (k ascending per C element), so the results are bit-identical
 // (test/opt/semantics.mlir runs them).
 //
-// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 profitability=false' 2>&1 | FileCheck %s
-// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=3,5 tile-sizes=30 profitability=false' 2>&1 | FileCheck %s --check-prefix=PARTIAL
-// RUN: %polyrs-opt %s --poly-opt='register-tile=false scalar-replace=false profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
-// RUN: not %polyrs-opt %s --poly-opt='register-tile-sizes=17' 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not %polyrs-opt %s --poly-opt='threads=0' 2>&1 | FileCheck %s --check-prefix=BADTHREADS
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 profitability=false' 2>&1 | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=3,5 tile-sizes=30 profitability=false' 2>&1 | FileCheck %s --check-prefix=PARTIAL
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile=false scalar-replace=false profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: not %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=17' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not %polyrs-opt %s --poly-opt='cpu=pentium-9' 2>&1 | FileCheck %s --check-prefix=BADCPU
+// RUN: not %polyrs-opt %s --poly-opt='vector-bits=300' 2>&1 | FileCheck %s --check-prefix=BADBITS
 
 // CHECK: remark: poly-opt: 1 statement, {{.*}}register tile 2x4; band of 3 loops tiled 32x64x64; legality verified
 // CHECK-LABEL: func.func @gemm
@@ -49,7 +50,8 @@
 // OFF-NOT: iter_args
 
 // BAD: error: {{.*}}register-tile-sizes{{.*}}register tile sizes must be between 1 and 16
-// BADTHREADS: error: {{.*}}threads{{.*}}the parallel loops are tuned for at least one thread
+// BADCPU: error: {{.*}}cpu{{.*}}unknown CPU 'pentium-9' (known: host, x86-64, haswell, znver3
+// BADBITS: error: poly-opt: invalid value '300' for option 'vector-bits': vector registers are 64, 128, 256, 512 or 1024 bits wide
 func.func @gemm(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
   affine.for %i = 0 to 64 {
     affine.for %j = 0 to 64 {
@@ -68,7 +70,7 @@ func.func @gemm(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf
 
 // B[i][j] += A[k][i] * B[k][j]: B is written at [i][j] and read at [k][j],
 // so no loop keeps every access to B on one cell: no register tile.
-// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=2,4 profitability=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRMM
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 profitability=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRMM
 // TRMM: register-tile.mlir:[[@LINE+2]]:3: remark: poly-opt: 1 statement, {{.*}} 0 guards; point loop φ0 moved innermost (stride-1 accesses); band of 3 loops tiled 32x32x32; legality verified
 func.func @trmm_like(%A: memref<64x64xf64>, %B: memref<64x64xf64>) {
   affine.for %i = 0 to 64 {

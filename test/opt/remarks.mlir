@@ -1,12 +1,12 @@
 // One remark per SCoP and per rejected loop nest; what poly-opt cannot do
 // exactly it leaves unchanged, and bad options are errors.
-// RUN: %polyrs-opt %s --poly-opt -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: %polyrs-opt %s --poly-opt 2>/dev/null | FileCheck %s
-// RUN: not %polyrs-opt %s --poly-opt=tile-sizes=0 2>&1 | FileCheck %s --check-prefix=ZERO
-// RUN: not %polyrs-opt %s --poly-opt=fuse=sometimes 2>&1 | FileCheck %s --check-prefix=FUSE
-// RUN: %polyrs-opt %s --poly-opt='verify=false profitability=false' 2>&1 | FileCheck %s --check-prefix=NOVERIFY
+// RUN: %polyrs-opt %s --poly-opt='%{avx512}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %polyrs-opt %s --poly-opt='%{avx512}' 2>/dev/null | FileCheck %s
+// RUN: not %polyrs-opt %s --poly-opt='%{avx512} tile-sizes=0' 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not %polyrs-opt %s --poly-opt='%{avx512} fuse=sometimes' 2>&1 | FileCheck %s --check-prefix=FUSE
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} verify=false profitability=false' 2>&1 | FileCheck %s --check-prefix=NOVERIFY
 // The same pass runs inside the stock mlir-opt through the plugin:
-// RUN: %mlir-opt --load-pass-plugin=%polyrs_plugin --pass-pipeline='builtin.module(func.func(poly-opt{profitability=false}))' %s 2>&1 | FileCheck %s --check-prefix=PLUGIN
+// RUN: %mlir-opt --load-pass-plugin=%polyrs_plugin --pass-pipeline='builtin.module(func.func(poly-opt{%{avx512} profitability=false}))' %s 2>&1 | FileCheck %s --check-prefix=PLUGIN
 
 // A strided loop is modeled and scanned (test/opt/strides.mlir), but 500
 // instances are too little work: with the default heuristics the nest stays
@@ -78,7 +78,7 @@ func.func @reduction(%A: memref<100xf64>) -> f64 {
 
 // ZERO: error: {{.*}}invalid value '0' for option 'tile-sizes': tile sizes must be positive
 // FUSE: invalid value 'sometimes' for option 'fuse': fuse must be smart, max or no
-// NOVERIFY: remark: poly-opt: 1 statement, 4 loops (1 parallel), 0 guards; point loop φ0 moved innermost (stride-1 accesses); band of 2 loops tiled 32x32{{$}}
+// NOVERIFY: remark: poly-opt: 1 statement, 4 loops (1 parallel), 0 guards; point loop φ0 moved innermost (stride-1 accesses); band of 2 loops tiled 32x32; target znver4 (
 // NOVERIFY-NOT: legality verified
 // PLUGIN: remark: poly-opt: 1 statement, 4 loops (1 parallel)
 // PLUGIN: affine.parallel

@@ -7,15 +7,15 @@
 // bounds, an if/else and partial tiles (tile size 7).
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
-// RUN: %polyrs-opt %s --poly-opt | %polyrs-runner --threads=2 - > %t.default
-// RUN: %polyrs-opt %s --poly-opt='tile-sizes=7 profitability=false' | %polyrs-runner --threads=2 - > %t.seven
-// RUN: %polyrs-opt %s --poly-opt='fuse=max tile-sizes=3,5 profitability=false' | %polyrs-runner --threads=2 - > %t.fused
+// RUN: %polyrs-opt %s --poly-opt='%{avx512}' | %polyrs-runner --threads=2 - > %t.default
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} tile-sizes=7 profitability=false' | %polyrs-runner --threads=2 - > %t.seven
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} fuse=max tile-sizes=3,5 profitability=false' | %polyrs-runner --threads=2 - > %t.fused
 // RUN: diff %t.before %t.default
 // RUN: diff %t.before %t.seven
-// RUN: %polyrs-opt %s --poly-opt='unroll-jam=4 noalias=true profitability=false' | %polyrs-runner --threads=2 - > %t.jam
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} unroll-jam=4 noalias=true profitability=false' | %polyrs-runner --threads=2 - > %t.jam
 // RUN: diff %t.before %t.fused
 // RUN: diff %t.before %t.jam
-// RUN: %polyrs-opt %s --poly-opt='register-tile-sizes=3,5 tile-sizes=30 profitability=false' 2>%t.rt.remarks | %polyrs-runner --threads=2 - > %t.rt
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=3,5 tile-sizes=30 profitability=false' 2>%t.rt.remarks | %polyrs-runner --threads=2 - > %t.rt
 // RUN: diff %t.before %t.rt
 // RUN: FileCheck %s --input-file=%t.rt.remarks --check-prefix=RT
 // RT: register tile 3x5
@@ -24,7 +24,7 @@
 // CHECK-COUNT-10: {{[0-9]}}
 //
 // The transformation did happen (one remark per SCoP, none left unchanged):
-// RUN: %polyrs-opt %s --poly-opt=profitability=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-NOT: left unchanged
 // REMARK-COUNT-8: remark: poly-opt:
 

@@ -10,10 +10,10 @@
 // scheduler gave up. Both are transformed now, with the same results.
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
-// RUN: %polyrs-opt %s --poly-opt 2> %t.remarks | %polyrs-runner --threads=2 - > %t.default
-// RUN: %polyrs-opt %s --poly-opt='tile-sizes=7 profitability=false' | %polyrs-runner --threads=2 - > %t.seven
-// RUN: %polyrs-opt %s --poly-opt='nested-parallel=true tile-sizes=4,9 profitability=false' | %polyrs-runner --threads=2 - > %t.nested
-// RUN: %polyrs-opt %s --poly-opt='tile=false nested-parallel=true profitability=false' | %polyrs-runner --threads=2 - > %t.untiled
+// RUN: %polyrs-opt %s --poly-opt='%{avx512}' 2> %t.remarks | %polyrs-runner --threads=2 - > %t.default
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} tile-sizes=7 profitability=false' | %polyrs-runner --threads=2 - > %t.seven
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} nested-parallel=true tile-sizes=4,9 profitability=false' | %polyrs-runner --threads=2 - > %t.nested
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} tile=false nested-parallel=true profitability=false' | %polyrs-runner --threads=2 - > %t.untiled
 // RUN: diff %t.before %t.default
 // RUN: diff %t.before %t.seven
 // RUN: diff %t.before %t.nested

@@ -7,16 +7,16 @@
 // of tiles restarted at every step.
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
-// RUN: %polyrs-opt %s --poly-opt=profitability=false 2> %t.remarks | %polyrs-runner --threads=2 - > %t.split
-// RUN: %polyrs-opt %s --poly-opt='tile-sizes=7 profitability=false' | %polyrs-runner --threads=2 - > %t.seven
-// RUN: %polyrs-opt %s --poly-opt='split=false profitability=false' 2> %t.nosplit.remarks | %polyrs-runner --threads=2 - > %t.nosplit
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2> %t.remarks | %polyrs-runner --threads=2 - > %t.split
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} tile-sizes=7 profitability=false' | %polyrs-runner --threads=2 - > %t.seven
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} split=false profitability=false' 2> %t.nosplit.remarks | %polyrs-runner --threads=2 - > %t.nosplit
 // RUN: diff %t.before %t.split
 // RUN: diff %t.before %t.seven
 // RUN: diff %t.before %t.nosplit
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
 // RUN: FileCheck %s --input-file=%t.remarks --check-prefix=REMARK
 // RUN: FileCheck %s --input-file=%t.nosplit.remarks --check-prefix=NOSPLIT
-// RUN: %polyrs-opt %s --poly-opt=profitability=false 2>/dev/null | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2>/dev/null | FileCheck %s
 //
 // Each kernel printed one checksum, and none is a NaN or an infinity (the
 // bit patterns of those start with 7ff or fff):

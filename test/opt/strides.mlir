@@ -6,17 +6,17 @@
 // OpenMP threads), with several tilings.
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
-// RUN: %polyrs-opt %s --poly-opt=profitability=false 2> %t.remarks | %polyrs-runner --threads=2 - > %t.default
-// RUN: %polyrs-opt %s --poly-opt='tile-sizes=3 profitability=false' | %polyrs-runner --threads=2 - > %t.three
-// RUN: %polyrs-opt %s --poly-opt='tile-sizes=2,5 l2-tile=2 nested-parallel=true profitability=false' | %polyrs-runner --threads=2 - > %t.l2
-// RUN: %polyrs-opt %s --poly-opt='fuse=max unroll-jam=2 tile-sizes=4 profitability=false' | %polyrs-runner --threads=2 - > %t.jam
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2> %t.remarks | %polyrs-runner --threads=2 - > %t.default
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} tile-sizes=3 profitability=false' | %polyrs-runner --threads=2 - > %t.three
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} tile-sizes=2,5 l2-tile=2 nested-parallel=true profitability=false' | %polyrs-runner --threads=2 - > %t.l2
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} fuse=max unroll-jam=2 tile-sizes=4 profitability=false' | %polyrs-runner --threads=2 - > %t.jam
 // RUN: diff %t.before %t.default
 // RUN: diff %t.before %t.three
 // RUN: diff %t.before %t.l2
 // RUN: diff %t.before %t.jam
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
 // RUN: FileCheck %s --input-file=%t.remarks --check-prefix=REMARK
-// RUN: %polyrs-opt %s --poly-opt=profitability=false --mlir-print-local-scope 2>/dev/null | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' --mlir-print-local-scope 2>/dev/null | FileCheck %s
 //
 // SUMS-COUNT-4: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}

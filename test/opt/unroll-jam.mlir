@@ -4,10 +4,10 @@
 // iteration of the innermost loop holds factor^2 statement copies in the
 // original order of each accumulation chain (k ascending per C element).
 //
-// RUN: %polyrs-opt %s --poly-opt='unroll-jam=2 scalar-replace=false profitability=false' 2>&1 | FileCheck %s
-// RUN: %polyrs-opt %s --poly-opt='unroll-jam=2 noalias=true profitability=false' 2>/dev/null | FileCheck %s --check-prefix=NOALIAS
-// RUN: %polyrs-opt %s --poly-opt='unroll-jam=2 profitability=false' 2>&1 | FileCheck %s --check-prefix=TRI
-// RUN: %polyrs-opt %s --poly-opt='profitability=false' 2>/dev/null | FileCheck %s --check-prefix=OFF
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} unroll-jam=2 scalar-replace=false profitability=false' 2>&1 | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} unroll-jam=2 noalias=true profitability=false' 2>/dev/null | FileCheck %s --check-prefix=NOALIAS
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} unroll-jam=2 profitability=false' 2>&1 | FileCheck %s --check-prefix=TRI
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2>/dev/null | FileCheck %s --check-prefix=OFF
 
 // CHECK: remark: poly-opt: {{.*}}2 point loops unrolled and jammed by 2; band of 3 loops tiled 32x256x32
 // CHECK-LABEL: func.func @gemm

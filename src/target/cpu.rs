@@ -1,0 +1,208 @@
+//! The plan's sizes from a CPU's description: register blocks from the
+//! vector registers and lanes, tiles from the caches, tiles per thread
+//! from the cores.
+//!
+//! The model is BLIS's analytical one (Low, Igual, Smith, Quintana-Ortí:
+//! "Analytical Modeling Is Enough for High-Performance BLIS", TOMS 2016),
+//! simplified for loops the plan blocks itself:
+//!
+//! * **Register block** `u x v` (gemm's `i x j`): `u * v / lanes`
+//!   accumulators live in vector registers across the loop inside the
+//!   block (gemm's `k`), beside the `v / lanes` streamed vectors of the
+//!   vector operand, the broadcast one and the products of a bit-exact
+//!   multiply then add (no FMA contraction: each product needs a register
+//!   until its add). [`ACCUMULATOR_SHARE`] of the register file holds
+//!   accumulators; blocks are [`WIDE_VECTORS`] vectors wide where no domain
+//!   constraint cuts them (else one vector), and `u` takes what is left:
+//!   on AVX-512 (32 x 8 doubles) 8 x 16, on AVX2 (16 x 4) 4 x 8.
+//! * **Tile of the loop inside the blocks** `r`: the block's slice of the
+//!   vector operand (`r x v` values) fills [`L1_SHARE`] of the L1 data
+//!   cache, rounded down to a power of two.
+//! * **Tile of the vector loop** over register blocks: the panel of the
+//!   vector operand that one tile of `r` reads (`r x V` values) fills
+//!   [`L2_SHARE`] of L2, in whole blocks.
+//! * **Vector tile** of plain (not register-tiled) vector loops:
+//!   [`VECTOR_TILE_VECTORS`] vectors.
+//! * **Parallel tiles**: at least [`TILES_PER_THREAD`] per thread when a
+//!   parallel loop's tiles grow for a vector loop.
+//!
+//! Every number here is a model parameter, the same for every machine;
+//! what differs between machines comes from [`CpuTarget`].
+
+use super::CpuTarget;
+
+/// Bytes of the elements the sizes are computed for: doubles, PolyBench's
+/// and most scientific codes' type (with `f32`, every length in elements
+/// could double).
+pub const ELEMENT_BYTES: u32 = 8;
+
+/// Share of the vector registers that hold a register block's
+/// accumulators, as `(numerator, denominator)`: the rest holds the
+/// streamed vectors, the broadcast operand, the products awaiting their
+/// add, and what the compiler needs besides. BLIS's kernels use up to
+/// three quarters, with FMA (no products to keep).
+pub const ACCUMULATOR_SHARE: (u32, u32) = (1, 2);
+
+/// Vectors per row of a register block that no domain constraint cuts:
+/// wider blocks reuse each broadcast operand for more columns (gemm, 2mm,
+/// 3mm with 8 x 16 on AVX-512: 12-15 % faster than 8 x 8); along a
+/// triangle's diagonal more work would fall into partial blocks, so
+/// triangular blocks are one vector wide (syrk: 3x slower with two).
+pub const WIDE_VECTORS: i64 = 2;
+
+/// Largest number of iterations of an unrolled loop of a register block
+/// (the bound `register-tile-sizes` enforces too).
+pub const MAX_BLOCK: i64 = 16;
+
+/// Share of the L1 data cache for a block's slice of the vector operand
+/// over one tile of the loop inside the blocks, as `1 / L1_SHARE`: the
+/// rest holds the broadcast operand's column and the output block.
+pub const L1_SHARE: u64 = 4;
+
+/// Share of L2 for the panel of the vector operand that every block row of
+/// a tile sweeps, as `1 / L2_SHARE`: the rest holds the rows of the
+/// broadcast operand and the output tile.
+pub const L2_SHARE: u64 = 2;
+
+/// Vectors per tile of a plain vector loop moved innermost: a short vector
+/// loop runs its loop overhead and remainder once per point of the outer
+/// loops (trmm with 32 doubles instead of 128 on AVX-512: 2.4x slower);
+/// a long one only grows the tile's footprint.
+pub const VECTOR_TILE_VECTORS: i64 = 32;
+
+/// Tiles per thread to keep, at least, when a parallel loop's tiles grow
+/// for a vector loop: fewer would leave threads idle on unequal tiles.
+pub const TILES_PER_THREAD: i64 = 4;
+
+/// The plan's sizes for one target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sizes {
+    /// Register block `(u, v)`: iterations of the outer and of the vector
+    /// point loop per block where the domain may cut blocks.
+    pub register_block: (i64, i64),
+    /// Iterations of the vector loop per block where no domain constraint
+    /// cuts them.
+    pub register_block_wide: i64,
+    /// Tile of the loop inside register blocks (a power of two).
+    pub reduction_tile: i64,
+    /// Largest tile of the vector loop of register blocks.
+    pub panel_tile: i64,
+    /// Tile of a plain vector loop moved innermost.
+    pub vector_tile: i64,
+    /// Smallest number of tiles of a parallel loop whose tiles grow for a
+    /// vector loop.
+    pub min_parallel_tiles: i64,
+    /// Threads the parallel loops are tuned for.
+    pub threads: i64,
+}
+
+/// The largest power of two at most `n` (1 for `n < 1`).
+fn floor_pow2(n: i64) -> i64 {
+    if n < 2 {
+        1
+    } else {
+        1 << (63 - n.leading_zeros())
+    }
+}
+
+impl Sizes {
+    /// The sizes for `target` (see the module's model).
+    pub fn of(target: &CpuTarget) -> Sizes {
+        let lanes = target.lanes(ELEMENT_BYTES);
+        let regs = i64::from(target.vector_registers);
+        let (num, den) = ACCUMULATOR_SHARE;
+        let accumulators = (regs * i64::from(num) / i64::from(den)).max(1);
+        let wide = (WIDE_VECTORS * lanes).min(MAX_BLOCK);
+        let narrow = lanes.min(MAX_BLOCK);
+        // Accumulators per block row: the wide block's vectors.
+        let per_row = (wide - 1) / lanes + 1;
+        let u = (accumulators / per_row).clamp(1, MAX_BLOCK);
+        let elem = i64::from(ELEMENT_BYTES);
+        let l1 = i64::try_from(target.l1d_bytes / L1_SHARE).unwrap_or(i64::MAX);
+        let l2 = i64::try_from(target.l2_bytes / L2_SHARE).unwrap_or(i64::MAX);
+        let reduction_tile = floor_pow2(l1 / (wide * elem)).max(8);
+        let panel_tile = ((l2 / (reduction_tile * elem)) / wide).max(1) * wide;
+        let threads = i64::from(target.cores.max(1));
+        Sizes {
+            register_block: (u, narrow),
+            register_block_wide: wide,
+            reduction_tile,
+            panel_tile,
+            vector_tile: VECTOR_TILE_VECTORS * lanes,
+            min_parallel_tiles: TILES_PER_THREAD * threads,
+            threads,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn preset(name: &str, cores: u32) -> CpuTarget {
+        let mut t = CpuTarget::preset(name).expect("a preset");
+        t.cores = cores;
+        t
+    }
+
+    /// The AVX-512 machine the earlier constants were measured on (32
+    /// registers of 8 doubles, 32 KiB L1d, 1 MiB L2, 2 cores) gets them
+    /// back: 8 x 8 and 8 x 16 blocks, 64 x 1024 tiles, 256-wide vector
+    /// tiles, 8 parallel tiles.
+    #[test]
+    fn avx512_gives_the_measured_sizes() {
+        let s = Sizes::of(&preset("znver4", 2));
+        assert_eq!(s.register_block, (8, 8));
+        assert_eq!(s.register_block_wide, 16);
+        assert_eq!((s.reduction_tile, s.panel_tile), (64, 1024));
+        assert_eq!(s.vector_tile, 256);
+        assert_eq!((s.min_parallel_tiles, s.threads), (8, 2));
+    }
+
+    /// Skylake-SP: LLVM vectorizes with ymm (see `PREFER_256_BIT`), of
+    /// which AVX-512 has 32: 8x8 blocks of 4-wide vectors, 16 accumulators.
+    #[test]
+    fn intel_avx512_blocks_are_sized_for_ymm() {
+        let s = Sizes::of(&preset("skylake-avx512", 2));
+        assert_eq!((s.register_block, s.register_block_wide), ((8, 4), 8));
+        assert_eq!(
+            (s.reduction_tile, s.panel_tile, s.vector_tile),
+            (128, 512, 128)
+        );
+    }
+
+    /// AVX2 (16 registers of 4 doubles): 4 x 8 blocks, 8 accumulators of
+    /// 16 registers; with a 32 KiB L1 the reduction tile doubles (blocks
+    /// half as wide), and Zen 3's 512 KiB L2 holds a 128 x 256 panel.
+    #[test]
+    fn avx2_blocks_fit_sixteen_registers() {
+        let s = Sizes::of(&preset("znver3", 8));
+        assert_eq!(s.register_block, (4, 4));
+        assert_eq!(s.register_block_wide, 8);
+        let (u, v) = (s.register_block.0, s.register_block_wide);
+        let lanes = 4;
+        // Accumulators + streamed vectors + broadcast + products.
+        assert!(u * v / lanes + v / lanes + 1 + u <= 16);
+        assert_eq!((s.reduction_tile, s.panel_tile), (128, 256));
+        assert_eq!(s.vector_tile, 128);
+        assert_eq!(s.min_parallel_tiles, 32);
+    }
+
+    #[test]
+    fn sizes_stay_in_range_for_odd_targets() {
+        let mut t = preset("x86-64", 1);
+        t.vector_bits = 64;
+        t.vector_registers = 4;
+        t.l1d_bytes = 1024;
+        t.l2_bytes = 1024;
+        let s = Sizes::of(&t);
+        assert!(s.register_block.0 >= 1 && s.register_block.1 >= 1);
+        assert!(s.reduction_tile >= 8 && s.panel_tile >= s.register_block_wide);
+        t.vector_bits = 1024;
+        t.vector_registers = 256;
+        let s = Sizes::of(&t);
+        assert!(s.register_block.0 <= MAX_BLOCK && s.register_block_wide <= MAX_BLOCK);
+        assert_eq!(floor_pow2(1000), 512);
+        assert_eq!(floor_pow2(0), 1);
+    }
+}

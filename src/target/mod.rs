@@ -1,0 +1,440 @@
+//! What the plan may know about the machine: one description per target,
+//! and every size the plan uses derived from it.
+//!
+//! A [`CpuTarget`] names the CPU (LLVM's name, so that the code is
+//! generated for the machine the plan was made for) and gives the numbers
+//! the sizes come from: vector width, vector registers, FMA, the cache
+//! sizes per core, the cores. The host CPU is the default
+//! ([`CpuTarget::host`]: LLVM's host CPU name and features, the caches from
+//! the OS); named presets cover the common ISAs ([`CpuTarget::preset`]);
+//! any field can be overridden ([`Overrides`]). [`cpu`] turns a description
+//! into the plan's sizes ([`cpu::Sizes`]); [`gpu`] holds the GPU's
+//! description for the GPU mapping.
+//!
+//! Nothing outside this module encodes a machine: a number that remains
+//! in a stage is a documented model parameter.
+
+pub mod cpu;
+pub mod gpu;
+
+use std::fmt;
+
+/// A CPU the plan is made for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CpuTarget {
+    /// LLVM's CPU name (`znver4`, `haswell`, `x86-64`, ...).
+    pub name: String,
+    /// LLVM's feature string for code generation: the host's features for
+    /// the host, empty for a preset (the named CPU's own features).
+    pub features: String,
+    /// Width of the vector registers used for floating-point arithmetic.
+    pub vector_bits: u32,
+    /// Number of architectural vector registers.
+    pub vector_registers: u32,
+    /// Fused multiply-add instructions exist.
+    pub fma: bool,
+    /// Level-1 data cache per core, in bytes.
+    pub l1d_bytes: u64,
+    /// Level-2 cache per core, in bytes.
+    pub l2_bytes: u64,
+    /// Cores the parallel loops may use (the host's, unless overridden).
+    pub cores: u32,
+}
+
+/// One named CPU: LLVM's name and what the plan needs of it.
+struct Preset {
+    name: &'static str,
+    vector_bits: u32,
+    vector_registers: u32,
+    fma: bool,
+    l1d_kib: u64,
+    l2_kib: u64,
+}
+
+/// The named CPUs, from their vendors' optimization manuals: generic
+/// x86-64 (SSE2), AVX2 (Haswell, Zen 3) and AVX-512 (Skylake-SP, Ice Lake
+/// SP, Sapphire Rapids, Zen 4). The vector width is the one LLVM's
+/// vectorizers use: 256 bits on the Intel AVX-512 CPUs of
+/// [`PREFER_256_BIT`], with AVX-512's 32 registers.
+const PRESETS: &[Preset] = &[
+    Preset {
+        name: "x86-64",
+        vector_bits: 128,
+        vector_registers: 16,
+        fma: false,
+        l1d_kib: 32,
+        l2_kib: 256,
+    },
+    Preset {
+        name: "haswell",
+        vector_bits: 256,
+        vector_registers: 16,
+        fma: true,
+        l1d_kib: 32,
+        l2_kib: 256,
+    },
+    Preset {
+        name: "znver3",
+        vector_bits: 256,
+        vector_registers: 16,
+        fma: true,
+        l1d_kib: 32,
+        l2_kib: 512,
+    },
+    Preset {
+        name: "skylake-avx512",
+        vector_bits: 256,
+        vector_registers: 32,
+        fma: true,
+        l1d_kib: 32,
+        l2_kib: 1024,
+    },
+    Preset {
+        name: "icelake-server",
+        vector_bits: 256,
+        vector_registers: 32,
+        fma: true,
+        l1d_kib: 48,
+        l2_kib: 1280,
+    },
+    Preset {
+        name: "sapphirerapids",
+        vector_bits: 256,
+        vector_registers: 32,
+        fma: true,
+        l1d_kib: 48,
+        l2_kib: 2048,
+    },
+    Preset {
+        name: "znver4",
+        vector_bits: 512,
+        vector_registers: 32,
+        fma: true,
+        l1d_kib: 32,
+        l2_kib: 1024,
+    },
+];
+
+/// The AVX-512 CPUs whose LLVM tuning prefers 256-bit vectors
+/// (`TuningPrefer256Bit` in LLVM's `X86.td`: 512-bit instructions lower
+/// these cores' clock): LLVM vectorizes for them with ymm registers (32 of
+/// them), so the plan sizes its blocks for 256-bit vectors. Register
+/// blocks sized for zmm would need twice the ymm accumulators (gemm at
+/// LARGE on `skylake-avx512`: 69 spills and reloads in its loops with
+/// 8x16 blocks, none with 8x8).
+pub const PREFER_256_BIT: &[&str] = &[
+    "skylake-avx512",
+    "cascadelake",
+    "cooperlake",
+    "cannonlake",
+    "icelake-client",
+    "icelake-server",
+    "rocketlake",
+    "tigerlake",
+    "sapphirerapids",
+    "emeraldrapids",
+    "graniterapids",
+    "graniterapids-d",
+    "x86-64-v4",
+];
+
+/// Fields given on the command line in place of the target's own (`None`
+/// or zero: the target's).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// Vector register width in bits.
+    pub vector_bits: Option<u32>,
+    /// Number of vector registers.
+    pub vector_registers: Option<u32>,
+    /// L1 data cache per core, in KiB.
+    pub l1d_kib: Option<u64>,
+    /// L2 cache per core, in KiB.
+    pub l2_kib: Option<u64>,
+    /// Cores.
+    pub cores: Option<u32>,
+}
+
+/// A target that cannot be made. A user error: an unknown CPU name or a
+/// field out of range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TargetError {
+    /// The CPU name is neither `host` nor a preset.
+    #[error("unknown CPU '{0}' (known: host, {known})", known = preset_names().join(", "))]
+    UnknownCpu(String),
+    /// A field is out of its range.
+    #[error("{field}={value}: {reason}")]
+    Field {
+        /// The option's name.
+        field: &'static str,
+        /// The value given.
+        value: u64,
+        /// Why it is refused.
+        reason: &'static str,
+    },
+}
+
+/// The names [`CpuTarget::preset`] knows.
+pub fn preset_names() -> Vec<&'static str> {
+    PRESETS.iter().map(|p| p.name).collect()
+}
+
+/// Cache sizes used when the OS does not report them (per core).
+const FALLBACK_L1D_KIB: u64 = 32;
+/// See [`FALLBACK_L1D_KIB`].
+const FALLBACK_L2_KIB: u64 = 256;
+
+impl CpuTarget {
+    /// The named CPU `name` (`host` for the host), with the host's cores.
+    pub fn named(name: &str) -> Result<CpuTarget, TargetError> {
+        if name == "host" || name.is_empty() {
+            return Ok(CpuTarget::host());
+        }
+        CpuTarget::preset(name).ok_or_else(|| TargetError::UnknownCpu(name.to_string()))
+    }
+
+    /// A preset by LLVM CPU name, with the host's cores.
+    pub fn preset(name: &str) -> Option<CpuTarget> {
+        let p = PRESETS.iter().find(|p| p.name == name)?;
+        Some(CpuTarget {
+            name: p.name.to_string(),
+            features: String::new(),
+            vector_bits: p.vector_bits,
+            vector_registers: p.vector_registers,
+            fma: p.fma,
+            l1d_bytes: p.l1d_kib * 1024,
+            l2_bytes: p.l2_kib * 1024,
+            cores: host_cores(),
+        })
+    }
+
+    /// The host: LLVM's host CPU name and features (the vector width, the
+    /// register count and FMA follow from the features), the cache sizes
+    /// from the OS (Linux's sysfs; else the preset of the same name, else
+    /// 32 KiB and 256 KiB), and the cores the process may use.
+    pub fn host() -> CpuTarget {
+        let name = inkwell::targets::TargetMachine::get_host_cpu_name()
+            .to_string_lossy()
+            .into_owned();
+        let features = inkwell::targets::TargetMachine::get_host_cpu_features()
+            .to_string_lossy()
+            .into_owned();
+        CpuTarget::from_features(&name, &features, host_caches())
+    }
+
+    /// A target for LLVM CPU `name` with feature string `features` (`+avx2,
+    /// -avx512f, ...`) and caches `(l1d, l2)` in bytes when known.
+    pub fn from_features(name: &str, features: &str, caches: Option<(u64, u64)>) -> CpuTarget {
+        let has = |f: &str| features.split(',').any(|x| x.strip_prefix('+') == Some(f));
+        let (vector_bits, vector_registers) = if has("avx512f") {
+            (
+                if PREFER_256_BIT.contains(&name) {
+                    256
+                } else {
+                    512
+                },
+                32,
+            )
+        } else if has("avx") {
+            (256, 16)
+        } else {
+            (128, 16)
+        };
+        let preset = PRESETS.iter().find(|p| p.name == name);
+        let (l1d, l2) = caches.unwrap_or_else(|| match preset {
+            Some(p) => (p.l1d_kib * 1024, p.l2_kib * 1024),
+            None => (FALLBACK_L1D_KIB * 1024, FALLBACK_L2_KIB * 1024),
+        });
+        CpuTarget {
+            name: name.to_string(),
+            features: features.to_string(),
+            vector_bits,
+            vector_registers,
+            fma: has("fma"),
+            l1d_bytes: l1d,
+            l2_bytes: l2,
+            cores: host_cores(),
+        }
+    }
+
+    /// This target with the fields of `o` that are given.
+    pub fn with(mut self, o: &Overrides) -> Result<CpuTarget, TargetError> {
+        if let Some(b) = o.vector_bits {
+            if ![64, 128, 256, 512, 1024].contains(&b) {
+                return Err(TargetError::Field {
+                    field: "vector-bits",
+                    value: b.into(),
+                    reason: "vector registers are 64, 128, 256, 512 or 1024 bits wide",
+                });
+            }
+            self.vector_bits = b;
+        }
+        if let Some(r) = o.vector_registers {
+            if !(4..=256).contains(&r) {
+                return Err(TargetError::Field {
+                    field: "vector-registers",
+                    value: r.into(),
+                    reason: "between 4 and 256 vector registers",
+                });
+            }
+            self.vector_registers = r;
+        }
+        for (given, field, slot) in [
+            (o.l1d_kib, "l1-cache", &mut self.l1d_bytes),
+            (o.l2_kib, "l2-cache", &mut self.l2_bytes),
+        ] {
+            if let Some(k) = given {
+                if !(1..=1 << 20).contains(&k) {
+                    return Err(TargetError::Field {
+                        field,
+                        value: k,
+                        reason: "cache sizes are between 1 KiB and 1 GiB",
+                    });
+                }
+                *slot = k * 1024;
+            }
+        }
+        if let Some(c) = o.cores {
+            self.cores = c.max(1);
+        }
+        Ok(self)
+    }
+
+    /// Vector lanes of `elem_bytes`-byte elements (at least 1).
+    pub fn lanes(&self, elem_bytes: u32) -> i64 {
+        i64::from((self.vector_bits / 8 / elem_bytes.max(1)).max(1))
+    }
+}
+
+impl fmt::Display for CpuTarget {
+    /// `znver4 (512-bit vectors, 32 registers, FMA, L1d 32 KiB, L2 1024 KiB, 2 cores)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({}-bit vectors, {} registers, {}L1d {} KiB, L2 {} KiB, {} core{})",
+            self.name,
+            self.vector_bits,
+            self.vector_registers,
+            if self.fma { "FMA, " } else { "" },
+            self.l1d_bytes / 1024,
+            self.l2_bytes / 1024,
+            self.cores,
+            if self.cores == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// The cores this process may run on (at least 1).
+pub fn host_cores() -> u32 {
+    std::thread::available_parallelism()
+        .map(|n| u32::try_from(n.get()).unwrap_or(u32::MAX))
+        .unwrap_or(1)
+}
+
+/// The host's L1 data and L2 cache sizes per core, in bytes, from Linux's
+/// `/sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}`.
+fn host_caches() -> Option<(u64, u64)> {
+    let mut l1 = None;
+    let mut l2 = None;
+    for i in 0..8 {
+        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
+        let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).ok();
+        let (Some(level), Some(kind), Some(size)) = (read("level"), read("type"), read("size"))
+        else {
+            continue;
+        };
+        let Some(bytes) = parse_size(size.trim()) else {
+            continue;
+        };
+        match (level.trim(), kind.trim()) {
+            ("1", "Data" | "Unified") => l1 = Some(bytes),
+            ("2", "Data" | "Unified") => l2 = Some(bytes),
+            _ => {}
+        }
+    }
+    Some((l1?, l2?))
+}
+
+/// `32K` → 32768, `1M` → 1048576, `512` → 512.
+fn parse_size(s: &str) -> Option<u64> {
+    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => s.split_at(i),
+        None => (s, ""),
+    };
+    let n: u64 = digits.parse().ok()?;
+    let scale = match unit {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        _ => return None,
+    };
+    n.checked_mul(scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_give_the_vector_isa() {
+        let avx512 = CpuTarget::from_features("znver4", "+avx2,+avx512f,+fma,+avx", None);
+        assert_eq!(
+            (avx512.vector_bits, avx512.vector_registers, avx512.fma),
+            (512, 32, true)
+        );
+        assert_eq!((avx512.l1d_bytes, avx512.l2_bytes), (32 << 10, 1 << 20));
+        let avx2 = CpuTarget::from_features("znver3", "+avx2,-avx512f,+fma,+avx", Some((1, 2)));
+        assert_eq!((avx2.vector_bits, avx2.vector_registers), (256, 16));
+        assert_eq!((avx2.l1d_bytes, avx2.l2_bytes), (1, 2));
+        let skx = CpuTarget::from_features("skylake-avx512", "+avx2,+avx512f,+fma,+avx", None);
+        assert_eq!((skx.vector_bits, skx.vector_registers), (256, 32));
+        let sse = CpuTarget::from_features("mystery", "+sse2,-avx,-fma", None);
+        assert_eq!(
+            (sse.vector_bits, sse.fma, sse.l2_bytes),
+            (128, false, 256 << 10)
+        );
+    }
+
+    #[test]
+    fn presets_and_overrides() {
+        assert!(CpuTarget::named("pentium-9").is_err());
+        let t = CpuTarget::named("haswell").and_then(|t| {
+            t.with(&Overrides {
+                vector_registers: Some(32),
+                l2_kib: Some(2048),
+                cores: Some(0),
+                ..Default::default()
+            })
+        });
+        let t = t.expect("haswell with overrides");
+        assert_eq!(
+            (t.vector_bits, t.vector_registers, t.l2_bytes, t.cores),
+            (256, 32, 2 << 20, 1)
+        );
+        let bad = CpuTarget::named("znver4").and_then(|t| {
+            t.with(&Overrides {
+                vector_bits: Some(300),
+                ..Default::default()
+            })
+        });
+        assert!(matches!(
+            bad,
+            Err(TargetError::Field {
+                field: "vector-bits",
+                ..
+            })
+        ));
+        for name in preset_names() {
+            assert!(CpuTarget::preset(name).is_some());
+        }
+    }
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("32K"), Some(32768));
+        assert_eq!(parse_size("1024K"), Some(1 << 20));
+        assert_eq!(parse_size("2M"), Some(2 << 20));
+        assert_eq!(parse_size("12"), Some(12));
+        assert_eq!(parse_size("x"), None);
+    }
+}
