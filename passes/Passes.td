@@ -214,6 +214,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Re-check the final schedule and its parallel loops with the independent legality checker">,
     Option<"profitability", "profitability", "bool", /*default=*/"true",
            "Skip tiling when it would leave guards in innermost loops, and leave a SCoP unchanged when its plan has neither tiles nor parallel loops">,
+    Option<"contract", "contract", "bool", /*default=*/"false",
+           "Allow LLVM to fuse each multiply and the add or subtract that uses it into a fused multiply-add, in the rewritten loop nests (fastmath<contract> on their arith.mulf, addf, subf): faster on CPUs with FMA, what gcc -O3 and clang -O3 do by default, but results may differ in the last bits from the input's (off: bit-identical)">,
     Option<"timeBudget", "time-budget", "unsigned", /*default=*/"5",
            "Seconds of work per SCoP (dependences, schedule, plan, checks, code generation) before it is left unchanged with a remark naming the stage that ran out (0: no limit)">,
   ];

@@ -41,6 +41,7 @@
 //! the minimum of `r` over the context exceeds `-1`, which suffices for
 //! integer points.
 
+pub mod contract;
 pub mod emit;
 pub mod scatter;
 

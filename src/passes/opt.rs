@@ -14,6 +14,7 @@
 //!    code can replace the old ([`crate::codegen::emit::check`]);
 //! 6. the rewrite ([`crate::codegen::emit::emit`]).
 
+use crate::codegen::contract::allow_contraction;
 use crate::codegen::{emit, generate, work_per_loop, Tree};
 
 /// Smallest number of statement instances per execution of a parallel loop
@@ -358,6 +359,14 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         } else {
             Vec::new()
         };
+        // Contraction flags on the SCoP's own operations, which every
+        // statement instance of the new nests is cloned from.
+        if options.contract {
+            if let Err(e) = allow_contraction(&scop.ops) {
+                diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
+                return Err(PassError::InvalidInput);
+            }
+        }
         let hoisted = match emit::emit(
             &scop,
             &tree,
@@ -398,6 +407,9 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         what.extend(jam_note);
         if options.verify {
             what.push("legality verified".into());
+        }
+        if options.contract {
+            what.push("multiply-adds may be fused (contract)".into());
         }
         what.push(format!("target {target}"));
         diag(at, Severity::Remark, &format!("poly-opt: {}", what.join("; ")), None);

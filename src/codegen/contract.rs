@@ -1,0 +1,90 @@
+//! FMA contraction of the rewritten loop nests (`poly-opt{contract=true}`):
+//! every floating-point multiply, add and subtract in them gets the
+//! `contract` fast-math flag, which lets LLVM fuse a multiply and the add
+//! that uses it into one fused multiply-add (`vfmadd` on x86 with FMA).
+//!
+//! A fused multiply-add rounds once where the separate operations round
+//! twice, so results may differ in their last bits from the input
+//! program's: the same freedom `gcc -O3` and `clang -O3` take by default
+//! (`-ffp-contract=fast` / `on`), and the reason this is off by default
+//! (poly-opt's output is otherwise bit-identical to its input). Nothing
+//! else changes: the order of every accumulation chain stays the same.
+//!
+//! Only a SCoP's own operations are marked, just before the rewrite (the
+//! new nests' statement instances are cloned from them); code around the
+//! SCoPs keeps its flags.
+
+use crate::ffi::build::{set_attr, Builder};
+use crate::ffi::ir::Op;
+
+/// The floating-point operations a multiply-add is made of.
+const CONTRACTIBLE: &[&str] = &["arith.mulf", "arith.addf", "arith.subf"];
+
+/// `flags` (the text of an `#arith.fastmath<...>` attribute, or `None`)
+/// with `contract` added; `None` when they allow contraction already.
+pub fn with_contract(flags: Option<&str>) -> Option<String> {
+    let inner = flags
+        .and_then(|t| t.strip_prefix("#arith.fastmath<"))
+        .and_then(|t| t.strip_suffix('>'))
+        .unwrap_or("none");
+    let mut list: Vec<&str> = inner
+        .split(',')
+        .map(str::trim)
+        .filter(|f| !f.is_empty() && *f != "none")
+        .collect();
+    if list.iter().any(|&f| f == "contract" || f == "fast") {
+        return None;
+    }
+    list.push("contract");
+    Some(format!("#arith.fastmath<{}>", list.join(",")))
+}
+
+/// Marks every multiply, add and subtract nested in `roots` (and `roots`
+/// themselves) as contractible; returns how many were marked.
+pub fn allow_contraction(roots: &[Op]) -> Result<usize, String> {
+    let Some(&anchor) = roots.first() else {
+        return Ok(0);
+    };
+    let b = Builder::new(anchor);
+    let mut marked = 0;
+    let mut stack: Vec<Op> = roots.to_vec();
+    while let Some(op) = stack.pop() {
+        let name = op.name();
+        if CONTRACTIBLE.contains(&name.as_str()) {
+            let now = op.attr(c"fastmath").map(|a| a.text());
+            if let Some(text) = with_contract(now.as_deref()) {
+                set_attr(op, "fastmath", b.attr(&text)?);
+                marked += 1;
+            }
+        }
+        for r in op.regions() {
+            for blk in r.blocks() {
+                stack.extend(blk.ops());
+            }
+        }
+    }
+    Ok(marked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_contract;
+
+    #[test]
+    fn contract_joins_the_flags_already_there() {
+        assert_eq!(
+            with_contract(None).as_deref(),
+            Some("#arith.fastmath<contract>")
+        );
+        assert_eq!(
+            with_contract(Some("#arith.fastmath<none>")).as_deref(),
+            Some("#arith.fastmath<contract>")
+        );
+        assert_eq!(
+            with_contract(Some("#arith.fastmath<nnan,ninf>")).as_deref(),
+            Some("#arith.fastmath<nnan,ninf,contract>")
+        );
+        assert_eq!(with_contract(Some("#arith.fastmath<contract>")), None);
+        assert_eq!(with_contract(Some("#arith.fastmath<fast>")), None);
+    }
+}
