@@ -74,7 +74,7 @@ int main(void)
 {
   DATA_TYPE alpha, beta;
   init_array(NI, NJ, NK, NL, &alpha, &beta);
-  kernel_2mm(NI, NJ, NK, NL, alpha, beta);
+  POLYRS_TIMED(kernel_2mm(NI, NJ, NK, NL, alpha, beta));
   CHECKSUM(D);
   PRINT_CHECKSUM();
   return 0;

@@ -89,7 +89,7 @@ static void kernel_adi(int tsteps, int n)
 int main(void)
 {
   init_array(N);
-  kernel_adi(TSTEPS, N);
+  POLYRS_TIMED(kernel_adi(TSTEPS, N));
   CHECKSUM(u);
   PRINT_CHECKSUM();
   return 0;

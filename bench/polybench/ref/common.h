@@ -28,4 +28,23 @@ static void checksum_array(const double *p, long count)
 }
 #define CHECKSUM(arr) checksum_array((const double *)(arr), (long)(sizeof(arr) / sizeof(double)))
 #define PRINT_CHECKSUM() printf("%.17g\n", polyrs_checksum)
+
+/* The kernel call, timed when POLYRS_KERNEL_TIME is set in the environment
+   (bench/bench.py's C pipelines: gcc -O3, Polly): its wall time goes to
+   stderr as "kernel time: <seconds>". No effect on the results. */
+#include <time.h>
+static double polyrs_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+#define POLYRS_TIMED(call)                                                  \
+  do {                                                                      \
+    double polyrs_t0 = polyrs_now();                                        \
+    call;                                                                   \
+    double polyrs_t1 = polyrs_now();                                        \
+    if (getenv("POLYRS_KERNEL_TIME"))                                       \
+      fprintf(stderr, "kernel time: %.9f\n", polyrs_t1 - polyrs_t0);       \
+  } while (0)
 #endif

@@ -52,7 +52,7 @@ int main(void)
 {
   DATA_TYPE float_n;
   init_array(M, N, &float_n);
-  kernel_correlation(M, N, float_n);
+  POLYRS_TIMED(kernel_correlation(M, N, float_n));
   CHECKSUM(corr);
   PRINT_CHECKSUM();
   return 0;

@@ -39,7 +39,7 @@ int main(void)
 {
   DATA_TYPE float_n;
   init_array(M, N, &float_n);
-  kernel_covariance(M, N, float_n);
+  POLYRS_TIMED(kernel_covariance(M, N, float_n));
   CHECKSUM(cov);
   PRINT_CHECKSUM();
   return 0;

@@ -57,7 +57,7 @@ static void kernel_durbin(int n)
 int main(void)
 {
   init_array(N);
-  kernel_durbin(N);
+  POLYRS_TIMED(kernel_durbin(N));
   CHECKSUM(y);
   PRINT_CHECKSUM();
   return 0;

@@ -62,7 +62,7 @@ int main(void)
 {
   DATA_TYPE alpha, beta;
   init_array(NI, NJ, NK, &alpha, &beta);
-  kernel_gemm(NI, NJ, NK, alpha, beta);
+  POLYRS_TIMED(kernel_gemm(NI, NJ, NK, alpha, beta));
   CHECKSUM(C);
   PRINT_CHECKSUM();
   return 0;

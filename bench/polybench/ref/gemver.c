@@ -44,7 +44,7 @@ int main(void)
 {
   DATA_TYPE alpha, beta;
   init_array(N, &alpha, &beta);
-  kernel_gemver(N, alpha, beta);
+  POLYRS_TIMED(kernel_gemver(N, alpha, beta));
   CHECKSUM(w);
   PRINT_CHECKSUM();
   return 0;

@@ -36,7 +36,7 @@ int main(void)
 {
   DATA_TYPE alpha, beta;
   init_array(N, &alpha, &beta);
-  kernel_gesummv(N, alpha, beta);
+  POLYRS_TIMED(kernel_gesummv(N, alpha, beta));
   CHECKSUM(y);
   PRINT_CHECKSUM();
   return 0;

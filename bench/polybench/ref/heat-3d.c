@@ -43,7 +43,7 @@ static void kernel_heat_3d(int tsteps, int n)
 int main(void)
 {
   init_array(N);
-  kernel_heat_3d(TSTEPS, N);
+  POLYRS_TIMED(kernel_heat_3d(TSTEPS, N));
   CHECKSUM(A);
   PRINT_CHECKSUM();
   return 0;

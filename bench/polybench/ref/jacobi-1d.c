@@ -27,7 +27,7 @@ static void kernel_jacobi_1d(int tsteps, int n)
 int main(void)
 {
   init_array(N);
-  kernel_jacobi_1d(TSTEPS, N);
+  POLYRS_TIMED(kernel_jacobi_1d(TSTEPS, N));
   CHECKSUM(A);
   PRINT_CHECKSUM();
   return 0;

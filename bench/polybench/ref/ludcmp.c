@@ -54,7 +54,7 @@ static void kernel_ludcmp(int n)
 int main(void)
 {
   init_array(N);
-  kernel_ludcmp(N);
+  POLYRS_TIMED(kernel_ludcmp(N));
   CHECKSUM(x);
   PRINT_CHECKSUM();
   return 0;

@@ -60,7 +60,7 @@ static void kernel_nussinov(int n)
 int main(void)
 {
   init_array(N);
-  kernel_nussinov(N);
+  POLYRS_TIMED(kernel_nussinov(N));
   CHECKSUM(table);
   PRINT_CHECKSUM();
   return 0;

@@ -46,7 +46,7 @@ static void kernel_seidel_2d(int tsteps, int n)
 int main(void)
 {
   init_array(N);
-  kernel_seidel_2d(TSTEPS, N);
+  POLYRS_TIMED(kernel_seidel_2d(TSTEPS, N));
   CHECKSUM(A);
   PRINT_CHECKSUM();
   return 0;

@@ -41,7 +41,7 @@ int main(void)
 {
   DATA_TYPE alpha, beta;
   init_array(M, N, &alpha, &beta);
-  kernel_symm(M, N, alpha, beta);
+  POLYRS_TIMED(kernel_symm(M, N, alpha, beta));
   CHECKSUM(C);
   PRINT_CHECKSUM();
   return 0;

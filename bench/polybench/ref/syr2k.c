@@ -37,7 +37,7 @@ int main(void)
 {
   DATA_TYPE alpha, beta;
   init_array(N, M, &alpha, &beta);
-  kernel_syr2k(N, M, alpha, beta);
+  POLYRS_TIMED(kernel_syr2k(N, M, alpha, beta));
   CHECKSUM(C);
   PRINT_CHECKSUM();
   return 0;

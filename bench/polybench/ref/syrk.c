@@ -34,7 +34,7 @@ int main(void)
 {
   DATA_TYPE alpha, beta;
   init_array(N, M, &alpha, &beta);
-  kernel_syrk(N, M, alpha, beta);
+  POLYRS_TIMED(kernel_syrk(N, M, alpha, beta));
   CHECKSUM(C);
   PRINT_CHECKSUM();
   return 0;

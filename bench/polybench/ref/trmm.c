@@ -34,7 +34,7 @@ int main(void)
 {
   DATA_TYPE alpha;
   init_array(M, N, &alpha);
-  kernel_trmm(M, N, alpha);
+  POLYRS_TIMED(kernel_trmm(M, N, alpha));
   CHECKSUM(B);
   PRINT_CHECKSUM();
   return 0;
