@@ -114,6 +114,10 @@ PIPELINES = {
     # for 3 (tiles that split the rows unevenly, partial blocks in them).
     "polyrs-auto": ["--poly-opt=profitability=false"],
     "polyrs-auto-th3": ["--poly-opt=profitability=false threads=3"],
+    # The sizes of other CPUs' presets (the code still runs on the host):
+    # AVX2 (4x8 blocks, r = 128) and an Intel AVX-512 one sized for ymm.
+    "polyrs-avx2": ["--poly-opt=cpu=znver3 threads=2 profitability=false"],
+    "polyrs-skx": ["--poly-opt=cpu=skylake-avx512 threads=3 profitability=false"],
     # FMA contraction allowed (contract=true): compared within TOLERANCE,
     # not bit for bit.
     "polyrs-fma": ["--poly-opt=contract=true profitability=false"],
