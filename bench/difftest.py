@@ -57,8 +57,10 @@ TOLERANCE = {"polyrs-fma": 1e-10}
 # own C code moves by more than the tolerance when FMA is allowed
 # (gramschmidt at SMALL: 235343.25 at gcc -O0, 235413.19 at gcc -O2
 # -march=znver3 -ffp-contract=fast, 235257.54 at clang -O3 -march=native,
-# which poly-opt's contract=true matches to 16 digits).
-ILL_CONDITIONED = {"gramschmidt": 1e-3}
+# which poly-opt's contract=true matches to 16 digits; durbin's recursion
+# at LARGE: -4.282313143994851 at gcc -O0, -4.2823131454399501 at gcc -O3
+# -march=native, 3.4e-10 apart).
+ILL_CONDITIONED = {"gramschmidt": 1e-3, "durbin": 1e-8}
 
 
 def tolerance(pipeline, kernel):
