@@ -358,6 +358,31 @@ class TooBig(Exception):
     pass
 
 
+def walk(nodes, env, stmt):
+    """Runs the loops and guards of `nodes` in program order (MLIR's
+    semantics: max/min bounds, steps, `== 0` and `>= 0` conditions, else
+    branches), calling `stmt(node, env)` for each statement instance with
+    `env` mapping parameters and iterators to their values."""
+    for n in nodes:
+        k = n["k"]
+        if k == "for":
+            lo = max(ev(e, env) for e in n["lbs"])
+            hi = min(ev(e, env) for e in n["ubs"])
+            i = lo
+            while i < hi:
+                env[n["iv"]] = i
+                walk(n["body"], env, stmt)
+                i += n["step"]
+            env.pop(n["iv"], None)
+        elif k == "if":
+            if all((ev(e, env) == 0) if eq else (ev(e, env) >= 0) for e, eq in n["conds"]):
+                walk(n["then"], env, stmt)
+            elif n["else"]:
+                walk(n["else"], env, stmt)
+        else:
+            stmt(n, env)
+
+
 def walk_accesses(prog, visit):
     """Runs the program's control flow, calling visit(stmt, access_no, index)
     for every access of every instance (access 0 the write)."""
@@ -371,34 +396,16 @@ def walk_accesses(prog, visit):
             reads(v[2], out)
         return out
 
-    def run(nodes, env):
-        for n in nodes:
-            k = n["k"]
-            if k == "for":
-                lo = max(ev(e, env) for e in n["lbs"])
-                hi = min(ev(e, env) for e in n["ubs"])
-                i = lo
-                while i < hi:
-                    env[n["iv"]] = i
-                    run(n["body"], env)
-                    i += n["step"]
-                env.pop(n["iv"], None)
-            elif k == "if":
-                ok = all((ev(e, env) == 0) if eq else (ev(e, env) >= 0) for e, eq in n["conds"])
-                if ok:
-                    run(n["then"], env)
-                elif n["else"]:
-                    run(n["else"], env)
-            else:
-                count[0] += 1
-                if count[0] > MAX_INSTANCES:
-                    raise TooBig()
-                loads = reads(n["val"], [])
-                visit(n, 0, n["arr"], [ev(e, env) for e in n["idx"]])
-                for j, ld in enumerate(loads):
-                    visit(n, j + 1, ld[1], [ev(e, env) for e in ld[2]])
+    def stmt(n, env):
+        count[0] += 1
+        if count[0] > MAX_INSTANCES:
+            raise TooBig()
+        loads = reads(n["val"], [])
+        visit(n, 0, n["arr"], [ev(e, env) for e in n["idx"]])
+        for j, ld in enumerate(loads):
+            visit(n, j + 1, ld[1], [ev(e, env) for e in ld[2]])
 
-    run(prog["body"], dict(prog["params"]))
+    walk(prog["body"], dict(prog["params"]), stmt)
     return count[0]
 
 
@@ -429,28 +436,11 @@ def oracle(prog):
         x, y = value(v[1], env), value(v[2], env)
         return x + y if op == "+" else x - y if op == "-" else x * y
 
-    def run(nodes, env):
-        for n in nodes:
-            k = n["k"]
-            if k == "for":
-                lo = max(ev(e, env) for e in n["lbs"])
-                hi = min(ev(e, env) for e in n["ubs"])
-                i = lo
-                while i < hi:
-                    env[n["iv"]] = i
-                    run(n["body"], env)
-                    i += n["step"]
-                env.pop(n["iv"], None)
-            elif k == "if":
-                if all((ev(e, env) == 0) if eq else (ev(e, env) >= 0) for e, eq in n["conds"]):
-                    run(n["then"], env)
-                elif n["else"]:
-                    run(n["else"], env)
-            else:
-                v = value(n["val"], env)
-                arrays[n["arr"]][flat(n["arr"], [ev(e, env) for e in n["idx"]])] = v
+    def stmt(n, env):
+        v = value(n["val"], env)
+        arrays[n["arr"]][flat(n["arr"], [ev(e, env) for e in n["idx"]])] = v
 
-    run(prog["body"], dict(prog["params"]))
+    walk(prog["body"], dict(prog["params"]), stmt)
     out = []
     for cells in arrays:
         acc = 0
