@@ -1677,7 +1677,12 @@ impl Gen<'_> {
             let d: Row = b.iter().zip(a).map(|(x, y)| x - y).collect();
             self.implies(ctx, &d)
         };
-        // A total preorder: every pair must be comparable on the context.
+        // Each decided comparison holds at every integer point of the
+        // context, but the rational test is not transitive: with `t0` in
+        // [2.5, 3] rationally (3 for integers), `8 <= L` and `L <= 11 - t0`
+        // and `11 - t0 <= 8` are decided while `L <= 8` is not. The
+        // transitive closure is as sound (integer implications chain) and
+        // makes the relation a preorder that the sort can follow.
         let n = points.len();
         let mut leq = vec![vec![false; n]; n];
         for (i, row) in leq.iter_mut().enumerate() {
@@ -1685,6 +1690,17 @@ impl Gen<'_> {
                 *cell = i == j || le(&points[i], &points[j])?;
             }
         }
+        for m in 0..n {
+            let via = leq[m].clone();
+            for row in leq.iter_mut() {
+                if row[m] {
+                    for (cell, &v) in row.iter_mut().zip(&via) {
+                        *cell |= v;
+                    }
+                }
+            }
+        }
+        // A total preorder: every pair must be comparable on the context.
         for i in 0..n {
             for j in 0..n {
                 if !leq[i][j] && !leq[j][i] {
@@ -1704,40 +1720,50 @@ impl Gen<'_> {
             _ => a.cmp(&b),
         });
         let sorted: Vec<Row> = order.iter().map(|&i| points[i].clone()).collect();
-        // Ranges: (-inf, p0), [p0, p1), …, [p_last, +inf).
+        let mut pos = vec![0usize; n];
+        for (p, &i) in order.iter().enumerate() {
+            pos[i] = p;
+        }
+        let index = |v: &Row| points.iter().position(|p| p == v).expect("an event point");
+        // Ranges: (-inf, p0), [p0, p1), …, [p_last, +inf); range `r` is
+        // `[sorted[r-1], sorted[r])`. An item runs over `[p_a, p_b)`, `p_a`
+        // the latest of its lower points in the order, `p_b` the earliest
+        // of its upper ones: exactly the ranges `a < r <= b`, whose union
+        // is that interval at every integer point (each range is
+        // `[p, q)` with `p <= q` there). Positions, not more comparisons:
+        // a comparison the context does not decide must not drop an item
+        // from a range it runs in.
+        let spans: Vec<(usize, usize)> = own
+            .iter()
+            .map(|(l, u)| {
+                let first = l
+                    .iter()
+                    .map(|r| pos[index(&value_of(r, false))] + 1)
+                    .max()
+                    .unwrap_or(0);
+                let last = u
+                    .iter()
+                    .map(|r| pos[index(&value_of(r, true))])
+                    .min()
+                    .unwrap_or(n);
+                (first, last)
+            })
+            .collect();
         let n_ranges = sorted.len() + 1;
         let mut nodes = Vec::new();
         for r in 0..n_ranges {
             let start = (r > 0).then(|| &sorted[r - 1]);
             let end = (r < sorted.len()).then(|| &sorted[r]);
             // Equal consecutive points: an empty range.
-            if let (Some(s), Some(e)) = (start, end) {
-                if le(e, s)? {
-                    continue;
-                }
+            if r > 0 && r < n && leq[order[r]][order[r - 1]] {
+                continue;
             }
-            // Active items: l_I <= start (or no own lower bound … but then
-            // the item starts at the common bound) and end <= u_I + 1.
-            let mut active = Vec::new();
-            for (i, (l, u)) in own.iter().enumerate() {
-                let mut starts_before = true;
-                for l in l {
-                    starts_before &= match start {
-                        None => false,
-                        Some(s) => le(&value_of(l, false), s)?,
-                    };
-                }
-                let mut ends_after = true;
-                for u in u {
-                    ends_after &= match end {
-                        None => false,
-                        Some(e) => le(e, &value_of(u, true))?,
-                    };
-                }
-                if starts_before && ends_after {
-                    active.push(i);
-                }
-            }
+            let active: Vec<usize> = spans
+                .iter()
+                .enumerate()
+                .filter(|(_, &(first, last))| first <= r && r <= last)
+                .map(|(i, _)| i)
+                .collect();
             if active.is_empty() {
                 continue;
             }
@@ -1820,5 +1846,345 @@ impl Gen<'_> {
             }
         }
         Ok(Node::Seq(nodes))
+    }
+}
+
+/// Runs `tree` for the parameter values `params` (schedule length `n`),
+/// calling `visit(stmt, iterators)` for each statement instance in
+/// execution order (parallel loops run in order): the generated code
+/// interpreted, for the checks that code generation scans each domain
+/// exactly once. Stops with `Err` past `limit` instances.
+pub fn interpret(
+    tree: &Tree,
+    params: &[i64],
+    n: usize,
+    limit: usize,
+    visit: &mut dyn FnMut(usize, &[i64]),
+) -> Result<(), MathError> {
+    struct St<'a> {
+        divs: &'a [Div],
+        np: usize,
+        n: usize,
+        vals: Vec<i64>,
+        count: usize,
+        limit: usize,
+    }
+    impl St<'_> {
+        /// `row` at the current values (divisions recomputed first).
+        fn eval(&mut self, row: &[i64]) -> Result<i64, MathError> {
+            let base = self.np + self.n;
+            for (j, d) in self.divs.iter().enumerate() {
+                let v = self.dot(&d.row)?;
+                self.vals[base + j] = v.div_euclid(d.den);
+            }
+            self.dot(row)
+        }
+        fn dot(&self, row: &[i64]) -> Result<i64, MathError> {
+            let w = row.len();
+            let mut acc = i128::from(row[w - 1]);
+            for (k, &c) in row[..w - 1].iter().enumerate() {
+                acc += i128::from(c) * i128::from(*self.vals.get(k).unwrap_or(&0));
+            }
+            i64::try_from(acc).map_err(|_| MathError::Overflow)
+        }
+        fn run(
+            &mut self,
+            node: &Node,
+            visit: &mut dyn FnMut(usize, &[i64]),
+        ) -> Result<(), MathError> {
+            match node {
+                Node::Seq(v) => {
+                    for c in v {
+                        self.run(c, visit)?;
+                    }
+                }
+                Node::Loop {
+                    dim,
+                    lower,
+                    upper,
+                    stride,
+                    body,
+                    ..
+                } => {
+                    let mut lo = i64::MIN;
+                    for b in lower {
+                        let v = self.eval(&b.row)?;
+                        lo = lo.max(v.div_euclid(b.div) + i64::from(v.rem_euclid(b.div) != 0));
+                    }
+                    let mut hi = i64::MAX;
+                    for b in upper {
+                        hi = hi.min(self.eval(&b.row)?.div_euclid(b.div));
+                    }
+                    let mut t = lo;
+                    if let Some(s) = stride {
+                        let off = self.eval(&s.offset)?;
+                        t += (off - t).rem_euclid(s.step);
+                    }
+                    let step = stride.as_ref().map_or(1, |s| s.step);
+                    while t <= hi {
+                        self.vals[self.np + dim] = t;
+                        self.run(body, visit)?;
+                        t += step;
+                    }
+                }
+                Node::If { conds, body } => {
+                    for c in conds {
+                        let v = self.eval(&c.row)?;
+                        if (c.eq && v != 0) || v < 0 {
+                            return Ok(());
+                        }
+                    }
+                    self.run(body, visit)?;
+                }
+                Node::Let { dim, row, body } => {
+                    let v = self.eval(row)?;
+                    self.vals[self.np + dim] = v;
+                    self.run(body, visit)?;
+                }
+                Node::Stmt { stmt, iters } => {
+                    self.count += 1;
+                    if self.count > self.limit {
+                        return Err(MathError::Overflow);
+                    }
+                    let mut it = Vec::with_capacity(iters.len());
+                    for r in iters {
+                        it.push(self.eval(r)?);
+                    }
+                    visit(*stmt, &it);
+                }
+            }
+            Ok(())
+        }
+    }
+    let np = params.len();
+    let mut st = St {
+        divs: &tree.divs,
+        np,
+        n,
+        vals: [params.to_vec(), vec![0; n + tree.divs.len()]].concat(),
+        count: 0,
+        limit,
+    };
+    st.run(&tree.root, visit)
+}
+
+impl Tree {
+    /// The tree as indented text, rows over `p0…`, `t0…`, `d0…`
+    /// (`np` parameters, `n` schedule dimensions): for stage-level tests
+    /// and debugging.
+    pub fn to_text(&self, np: usize, n: usize) -> String {
+        fn row_text(r: &[i64], np: usize, n: usize) -> String {
+            let w = r.len();
+            let mut s = String::new();
+            for (k, &c) in r[..w - 1].iter().enumerate() {
+                if c == 0 {
+                    continue;
+                }
+                let name = if k < np {
+                    format!("p{k}")
+                } else if k < np + n {
+                    format!("t{}", k - np)
+                } else {
+                    format!("d{}", k - np - n)
+                };
+                let sign = if c < 0 {
+                    "-"
+                } else if s.is_empty() {
+                    ""
+                } else {
+                    "+"
+                };
+                let a = c.abs();
+                if a == 1 {
+                    s += &format!("{sign}{name}");
+                } else {
+                    s += &format!("{sign}{a}*{name}");
+                }
+            }
+            let c = r[w - 1];
+            if s.is_empty() {
+                return c.to_string();
+            }
+            if c != 0 {
+                s += &format!("{}{}", if c < 0 { "-" } else { "+" }, c.abs());
+            }
+            s
+        }
+        fn bound(b: &Bound, np: usize, n: usize) -> String {
+            if b.div == 1 {
+                row_text(&b.row, np, n)
+            } else {
+                format!("({})/{}", row_text(&b.row, np, n), b.div)
+            }
+        }
+        fn go(node: &Node, np: usize, n: usize, depth: usize, out: &mut String) {
+            let pad = "  ".repeat(depth);
+            match node {
+                Node::Seq(v) => {
+                    for c in v {
+                        go(c, np, n, depth, out);
+                    }
+                }
+                Node::Loop {
+                    dim,
+                    lower,
+                    upper,
+                    stride,
+                    parallel,
+                    body,
+                } => {
+                    let lo: Vec<String> = lower.iter().map(|b| bound(b, np, n)).collect();
+                    let up: Vec<String> = upper.iter().map(|b| bound(b, np, n)).collect();
+                    let st = stride
+                        .as_ref()
+                        .map(|s| format!(" step {} at {}", s.step, row_text(&s.offset, np, n)))
+                        .unwrap_or_default();
+                    out.push_str(&format!(
+                        "{pad}{} t{dim} = max({}) to min({}){st}\n",
+                        if *parallel { "parfor" } else { "for" },
+                        lo.join(", "),
+                        up.join(", ")
+                    ));
+                    go(body, np, n, depth + 1, out);
+                }
+                Node::If { conds, body } => {
+                    let cs: Vec<String> = conds
+                        .iter()
+                        .map(|c| {
+                            format!(
+                                "{} {} 0",
+                                row_text(&c.row, np, n),
+                                if c.eq { "==" } else { ">=" }
+                            )
+                        })
+                        .collect();
+                    out.push_str(&format!("{pad}if {}\n", cs.join(" and ")));
+                    go(body, np, n, depth + 1, out);
+                }
+                Node::Let { dim, row, body } => {
+                    out.push_str(&format!("{pad}let t{dim} = {}\n", row_text(row, np, n)));
+                    go(body, np, n, depth + 1, out);
+                }
+                Node::Stmt { stmt, iters } => {
+                    let its: Vec<String> = iters.iter().map(|r| row_text(r, np, n)).collect();
+                    out.push_str(&format!("{pad}S{stmt}({})\n", its.join(", ")));
+                }
+            }
+        }
+        let mut out = String::new();
+        for (j, d) in self.divs.iter().enumerate() {
+            out.push_str(&format!(
+                "d{j} = floor(({}) / {})\n",
+                row_text(&d.row, np, n),
+                d.den
+            ));
+        }
+        go(&self.root, np, n, 0, &mut out);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{interpret, Bound, Cond, Div, Node, Stride, Tree};
+
+    /// Rows over `[p0 | t0 t1 | d0 | 1]`.
+    fn tree() -> Tree {
+        let row = |v: [i64; 5]| v.to_vec();
+        Tree {
+            // d0 = floor(t0 / 2)
+            divs: vec![Div {
+                row: row([0, 1, 0, 0, 0]),
+                den: 2,
+            }],
+            root: Node::Loop {
+                dim: 0,
+                // t0 from ceil(p0 / 1) to 5
+                lower: vec![Bound {
+                    row: row([1, 0, 0, 0, 0]),
+                    div: 1,
+                }],
+                upper: vec![Bound {
+                    row: row([0, 0, 0, 0, 5]),
+                    div: 1,
+                }],
+                stride: None,
+                parallel: false,
+                body: Box::new(Node::Seq(vec![
+                    // if t0 - 2·d0 == 0 (t0 even): S0(t0)
+                    Node::If {
+                        conds: vec![Cond {
+                            row: row([0, 1, 0, -2, 0]),
+                            eq: true,
+                        }],
+                        body: Box::new(Node::Stmt {
+                            stmt: 0,
+                            iters: vec![row([0, 1, 0, 0, 0])],
+                        }),
+                    },
+                    // t1 from t0 to 7, the values ≡ 1 (mod 3): S1(t0, t1)
+                    Node::Loop {
+                        dim: 1,
+                        lower: vec![Bound {
+                            row: row([0, 1, 0, 0, 0]),
+                            div: 1,
+                        }],
+                        upper: vec![Bound {
+                            row: row([0, 0, 0, 0, 7]),
+                            div: 1,
+                        }],
+                        stride: Some(Stride {
+                            step: 3,
+                            offset: row([0, 0, 0, 0, 1]),
+                        }),
+                        parallel: true,
+                        body: Box::new(Node::Let {
+                            dim: 1,
+                            row: row([0, 0, 1, 0, 0]),
+                            body: Box::new(Node::Stmt {
+                                stmt: 1,
+                                iters: vec![row([0, 1, 0, 0, 0]), row([0, 0, 1, 0, -1])],
+                            }),
+                        }),
+                    },
+                ])),
+            },
+        }
+    }
+
+    #[test]
+    fn interpreter_runs_instances_in_order() {
+        let mut seen = Vec::new();
+        interpret(&tree(), &[3], 2, 100, &mut |s, it| {
+            seen.push((s, it.to_vec()))
+        })
+        .unwrap();
+        // t0 = 3: S1 at t1 = 4, 7; t0 = 4: S0, S1 at 4, 7; t0 = 5: S1 at 7.
+        let want = vec![
+            (1, vec![3, 3]),
+            (1, vec![3, 6]),
+            (0, vec![4]),
+            (1, vec![4, 3]),
+            (1, vec![4, 6]),
+            (1, vec![5, 6]),
+        ];
+        assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn interpreter_stops_at_the_limit() {
+        assert!(interpret(&tree(), &[3], 2, 5, &mut |_, _| {}).is_err());
+    }
+
+    #[test]
+    fn tree_prints_as_text() {
+        let want = "d0 = floor((t0) / 2)\n\
+                    for t0 = max(p0) to min(5)\n  \
+                    if t0-2*d0 == 0\n    \
+                    S0(t0)\n  \
+                    parfor t1 = max(t0) to min(7) step 3 at 1\n    \
+                    let t1 = t1\n      \
+                    S1(t0, t1-1)\n";
+        assert_eq!(tree().to_text(1, 2), want);
     }
 }

@@ -1,12 +1,12 @@
-// KNOWN BUG, found by the fuzzer after issue 18's campaign (fuzz/fuzz.py,
-// program 30214, shrunk: 4 statements, S0 split into 3): with `profitability=false` and parallel loops
-// on (the default), index-set splitting ("S0 split at i0 = 4") gives a
-// schedule the checker accepts, yet the rewritten program computes other
-// values, on 1 thread as on 2. `split=false` or `parallel=false` avoid it.
-// The split model (src/scop/split.rs) or the code generated for the split
-// statements is the suspect. XFAIL until fixed: the day it passes, lit reports
-// XPASS and this line goes.
-// XFAIL: *
+// Found by the fuzzer after issue 18's campaign (fuzz/fuzz.py, program
+// 30214, shrunk: 4 statements, S0 split into 3 by index-set splitting at
+// i0 = 4). The schedule was legal; code generation dropped two instances.
+// Loop separation ordered the bounds of t3 by rational comparisons, each
+// sound for integers but not transitive (with t0 in [2.5, 3] rationally and
+// 3 for integers: 8 <= L and L <= 11 - t0 and 11 - t0 <= 8 are decided,
+// L <= 8 is not), so S2's range [7, 8) and S0_lt's start at L = 8 fell
+// between the ranges the loop was split into. The comparisons are now
+// closed transitively and the statements placed in ranges by position.
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false split=false' | %polyrs-runner --threads=2 - > %t.nosplit
