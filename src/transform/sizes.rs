@@ -1,0 +1,101 @@
+//! Tile sizes derived from the target's caches and the band's extents
+//! (the register-tiled bands' BLIS-style sizes, the vector loop's tile
+//! when its tiles are the parallel ones).
+
+use super::analysis::{extent_of, uniform_along, Band};
+use super::Options;
+use crate::sched::pluto::PlutoSchedule;
+use crate::scop::model::Scop;
+
+/// The tile size of a vector loop whose tiles are also the parallel ones:
+/// the largest power of two from `base` up to `vector_tile` that leaves at
+/// least `min_tiles` tiles over the loop's extent (the range of
+/// hyperplane `k` over the members' domains), or `base` when the extent is
+/// parametric. A 32-wide vector loop runs a short vector body per point of
+/// the outer loops (trmm: 2.4x slower than with 128); 256-wide tiles would
+/// leave too few tiles to share (doitgen's 150 iterations: 6x slower).
+pub(super) fn parallel_vector_tile(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    k: usize,
+    members: &[usize],
+    base: i64,
+    vector_tile: i64,
+    min_tiles: i64,
+) -> i64 {
+    let Some(extent) = extent_of(scop, sched, k, members) else {
+        return base;
+    };
+    let mut size = base.max(1);
+    while size < vector_tile {
+        let next = size.saturating_mul(2).min(vector_tile);
+        // Tiles of `next` over `extent >= 1` iterations, rounded up.
+        if (extent - 1) / next + 1 < min_tiles {
+            break;
+        }
+        size = next;
+    }
+    size
+}
+
+/// `extent` iterations in tiles of at most `max`, all of one size (the
+/// last one shorter by less than a tile), rounded up to a multiple of
+/// `step`: 1100 in tiles of at most 1024 by 16 gives 560, not 1024 + 76.
+pub(super) fn balanced_tile(extent: i64, max: i64, step: i64) -> i64 {
+    let (extent, max, step) = (extent.max(1), max.max(1), step.max(1));
+    let tiles = (extent - 1) / max + 1;
+    let size = (extent - 1) / tiles + 1;
+    ((size - 1) / step + 1).saturating_mul(step)
+}
+
+/// Default tile sizes of a band whose `members` get register blocks over
+/// point dimensions `(u, v, r)` (`v` the vector loop, `r` the loop inside
+/// the blocks) with blocks of `(su, sv)` iterations, from `sizes` (the other
+/// dimensions keep theirs), after BLIS's analytical model (Low et al.,
+/// TOMS 2016) for the target's caches ([`crate::target::cpu`]):
+///
+/// * `r`: `opts.reduction_tile`, whatever its extent: a block's slice of
+///   the vector operand over one tile of it stays in L1 while the block
+///   runs;
+/// * `v`: its whole extent, in equal tiles of at most `opts.panel_tile`
+///   (the panel of the vector operand that one tile of `r` reads stays in
+///   L2 while every block row of the tile sweeps it),
+///   a multiple of `sv`, unless its tiles are the parallel ones;
+/// * `u`, when its tiles are the parallel loop and every iteration does the
+///   same work: one tile per thread, a multiple of `su`. Every block row of
+///   a tile sweeps the panel that one tile of `r` reads from the vector
+///   operand, so the more rows a tile has, the more often that panel is
+///   reused from L2 (gemm at LARGE, 2 threads: 128 rows 0.0155 s, 256
+///   0.0147 s, 504 0.0135 s, side by side); unequal work (a triangle) would
+///   leave one thread idle.
+///
+/// Parametric extents keep the sizes they have.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn register_tile_sizes(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    band: &Band,
+    members: &[usize],
+    (u, v, r): (usize, usize, usize),
+    (su, sv): (i64, i64),
+    par_dim: Option<usize>,
+    opts: &Options,
+    sizes: &[i64],
+) -> Vec<i64> {
+    let mut sizes = sizes.to_vec();
+    let extent = |d: usize| extent_of(scop, sched, band.first + d, members);
+    // A power of two: the block-invariant operands' buffer is indexed by
+    // `k mod T` in the innermost loop (3mm with tiles of 60-63: 10% slower).
+    sizes[r] = opts.reduction_tile;
+    if par_dim != Some(v) {
+        if let Some(e) = extent(v) {
+            sizes[v] = balanced_tile(e, opts.panel_tile, sv);
+        }
+    }
+    if par_dim == Some(u) && uniform_along(scop, sched, band, u, members) {
+        if let Some(e) = extent(u) {
+            sizes[u] = balanced_tile(e, (e - 1) / opts.threads.max(1) + 1, su);
+        }
+    }
+    sizes
+}
