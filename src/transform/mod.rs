@@ -49,11 +49,12 @@
 
 mod analysis;
 mod point_order;
+mod register_tile;
 mod sizes;
 
-use analysis::{bands, blocks_rectangular, register_dims};
+use analysis::bands;
 use point_order::GroupOrder;
-use sizes::register_tile_sizes;
+use register_tile::RegisterTiles;
 
 use crate::deps::Dependence;
 use crate::math::MathError;
@@ -80,7 +81,7 @@ pub struct Options {
     /// Tile size of that innermost vector loop (0: the size from `sizes`).
     pub vector_tile: i64,
     /// The tile sizes are the defaults (no `tile-sizes`): bands with
-    /// register tiles get sizes of their own ([`register_tile_sizes`]).
+    /// register tiles get sizes of their own ([`sizes::register_tile_sizes`]).
     pub auto_sizes: bool,
     /// Threads the parallel loops are tuned for: a parallel loop of
     /// register blocks with equal work per iteration gets one tile each.
@@ -114,7 +115,7 @@ pub struct Options {
     /// unrolled body at most [`MAX_JAM_COPIES`] statement copies.
     pub unroll_jam: i64,
     /// Register tile `(u, v)` of bands of three or more loops (off when
-    /// `v <= 1` or with `unroll_jam`): see [`register_dims`]; the point
+    /// `v <= 1` or with `unroll_jam`): see [`analysis::register_dims`]; the point
     /// loop of the writes' invariant dimension goes inside blocks of `u`
     /// iterations of another point loop and `v` of the vector loop, which
     /// are unrolled, so the written cells stay in registers across it.
@@ -331,30 +332,6 @@ pub fn plan(
             0
         };
         let jam_positions: Vec<usize> = (band.len - 1 - jam_count..band.len - 1).collect();
-        // Register tiles, per group of statements; groups without one keep
-        // their point order (and constant dimensions in the tile's place).
-        let (ru, narrow) = opts.register_tile;
-        let mut reg: Vec<Option<(usize, usize, usize)>> = vec![None; ns];
-        // Blocks twice as wide along the vector loop where no block can be
-        // cut by the domain (see `register_tile_wide`): one rv per band.
-        let mut candidates = Vec::new();
-        if narrow > 1 && ru >= 1 && jam_count == 0 && band.len >= 3 {
-            for (_, members) in &groups {
-                if !members.iter().all(|&s| vector_group[s]) {
-                    continue;
-                }
-                if let Some((Some(u), v, r)) =
-                    register_dims(scop, sched, band, &orders[members[0]], members)
-                {
-                    candidates.push((members.clone(), u, v, r));
-                }
-            }
-        }
-        let wide = opts.register_tile_wide;
-        let rectangular = !candidates.is_empty()
-            && candidates
-                .iter()
-                .all(|(members, u, v, _)| blocks_rectangular(scop, sched, band, *u, *v, members));
         // Parallel tile loop: the band's first coincident dim, if it is the
         // schedule's first (or nested parallelism is on).
         let par_dim = (0..band.len).find(|&d| {
@@ -362,48 +339,21 @@ pub fn plan(
                 && opts.parallel
                 && (opts.nested || (!parallel_taken && Some(band.first + d) == first_coincident))
         });
-        // Triangular blocks (syrk's `j <= i`) keep the default sizes: with
-        // these, syrk, syr2k and covariance ran 10-20% slower.
-        if opts.auto_sizes && rectangular {
-            let step = if wide > narrow { wide } else { narrow };
-            for (members, u, v, r) in &candidates {
-                let sizes = register_tile_sizes(
-                    scop,
-                    sched,
-                    band,
-                    members,
-                    (*u, *v, *r),
-                    (ru, step),
-                    par_dim,
-                    opts,
-                    &sizes_of[members[0]],
-                );
-                for &s in members {
-                    sizes_of[s] = sizes.clone();
-                }
-            }
-        }
-        let rv = if wide > narrow
-            && rectangular
-            && candidates
-                .iter()
-                .all(|(members, _, v, _)| sizes_of[members[0]][*v] % wide == 0)
-        {
-            wide
-        } else {
-            narrow
-        };
-        for (members, u, v, r) in candidates {
-            // Blocks inside tiles only: a block straddling two tiles is never
-            // full, and would leave the loop over `r` innermost without its
-            // cells in registers.
-            let sizes = &sizes_of[members[0]];
-            if sizes[u] % ru != 0 || sizes[v] % rv != 0 {
-                continue;
-            }
-            for &s in &members {
-                reg[s] = Some((u, v, r));
-                register_r_size[s] = sizes_of[s][r];
+        let RegisterTiles { reg, ru, rv } = register_tile::choose(
+            scop,
+            sched,
+            opts,
+            band,
+            &groups,
+            &vector_group,
+            &orders,
+            &mut sizes_of,
+            jam_count,
+            par_dim,
+        );
+        for (s, r) in reg.iter().enumerate() {
+            if let Some((_, _, r)) = r {
+                register_r_size[s] = sizes_of[s][*r];
             }
         }
         let reg_on = reg.iter().any(Option::is_some);

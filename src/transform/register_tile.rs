@@ -1,0 +1,112 @@
+//! Register tiles of a band (BLIS's micro-kernel, Low et al., TOMS 2016):
+//! for each group of statements whose point order ends with a stride-1
+//! loop, the point loop along which the written cells stay put goes inside
+//! blocks of two other point loops (the vector loop among them), which are
+//! unrolled; the block's shape comes from the target's vector registers
+//! ([`crate::target::cpu`]) and the tile sizes around it from its caches.
+
+use super::analysis::{blocks_rectangular, register_dims, Band};
+use super::sizes::register_tile_sizes;
+use super::Options;
+use crate::sched::pluto::PlutoSchedule;
+use crate::scop::model::Scop;
+
+/// The register tiles of one band.
+pub(super) struct RegisterTiles {
+    /// Per statement: its point dimensions `(u, v, r)` (the blocks' two
+    /// unrolled loops, `v` the vector loop, and the loop inside the
+    /// blocks), or `None` without a register tile.
+    pub(super) reg: Vec<Option<(usize, usize, usize)>>,
+    /// Iterations of `u` per block.
+    pub(super) ru: i64,
+    /// Iterations of `v` per block.
+    pub(super) rv: i64,
+}
+
+/// The register tiles of `band` for its `groups` of statements (their
+/// point `orders`, whether they got a vector loop), with `jam_count` loops
+/// unrolled and jammed (none then) and the band's parallel tile dimension
+/// `par_dim`; with the default sizes, the tile sizes of the register-tiled
+/// statements in `sizes_of` become the target's.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn choose(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    opts: &Options,
+    band: &Band,
+    groups: &[(Vec<i64>, Vec<usize>)],
+    vector_group: &[bool],
+    orders: &[Vec<usize>],
+    sizes_of: &mut [Vec<i64>],
+    jam_count: usize,
+    par_dim: Option<usize>,
+) -> RegisterTiles {
+    // Register tiles, per group of statements; groups without one keep
+    // their point order (and constant dimensions in the tile's place).
+    let (ru, narrow) = opts.register_tile;
+    let mut reg: Vec<Option<(usize, usize, usize)>> = vec![None; vector_group.len()];
+    // Blocks twice as wide along the vector loop where no block can be
+    // cut by the domain (see `register_tile_wide`): one rv per band.
+    let mut candidates = Vec::new();
+    if narrow > 1 && ru >= 1 && jam_count == 0 && band.len >= 3 {
+        for (_, members) in groups {
+            if !members.iter().all(|&s| vector_group[s]) {
+                continue;
+            }
+            if let Some((Some(u), v, r)) =
+                register_dims(scop, sched, band, &orders[members[0]], members)
+            {
+                candidates.push((members.clone(), u, v, r));
+            }
+        }
+    }
+    let wide = opts.register_tile_wide;
+    let rectangular = !candidates.is_empty()
+        && candidates
+            .iter()
+            .all(|(members, u, v, _)| blocks_rectangular(scop, sched, band, *u, *v, members));
+    // Triangular blocks (syrk's `j <= i`) keep the default sizes: with
+    // these, syrk, syr2k and covariance ran 10-20% slower.
+    if opts.auto_sizes && rectangular {
+        let step = if wide > narrow { wide } else { narrow };
+        for (members, u, v, r) in &candidates {
+            let sizes = register_tile_sizes(
+                scop,
+                sched,
+                band,
+                members,
+                (*u, *v, *r),
+                (ru, step),
+                par_dim,
+                opts,
+                &sizes_of[members[0]],
+            );
+            for &s in members {
+                sizes_of[s] = sizes.clone();
+            }
+        }
+    }
+    let rv = if wide > narrow
+        && rectangular
+        && candidates
+            .iter()
+            .all(|(members, _, v, _)| sizes_of[members[0]][*v] % wide == 0)
+    {
+        wide
+    } else {
+        narrow
+    };
+    for (members, u, v, r) in candidates {
+        // Blocks inside tiles only: a block straddling two tiles is never
+        // full, and would leave the loop over `r` innermost without its
+        // cells in registers.
+        let sizes = &sizes_of[members[0]];
+        if sizes[u] % ru != 0 || sizes[v] % rv != 0 {
+            continue;
+        }
+        for &s in &members {
+            reg[s] = Some((u, v, r));
+        }
+    }
+    RegisterTiles { reg, ru, rv }
+}
