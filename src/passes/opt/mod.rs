@@ -1,0 +1,395 @@
+//! `poly-opt`: the full transformation — schedule, tile, parallelize,
+//! re-check, generate code — on every SCoP of a function.
+//!
+//! The stages run in order per SCoP (the loop in [`run`]); each can stop
+//! the rewrite with a remark, leaving the SCoP exactly as it was:
+//!
+//! 1. model ([`crate::scop::model`]) and dependences ([`crate::deps`]);
+//! 2. `plan`: the Pluto-style schedule ([`crate::sched::pluto`]), tiles,
+//!    intra-tile order, register tiles, parallel loops and wavefronts
+//!    ([`crate::transform`]), the loop tree ([`crate::codegen`]), and the
+//!    profitability rules;
+//! 3. retries for parallel loops, each kept only when it gives some:
+//!    `split` (index-set splitting), `privatize` (expanded temporaries),
+//!    `distribute` (distribution for parallelism);
+//! 4. `check`: the independent legality checker on the final schedule and
+//!    on every loop that will run in parallel ([`crate::sched::verify`],
+//!    [`crate::sched::verify_parallel`]);
+//! 5. the checks that the new code can replace the old
+//!    ([`crate::codegen::emit::check`]) and the rewrite
+//!    ([`crate::codegen::emit::emit`]).
+
+mod check;
+mod distribute;
+mod plan;
+mod privatize;
+mod split;
+
+use std::time::Duration;
+
+use crate::codegen::contract::allow_contraction;
+use crate::codegen::emit;
+use crate::deps::{compute, DepOptions, Dependence};
+use crate::ffi::ir::Op;
+use crate::ffi::shim::{emit as diag, Severity};
+use crate::math::budget::Budget;
+use crate::math::MathError;
+use crate::sched::pluto::{schedule, Options as SchedOptions};
+use crate::scop::detect::detect;
+use crate::scop::model::{build, Scop};
+use crate::target::cpu::Sizes;
+use crate::target::{CpuTarget, Overrides, TargetError};
+use crate::transform::Options as PlanOptions;
+
+use check::Rejected;
+use plan::{plan_with, Planned};
+
+use super::{check_value, OptOptions, PassError};
+
+/// What every stage reads: the options, as the pass and as the scheduler
+/// and the planner take them.
+struct Cx<'a> {
+    options: &'a OptOptions,
+    sched_options: &'a SchedOptions,
+    plan_options: &'a PlanOptions,
+}
+
+/// The SCoP as the stages leave it: the model (a stage may replace it by
+/// one with split statements or expanded temporaries), its dependences,
+/// and the chosen plan or why there is none.
+struct Candidate {
+    scop: Scop,
+    deps: Vec<Dependence>,
+    chosen: Result<Planned, String>,
+}
+
+/// The modeled SCoPs of `func`; rejected loop nests and SCoPs the model
+/// cannot represent get a remark saying why they are not optimized.
+fn scops(func: Op) -> Vec<Scop> {
+    let found = detect(func, 1);
+    for r in &found.rejections {
+        let note = format!("'{}' breaks the static control part here", r.culprit.name());
+        let note = (r.culprit.key() != r.nest.key()).then(|| (r.culprit.loc(), note.as_str()));
+        diag(
+            r.nest.loc(),
+            Severity::Remark,
+            &format!("poly-opt: loop nest not optimized: it is not a static control part: {}", r.reason),
+            note,
+        );
+    }
+    let mut out = Vec::new();
+    for s in &found.scops {
+        match build(func, s) {
+            Ok(m) => out.push(m),
+            Err(u) => diag(
+                u.op.loc(),
+                Severity::Remark,
+                &format!("poly-opt: SCoP left unchanged: not modeled exactly: {}", u.reason),
+                None,
+            ),
+        }
+    }
+    out
+}
+
+/// The CPU the plan is made for: `cpu` (the host by default) with the
+/// fields the options give in its place.
+fn cpu_target(options: &OptOptions) -> Result<CpuTarget, PassError> {
+    // Zero: the target's own; past u32, the largest (refused below where
+    // out of range).
+    let given = |v: u64| (v > 0).then(|| u32::try_from(v).unwrap_or(u32::MAX));
+    let overrides = Overrides {
+        vector_bits: given(options.vector_bits),
+        vector_registers: given(options.vector_registers),
+        l1d_kib: (options.l1_cache > 0).then_some(options.l1_cache),
+        l2_kib: (options.l2_cache > 0).then_some(options.l2_cache),
+        cores: given(options.threads),
+    };
+    let invalid = |option: &str, value: String, reason: String| {
+        PassError::Options(super::OptionError::Invalid { option: option.into(), value, reason })
+    };
+    let target = CpuTarget::named(&options.cpu)
+        .map_err(|e| invalid("cpu", options.cpu.clone(), e.to_string()))?;
+    target.with(&overrides).map_err(|e| match e {
+        TargetError::Field { field, value, reason } => {
+            invalid(field, value.to_string(), reason.to_string())
+        }
+        other => invalid("cpu", options.cpu.clone(), other.to_string()),
+    })
+}
+
+/// Runs the pass on one function.
+pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
+    check_value("fuse", &options.fuse)?;
+    let sched_options = SchedOptions {
+        fuse: options.fuse.parse().unwrap_or_default(),
+        max_coef: options.max_coef.clamp(1, 64) as i64,
+        coincidence_cut: false,
+    };
+    if let Some(bad) = options
+        .register_tile_sizes
+        .iter()
+        .find(|&&t| !(1..=16).contains(&t))
+    {
+        return Err(PassError::Options(super::OptionError::Invalid {
+            option: "register-tile-sizes".into(),
+            value: bad.to_string(),
+            reason: "register tile sizes must be between 1 and 16".into(),
+        }));
+    }
+    if let Some(bad) = options.tile_sizes.iter().find(|&&t| t < 1) {
+        return Err(PassError::Options(super::OptionError::Invalid {
+            option: "tile-sizes".into(),
+            value: bad.to_string(),
+            reason: "tile sizes must be positive".into(),
+        }));
+    }
+    let target = cpu_target(options)?;
+    let derived = Sizes::of(&target);
+    let plan_options = PlanOptions {
+        tile: options.tile,
+        sizes: if options.tile_sizes.is_empty() {
+            vec![32]
+        } else {
+            options.tile_sizes.clone()
+        },
+        l2_factor: options.l2_tile as i64,
+        parallel: options.parallel,
+        nested: options.nested_parallel,
+        prevector: options.prevector,
+        vector_tile: match (options.tile_sizes.is_empty(), options.vector_tile_size) {
+            (false, _) => 0,
+            (true, 0) => derived.vector_tile,
+            (true, t) => i64::try_from(t).unwrap_or(i64::MAX),
+        },
+        auto_sizes: options.tile_sizes.is_empty(),
+        threads: derived.threads,
+        min_parallel_tiles: derived.min_parallel_tiles,
+        reduction_tile: derived.reduction_tile,
+        panel_tile: derived.panel_tile,
+        wavefront: options.wavefront,
+        inner_wavefront: options.inner_wavefront,
+        unroll_jam: options.unroll_jam.min(16) as i64,
+        register_tile: if options.register_tile {
+            match options.register_tile_sizes[..] {
+                [] => derived.register_block,
+                [v] => (v, v),
+                [u, v, ..] => (u, v),
+            }
+        } else {
+            (0, 0)
+        },
+        // Wider blocks only by default: explicit sizes are taken as given.
+        register_tile_wide: if options.register_tile_sizes.is_empty() {
+            derived.register_block_wide
+        } else {
+            0
+        },
+    };
+    let cx = Cx {
+        options,
+        sched_options: &sched_options,
+        plan_options: &plan_options,
+    };
+    // The rewritten loop nests and the memrefs they access, for `noalias`.
+    let mut rewritten: Vec<Op> = Vec::new();
+    let mut roots: Vec<usize> = Vec::new();
+    let budget = (options.time_budget > 0).then(|| Duration::from_secs(options.time_budget));
+    for scop in scops(func) {
+        let at = scop.first_op.loc();
+        // Every stage up to the rewrite runs within the SCoP's budget.
+        let deadline = Budget::start(budget);
+        let skip = |why: String| {
+            let why = if why.contains(&MathError::Deadline.to_string()) {
+                format!("{why} (time-budget={} s)", options.time_budget)
+            } else {
+                why
+            };
+            diag(at, Severity::Remark, &format!("poly-opt: SCoP left unchanged: {why}"), None)
+        };
+        let deps = match compute(&scop, DepOptions::default()) {
+            Ok(d) => d,
+            Err(e) => {
+                skip(e.to_string());
+                continue;
+            }
+        };
+        let sched = schedule(&scop, &deps, &sched_options);
+        let chosen = match &sched {
+            Ok(s) => plan_with(&scop, &deps, s.clone(), options, &plan_options),
+            Err(e) => Err(format!("no schedule: {e}")),
+        };
+        // The retries, in order: each replaces the candidate only when it
+        // gives the parallel loops the plan so far lacks.
+        let mut c = Candidate { scop, deps, chosen };
+        if options.split {
+            split::retry(&mut c, sched.as_ref().ok(), &cx);
+        }
+        if options.privatize {
+            privatize::retry(&mut c, &cx);
+        }
+        distribute::retry(&mut c, &cx);
+        let Candidate { scop, deps, chosen } = c;
+        let Planned {
+            plan,
+            tree,
+            fallback_note,
+            jam_note,
+        } = match chosen {
+            Ok(p) => p,
+            Err(e) => {
+                skip(e);
+                continue;
+            }
+        };
+        if options.verify {
+            match check::run(&scop, &deps, &plan) {
+                Ok(()) => {}
+                Err(Rejected::Failed(why)) => {
+                    skip(why);
+                    continue;
+                }
+                // A bug caught in time: the SCoP is left as it was and
+                // the output is valid, so a warning (the exit code stays 0).
+                Err(Rejected::Violation(message)) => {
+                    diag(at, Severity::Warning, &message, None);
+                    continue;
+                }
+            }
+        }
+        // The rewrite itself is never stopped half-way.
+        drop(deadline);
+        if let Err(e) = emit::check(&scop, &tree) {
+            skip(e);
+            continue;
+        }
+        let (loops, parallel, guards) = tree.counts();
+        let carry_dims: Vec<usize> = plan
+            .register_tiles
+            .iter()
+            .map(|&(u, _, _)| u - 1)
+            .collect();
+        // The blocks of the vector loop, and the loop inside the tile.
+        let hoist_dims: Vec<(usize, usize)> = if options.hoist {
+            plan.register_tiles
+                .iter()
+                .filter(|&&(u, _, _)| u >= 2)
+                .map(|&(u, _, _)| (u - 2, u - 1))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        // Contraction flags on the SCoP's own operations, which every
+        // statement instance of the new nests is cloned from.
+        if options.contract {
+            if let Err(e) = allow_contraction(&scop.ops) {
+                diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
+                return Err(PassError::InvalidInput);
+            }
+        }
+        let hoisted = match emit::emit(
+            &scop,
+            &tree,
+            plan.dims.len(),
+            &carry_dims,
+            &hoist_dims,
+            &plan.register_r_size,
+            options.scalar_replace,
+        ) {
+            Ok(done) => {
+                rewritten.extend(done.created);
+                roots.extend(scop.arrays.iter().map(|a| a.root().key()));
+                done.hoisted_loops
+            }
+            Err(e) => {
+                diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
+                return Err(PassError::InvalidInput);
+            }
+        };
+        let mut what = vec![format!(
+            "{} statement{}, {} loop{} ({} parallel), {} guard{}",
+            scop.statements.len(),
+            if scop.statements.len() == 1 { "" } else { "s" },
+            loops,
+            if loops == 1 { "" } else { "s" },
+            parallel,
+            guards,
+            if guards == 1 { "" } else { "s" }
+        )];
+        what.extend(plan.notes.iter().cloned());
+        if hoisted > 0 {
+            what.push(format!(
+                "block-invariant operands computed once per block row ({hoisted} loop{})",
+                if hoisted == 1 { "" } else { "s" }
+            ));
+        }
+        what.extend(fallback_note);
+        what.extend(jam_note);
+        if options.verify {
+            what.push("legality verified".into());
+        }
+        if options.contract {
+            what.push("multiply-adds may be fused (contract)".into());
+        }
+        what.push(format!("target {target}"));
+        diag(at, Severity::Remark, &format!("poly-opt: {}", what.join("; ")), None);
+    }
+    if options.noalias && !rewritten.is_empty() {
+        mark_noalias(func, &rewritten, &roots);
+    }
+    Ok(())
+}
+
+/// Marks the memref arguments of `func` `llvm.noalias` when the rewritten
+/// SCoPs already relied on it: every memref argument is used only inside
+/// `rewritten` (so no code the pass did not model can observe an alias),
+/// the SCoPs accessed at least one of them, the function reads no global
+/// memref (a global could be passed as an argument), and the function has
+/// no argument attributes yet. Distinct roots not aliasing is the
+/// dependence model's assumption; the attribute hands it to LLVM, which
+/// then keeps loop-invariant loads in registers and forwards stores to
+/// loads across the statement copies of unroll-and-jam.
+fn mark_noalias(func: Op, rewritten: &[Op], roots: &[usize]) {
+    if func.attr(c"arg_attrs").is_some() {
+        return;
+    }
+    let Some(entry) = func
+        .regions()
+        .first()
+        .and_then(|r| r.blocks().first().copied())
+    else {
+        return;
+    };
+    let args: Vec<_> = (0..entry.num_args()).filter_map(|k| entry.arg(k)).collect();
+    let memrefs: Vec<usize> = args
+        .iter()
+        .filter(|a| a.is_memref())
+        .map(|a| a.key())
+        .collect();
+    if !memrefs.iter().any(|m| roots.contains(m)) {
+        return;
+    }
+    let inside = |op: Op| rewritten.iter().any(|&r| op.key() == r.key() || op.is_within(r));
+    let mut stack: Vec<Op> = func
+        .regions()
+        .iter()
+        .flat_map(|r| r.blocks())
+        .flat_map(|b| b.ops())
+        .collect();
+    while let Some(op) = stack.pop() {
+        if op.name() == "memref.get_global" {
+            return;
+        }
+        if !inside(op) && op.operands().iter().any(|v| memrefs.contains(&v.key())) {
+            return;
+        }
+        stack.extend(op.regions().iter().flat_map(|r| r.blocks()).flat_map(|b| b.ops()));
+    }
+    let text: Vec<&str> = args
+        .iter()
+        .map(|a| if a.is_memref() { "{llvm.noalias}" } else { "{}" })
+        .collect();
+    if let Ok(a) = crate::ffi::build::Builder::new(func).attr(&format!("[{}]", text.join(", "))) {
+        crate::ffi::build::set_attr(func, "arg_attrs", a);
+    }
+}
