@@ -186,7 +186,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Fusion heuristic: smart (cut between components of different depth), max, or no">,
     Option<"prevector", "prevector", "bool", /*default=*/"true",
            "Move a parallel loop with stride-1 accesses innermost inside tiles">,
-    Option<"vectorTileSize", "vector-tile-size", "unsigned", /*default=*/"256",
+    Option<"vectorTileSize", "vector-tile-size", "unsigned", /*default=*/"0",
            "Tile size of the loop moved innermost for vectorization, unless tile-sizes is given (0: the CPU's, 32 vectors of doubles: 256 with AVX-512, 128 with AVX2); when its tiles are the parallel ones, at most this, as long as 4 tiles per thread remain">,
     Option<"wavefront", "wavefront", "bool", /*default=*/"true",
            "Run the tiles of a band without a parallel loop as a parallel wavefront">,
@@ -216,6 +216,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Skip tiling when it would leave guards in innermost loops, and leave a SCoP unchanged when its plan has neither tiles nor parallel loops">,
     Option<"contract", "contract", "bool", /*default=*/"false",
            "Allow LLVM to fuse each multiply and the add or subtract that uses it into a fused multiply-add, in the rewritten loop nests (fastmath<contract> on their arith.mulf, addf, subf): faster on CPUs with FMA, what gcc -O3 and clang -O3 do by default, but results may differ in the last bits from the input's (off: bit-identical)">,
+    Option<"printPlan", "print-plan", "bool", /*default=*/"false",
+           "Print each rewritten SCoP's plan (the role of every schedule dimension, each statement's final schedule with the constraints that define its tile coordinates) and the loop tree generated from it, as a remark: for stage-level tests and bug reports">,
     Option<"timeBudget", "time-budget", "unsigned", /*default=*/"5",
            "Seconds of work per SCoP (dependences, schedule, plan, checks, code generation) before it is left unchanged with a remark naming the stage that ran out (0: no limit)">,
   ];

@@ -48,6 +48,7 @@
 //! parallel.
 
 mod analysis;
+mod display;
 mod point_order;
 mod register_tile;
 mod sizes;

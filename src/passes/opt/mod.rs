@@ -333,6 +333,14 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         }
         what.push(format!("target {target}"));
         diag(at, Severity::Remark, &format!("poly-opt: {}", what.join("; ")), None);
+        if options.print_plan {
+            let text = format!(
+                "poly-opt plan:\n{}loop tree (p: parameters, t: schedule dimensions, d: divisions):\n{}",
+                plan.to_text(&scop),
+                tree.to_text(scop.params.len(), plan.dims.len())
+            );
+            diag(at, Severity::Remark, &text, None);
+        }
     }
     if options.noalias && !rewritten.is_empty() {
         mark_noalias(func, &rewritten, &roots);
