@@ -1873,6 +1873,9 @@ pub fn interpret(
         /// `row` at the current values (divisions recomputed first).
         fn eval(&mut self, row: &[i64]) -> Result<i64, MathError> {
             let base = self.np + self.n;
+            if row[base..row.len() - 1].iter().all(|&c| c == 0) {
+                return self.dot(row);
+            }
             for (j, d) in self.divs.iter().enumerate() {
                 let v = self.dot(&d.row)?;
                 self.vals[base + j] = v.div_euclid(d.den);

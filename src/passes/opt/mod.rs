@@ -16,7 +16,9 @@
 //!    on every loop that will run in parallel ([`crate::sched::verify`],
 //!    [`crate::sched::verify_parallel`]);
 //! 5. the checks that the new code can replace the old
-//!    ([`crate::codegen::emit::check`]) and the rewrite
+//!    ([`crate::codegen::emit::check`]; in debug and test builds, that the
+//!    loop tree runs each statement instance exactly once, `check::tree`)
+//!    and the rewrite
 //!    ([`crate::codegen::emit::emit`]).
 
 mod check;
@@ -261,6 +263,17 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         drop(deadline);
         if let Err(e) = emit::check(&scop, &tree) {
             skip(e);
+            continue;
+        }
+        // Debug and test builds re-check code generation too.
+        #[cfg(debug_assertions)]
+        if let Err(e) = check::tree(&scop, &plan, &tree) {
+            diag(
+                at,
+                Severity::Warning,
+                &format!("poly-opt: internal error: {e}; the SCoP is left unchanged"),
+                None,
+            );
             continue;
         }
         let (loops, parallel, guards) = tree.counts();
