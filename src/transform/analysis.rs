@@ -231,8 +231,8 @@ pub(super) fn blocks_rectangular(
 /// The register tile of a group of statements whose point order ends with
 /// the vector dimension `v`: a point dimension `r != v` along which every
 /// access of the members to an array they write stays on the same cell
-/// (their accumulators can
-/// live in registers across it; the latest such dimension in the order),
+/// ([`reductions_only`]: their accumulators can live in registers across
+/// it; the latest such dimension in the order),
 /// and, for bands of three or more loops, the point dimension `u` just
 /// before it in the order, other than `v` and `r`. `None` when there is no
 /// such `r`.
@@ -244,30 +244,11 @@ pub(super) fn register_dims(
     members: &[usize],
 ) -> Option<(Option<usize>, usize, usize)> {
     let v = *order.last()?;
-    // Arrays the members write: every access to them must stay on its
-    // cell along `r`, or the cells cannot be kept in registers.
-    let written: Vec<usize> = members
-        .iter()
-        .flat_map(|&s| &scop.statements[s].accesses)
-        .filter(|a| a.kind == AccessKind::Write)
-        .map(|a| a.array.0)
-        .collect();
-    let invariant_writes = |d: usize| {
-        members.iter().all(|&s| {
-            let accesses = &scop.statements[s].accesses;
-            access_deltas(scop, sched, band, d, s).is_some_and(|acc| {
-                acc.iter()
-                    .zip(accesses)
-                    .filter(|(_, a)| written.contains(&a.array.0))
-                    .all(|((_, deltas), _)| deltas.iter().all(|&x| x == 0))
-            })
-        })
-    };
     let r = order
         .iter()
         .rev()
         .copied()
-        .find(|&d| d != v && invariant_writes(d))?;
+        .find(|&d| d != v && reductions_only(scop, sched, band, d, members))?;
     let u = order.iter().rev().copied().find(|&d| d != v && d != r);
     // The unrolled loops' bounds must not depend on `r` (triangular
     // domains such as `k < i`): each of the three hyperplanes is one

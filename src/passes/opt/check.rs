@@ -4,11 +4,10 @@
 //! the exact dependences, before any IR is written; in debug and test
 //! builds, also the loop tree ([`tree`]).
 
-use crate::codegen::{generate, interpret, Tree};
 use crate::deps::Dependence;
 use crate::sched::{describe_sample, verify, verify_parallel, ScheduleError};
 use crate::scop::model::Scop;
-use crate::transform::{original_plan, Plan};
+use crate::transform::Plan;
 
 /// Why the checker turned a plan down.
 pub(super) enum Rejected {
@@ -53,6 +52,7 @@ pub(super) fn run(scop: &Scop, deps: &[Dependence], plan: &Plan) -> Result<(), R
 }
 
 /// Most statement instances [`tree`] runs per parameter value.
+#[cfg(debug_assertions)]
 const TREE_CHECK_LIMIT: usize = 100_000;
 
 /// Debug and test builds: the loop tree generated for `plan`, run as an
@@ -62,7 +62,10 @@ const TREE_CHECK_LIMIT: usize = 100_000;
 /// of the parameters, so any values do; two are tried (all parameters 1,
 /// then 6), each skipped past [`TREE_CHECK_LIMIT`] instances. `Err` says
 /// what differs.
-pub(super) fn tree(scop: &Scop, plan: &Plan, tree: &Tree) -> Result<(), String> {
+#[cfg(debug_assertions)]
+pub(super) fn tree(scop: &Scop, plan: &Plan, tree: &crate::codegen::Tree) -> Result<(), String> {
+    use crate::codegen::{generate, interpret, Tree};
+    use crate::transform::original_plan;
     let original = original_plan(scop);
     let Ok(reference) = generate(scop, &original) else {
         return Ok(());
