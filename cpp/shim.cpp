@@ -17,6 +17,9 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -106,8 +109,11 @@ public:
     // `llvm.noalias` argument attribute poly-opt{noalias} parses (the
     // parser loads the dialect of a prefixed attribute name): loaded before
     // the pass runs, never while other threads run it on other functions.
+    // gpu, scf and arith: poly-opt{target=gpu}'s launches, their guards
+    // and grid sizes.
     registry.insert<affine::AffineDialect, memref::MemRefDialect,
-                    LLVM::LLVMDialect>();
+                    LLVM::LLVMDialect, gpu::GPUDialect, scf::SCFDialect,
+                    arith::ArithDialect>();
   }
 
 protected:

@@ -11,7 +11,12 @@ const FLAGS: &[Flag] = &[
     Flag {
         name: "emit",
         takes_value: true,
-        help: "llvm | asm | obj (default: llvm)",
+        help: "llvm | asm | obj | ptx (default: llvm); for a module with gpu.launch (poly-opt{target=gpu}), llvm/asm/obj are the host code with the kernels' PTX embedded, and ptx prints the kernels' PTX",
+    },
+    Flag {
+        name: "gpu-chip",
+        takes_value: true,
+        help: "the NVIDIA GPU the kernels are compiled for (default: sm_90)",
     },
     Flag {
         name: "o",
@@ -45,7 +50,7 @@ const FLAGS: &[Flag] = &[
     },
 ];
 
-const USAGE: &str = "polyrs-translate: MLIR (affine/scf/parallel) -> LLVM IR, assembly or object for the host CPU or --cpu\n\n\
+const USAGE: &str = "polyrs-translate: MLIR (affine/scf/parallel, gpu.launch) -> LLVM IR, assembly or object for the host CPU or --cpu, PTX for the kernels\n\n\
 Usage: polyrs-translate [options] <input.mlir | ->";
 
 fn main() {
@@ -70,9 +75,17 @@ fn run() -> Result<(), String> {
         "llvm" => Emit::LlvmIr,
         "asm" => Emit::Asm,
         "obj" => Emit::Object,
+        "ptx" => {
+            return translate_ptx(
+                &p.single_input()?,
+                p.value("o").unwrap_or("-"),
+                p.value("gpu-chip").unwrap_or("sm_90"),
+            )
+            .map_err(|e| e.to_string())
+        }
         other => {
             return Err(format!(
-                "invalid value '{other}' for --emit: expected llvm, asm or obj"
+                "invalid value '{other}' for --emit: expected llvm, asm, obj or ptx"
             ))
         }
     };
@@ -84,7 +97,25 @@ fn run() -> Result<(), String> {
         openmp: !p.has("no-openmp"),
         c_interface: p.has("c-interface"),
     };
-    translate(&input, &out, what, level, &opts, &cpu).map_err(|e| e.to_string())
+    let chip = p.value("gpu-chip").unwrap_or("sm_90").to_string();
+    translate(&input, &out, what, level, &opts, &cpu, &chip).map_err(|e| e.to_string())
+}
+
+/// Prints the PTX of every kernel of `input` (a module with `gpu.launch`).
+fn translate_ptx(input: &str, out: &str, chip: &str) -> Result<(), LowerError> {
+    let compiler = Compiler::new();
+    let mut module = compiler.parse_file(input)?;
+    compiler.lower_gpu(&mut module, chip, false)?;
+    let text = polyrs::lower::ptx_of(&module).concat();
+    if out == "-" {
+        print!("{text}");
+        Ok(())
+    } else {
+        std::fs::write(out, text).map_err(|source| LowerError::Io {
+            path: out.to_string(),
+            source,
+        })
+    }
 }
 
 fn translate(
@@ -94,10 +125,15 @@ fn translate(
     level: u8,
     opts: &CpuOptions,
     cpu: &CpuTarget,
+    chip: &str,
 ) -> Result<(), LowerError> {
     let compiler = Compiler::new();
     let mut module = compiler.parse_file(input)?;
-    compiler.lower_to_llvm_dialect(&mut module, opts)?;
+    if polyrs::lower::has_gpu_code(&module) {
+        compiler.lower_gpu(&mut module, chip, opts.c_interface)?;
+    } else {
+        compiler.lower_to_llvm_dialect(&mut module, opts)?;
+    }
     let llvm = inkwell::context::Context::create();
     let ir = compiler.translate(&module, &llvm)?;
     let cg_level = match level {

@@ -22,6 +22,10 @@ use crate::ffi::build::{self, AttrHandle, Builder, Point};
 use crate::ffi::ir::{Op, Val};
 use crate::ffi::shim;
 use crate::scop::model::{Access, Scop};
+use crate::transform::gpu::GpuRole;
+
+#[path = "emit_gpu.rs"]
+pub mod gpu;
 
 /// Why the SCoP cannot be rewritten here.
 pub type EmitError = String;
@@ -175,6 +179,8 @@ struct Emitter<'a> {
     carry_all: bool,
     /// The divisions of the tree's rows.
     divs: Vec<Div>,
+    /// The GPU mapping, when the code is for a GPU.
+    gpu: Option<gpu::Gpu>,
 }
 
 /// What [`emit`] created.
@@ -184,6 +190,9 @@ pub struct Emitted {
     /// Loops over register-tile blocks whose block-invariant operands are
     /// computed once per block row.
     pub hoisted_loops: usize,
+    /// For a GPU: one phrase per kernel launched (grid and block), for the
+    /// remark.
+    pub launches: Vec<String>,
 }
 
 /// Operands of a register tile's statement instances that do not change
@@ -270,6 +279,10 @@ struct Carry {
 /// inner loop over `hoist_dims.1` that do not change from block to block
 /// computed once, before them: see [`Emitter::hoisted_operands`];
 /// `r_size` gives each statement's tile size of that inner loop.
+///
+/// With `gpu` (each dimension's [`GpuRole`]), the code is for a GPU: see
+/// [`gpu`] (launches, device buffers and copies).
+#[allow(clippy::too_many_arguments)]
 pub fn emit(
     scop: &Scop,
     tree: &Tree,
@@ -278,6 +291,7 @@ pub fn emit(
     hoist_dims: &[(usize, usize)],
     r_size: &[i64],
     carry_all: bool,
+    gpu_roles: Option<&[GpuRole]>,
 ) -> Result<Emitted, EmitError> {
     let first = scop.first_op;
     let mut order = HashMap::new();
@@ -347,6 +361,7 @@ pub fn emit(
         hoisted_loops: 0,
         carry_all,
         divs: tree.divs.clone(),
+        gpu: gpu_roles.map(gpu::Gpu::new),
     };
     // Parameters computed inside the loops are recomputed in front.
     let mut hoisted: HashMap<usize, Val> = HashMap::new();
@@ -360,6 +375,9 @@ pub fn emit(
     }
     e.params = params;
     let mut created = Vec::new();
+    if e.gpu.is_some() {
+        e.device_buffers(first)?;
+    }
     e.node(&tree.root, Point::Before(first), &mut created)?;
     for &op in &scop.ops {
         if is_nest(op) {
@@ -367,6 +385,10 @@ pub fn emit(
         }
     }
     shim::simplify_affine(&created);
+    let launches = match e.gpu.take() {
+        Some(g) => g.finish(&e.b, &created)?,
+        None => Vec::new(),
+    };
     // Expanded temporaries: the last iteration's copy goes back to the
     // array (what code after the SCoP would have seen), then the buffer is
     // freed.
@@ -385,6 +407,7 @@ pub fn emit(
     Ok(Emitted {
         created,
         hoisted_loops: e.hoisted_loops,
+        launches,
     })
 }
 
@@ -690,6 +713,9 @@ impl Emitter<'_> {
     }
 
     fn node(&mut self, n: &Node, at: Point, created: &mut Vec<Op>) -> Result<(), EmitError> {
+        if let Some(done) = self.gpu_node(n, at, created) {
+            return done;
+        }
         match n {
             Node::Seq(v) => {
                 for c in v {
@@ -1086,6 +1112,8 @@ impl Emitter<'_> {
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
+        // Inside a GPU kernel, the loops that are not mapped run in order.
+        let parallel = parallel && !self.in_kernel();
         let (dims, operands) = self.operands();
         // A strided loop runs over the quotient q of t = offset + step·q:
         // from ⌈(l - offset) / step⌉ to ⌊(u - offset) / step⌋, with

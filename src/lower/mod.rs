@@ -13,6 +13,13 @@
 //!                    or JIT-run through MLIR's ExecutionEngine         [jit]
 //! ```
 //!
+//! Modules with `gpu.launch` operations (`poly-opt{target=gpu}`) take the
+//! GPU route instead ([`gpu_pipelines`], [`Compiler::lower_gpu`]): kernels
+//! outlined and compiled to PTX by LLVM's NVPTX back end (embedded in the
+//! host module as `gpu.binary`, loaded by the driver at run time), the
+//! host code lowered to the LLVM dialect calling MLIR's `mgpu*` runtime
+//! entry points (`runtime/mgpu_cuda.c` implements them on the CUDA driver).
+//!
 //! The pass order is the one that verifies in MLIR 22: converting to LLVM
 //! before `convert-scf-to-cf` keeps the regions of `omp.wsloop` and
 //! `memref.alloca_scope` single-block (the textbook order fails with
@@ -111,6 +118,92 @@ pub fn cpu_pipeline(opts: &CpuOptions) -> String {
          convert-vector-to-llvm,convert-to-llvm,convert-scf-to-cf,convert-to-llvm,\
          reconcile-unrealized-casts)"
     )
+}
+
+/// The two pipelines from `gpu.launch` to a host module in the LLVM
+/// dialect with every kernel's PTX for `chip` (`sm_90`) embedded: the
+/// kernels are outlined after `lower-affine` (the NVVM pipeline lowers
+/// `scf` before `affine`, so affine code inside kernels must be lowered
+/// first) and synchronous copies and allocations become asynchronous ones
+/// with tokens (`gpu-async-region`: `gpu-to-llvm` lowers only those);
+/// then upstream's NVVM pipeline with PTX ISA 8.0 (the default, 6.0, does
+/// not support sm_90) and the PTX text as the binary (`isa`: no `ptxas`
+/// needed; the driver compiles it when the module is loaded).
+pub fn gpu_pipelines(chip: &str) -> [String; 2] {
+    [
+        "builtin.module(lower-affine,gpu-kernel-outlining,func.func(gpu-async-region))".into(),
+        format!(
+            "builtin.module(gpu-lower-to-nvvm-pipeline{{cubin-chip={chip} \
+             cubin-features=+ptx80 cubin-format=isa}})"
+        ),
+    ]
+}
+
+/// True when `module` launches GPU kernels.
+pub fn has_gpu_code(module: &Module) -> bool {
+    fn walk(op: Op) -> bool {
+        op.name().starts_with("gpu.launch")
+            || op
+                .regions()
+                .iter()
+                .any(|r| r.blocks().iter().any(|b| b.ops().into_iter().any(walk)))
+    }
+    walk(Op::from_raw(module.as_operation().to_raw()))
+}
+
+/// The PTX of every kernel module of a lowered GPU module, in order: the
+/// `assembly` strings of its `gpu.binary` objects (MLIR escapes bytes as
+/// `\XX`).
+pub fn ptx_of(module: &Module) -> Vec<String> {
+    let mut out = Vec::new();
+    let root = Op::from_raw(module.as_operation().to_raw());
+    for r in root.regions() {
+        for b in r.blocks() {
+            for op in b.ops() {
+                if op.name() != "gpu.binary" {
+                    continue;
+                }
+                let Some(text) = op.attr(c"objects").map(|a| a.text()) else {
+                    continue;
+                };
+                let mut rest = text.as_str();
+                while let Some(at) = rest.find("assembly = \"") {
+                    rest = &rest[at + "assembly = \"".len()..];
+                    let (ptx, used) = unescape(rest);
+                    out.push(ptx);
+                    rest = &rest[used..];
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The bytes of an MLIR string literal's body up to its closing quote, and
+/// the characters used.
+fn unescape(s: &str) -> (String, usize) {
+    let bytes = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => return (String::from_utf8_lossy(&out).into_owned(), i + 1),
+            b'\\' if i + 1 < bytes.len() && (bytes[i + 1] == b'\\' || bytes[i + 1] == b'"') => {
+                out.push(bytes[i + 1]);
+                i += 2;
+            }
+            b'\\' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
+                out.push(u8::from_str_radix(hex, 16).unwrap_or(b'?'));
+                i += 3;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    (String::from_utf8_lossy(&out).into_owned(), i)
 }
 
 /// An MLIR context with every dialect, pass and LLVM translation registered,
@@ -234,6 +327,33 @@ impl Compiler {
         Ok(())
     }
 
+    /// Lowers a module with `gpu.launch` operations to the LLVM dialect for
+    /// the host, every kernel compiled to PTX for `chip` and embedded
+    /// ([`gpu_pipelines`]).
+    pub fn lower_gpu(
+        &self,
+        module: &mut Module,
+        chip: &str,
+        c_interface: bool,
+    ) -> Result<(), LowerError> {
+        if c_interface {
+            crate::ffi::shim::set_c_interface(Op::from_raw(module.as_operation().to_raw()));
+        }
+        for p in gpu_pipelines(chip) {
+            self.run_pipeline(module, &p)?;
+        }
+        if let Some(op) = first_unconverted(Op::from_raw(module.as_operation().to_raw())) {
+            crate::ffi::shim::emit(
+                op.loc(),
+                crate::ffi::shim::Severity::Error,
+                &format!("'{}' is not supported by the GPU lowering", op.name()),
+                None,
+            );
+            return Err(LowerError::Unconverted(op.name()));
+        }
+        Ok(())
+    }
+
     /// Translates an LLVM-dialect module to LLVM IR.
     pub fn translate<'l>(
         &self,
@@ -256,6 +376,10 @@ fn first_unconverted(root: Op) -> Option<Op> {
         for block in region.blocks() {
             for op in block.ops() {
                 let name = op.name();
+                // Translated by the GPU dialect's offloading interface.
+                if name == "gpu.binary" || name == "gpu.launch_func" {
+                    continue;
+                }
                 if !(name.starts_with("llvm.")
                     || name.starts_with("omp.")
                     || name.starts_with("builtin."))

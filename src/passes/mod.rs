@@ -208,6 +208,13 @@ pub fn check_value(name: &str, value: &str) -> Result<(), OptionError> {
             .parse::<crate::sched::pluto::Fuse>()
             .map(drop)
             .map_err(bad),
+        "target" => match value {
+            "cpu" | "gpu" => Ok(()),
+            _ => Err(bad("expected cpu or gpu".into())),
+        },
+        "gpu-chip" => crate::target::gpu::GpuTarget::preset(value)
+            .map(drop)
+            .ok_or_else(|| bad("expected sm_80 or sm_90".into())),
         _ => Ok(()),
     }
 }

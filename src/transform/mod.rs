@@ -49,6 +49,7 @@
 
 mod analysis;
 mod display;
+pub mod gpu;
 mod point_order;
 mod register_tile;
 mod sizes;

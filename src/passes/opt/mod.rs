@@ -23,6 +23,7 @@
 
 mod check;
 mod distribute;
+mod gpu;
 mod plan;
 mod privatize;
 mod split;
@@ -41,6 +42,8 @@ use crate::scop::detect::detect;
 use crate::scop::model::{build, Scop};
 use crate::target::cpu::Sizes;
 use crate::target::{CpuTarget, Overrides, TargetError};
+use crate::target::gpu::GpuTarget;
+use crate::transform::gpu::GpuRole;
 use crate::transform::Options as PlanOptions;
 
 use check::Rejected;
@@ -146,6 +149,20 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             reason: "tile sizes must be positive".into(),
         }));
     }
+    check_value("target", &options.target)?;
+    let gpu_target = if options.target == "gpu" {
+        check_value("gpu-chip", &options.gpu_chip)?;
+        GpuTarget::preset(&options.gpu_chip)
+    } else {
+        None
+    };
+    if let Some(bad) = options.gpu_block.iter().find(|&&t| !(1..=1024).contains(&t)) {
+        return Err(PassError::Options(super::OptionError::Invalid {
+            option: "gpu-block".into(),
+            value: bad.to_string(),
+            reason: "threads per block along a dimension must be between 1 and 1024".into(),
+        }));
+    }
     let target = cpu_target(options)?;
     let derived = Sizes::of(&target);
     let plan_options = PlanOptions {
@@ -217,6 +234,19 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             }
         };
         let sched = schedule(&scop, &deps, &sched_options);
+        if let Some(gpu) = &gpu_target {
+            let mapped = match &sched {
+                Ok(s) => gpu::plan(&scop, s, gpu, &options.gpu_block),
+                Err(e) => Err(format!("no schedule: {e}")),
+            };
+            match mapped {
+                Ok((planned, roles)) => {
+                    rewrite(&scop, &deps, planned, Some(&roles), deadline, &cx, &target, &mut rewritten, &mut roots)?
+                }
+                Err(why) => skip(why),
+            }
+            continue;
+        }
         let chosen = match &sched {
             Ok(s) => plan_with(&scop, &deps, s.clone(), options, &plan_options),
             Err(e) => Err(format!("no schedule: {e}")),
@@ -232,49 +262,81 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         }
         distribute::retry(&mut c, &cx);
         let Candidate { scop, deps, chosen } = c;
-        let Planned {
-            plan,
-            tree,
-            fallback_note,
-            jam_note,
-        } = match chosen {
-            Ok(p) => p,
-            Err(e) => {
-                skip(e);
-                continue;
-            }
+        match chosen {
+            Ok(planned) => rewrite(&scop, &deps, planned, None, deadline, &cx, &target, &mut rewritten, &mut roots)?,
+            Err(e) => skip(e),
+        }
+    }
+    if options.noalias && !rewritten.is_empty() {
+        mark_noalias(func, &rewritten, &roots);
+    }
+    Ok(())
+}
+
+/// The stages after the plan: the checker's verdict, the code generator's
+/// checks and the rewrite, for one SCoP (`gpu`: each plan dimension's role
+/// on the GPU). A remark says what was done or why the SCoP is left
+/// unchanged.
+#[allow(clippy::too_many_arguments)]
+fn rewrite(
+    scop: &Scop,
+    deps: &[Dependence],
+    planned: Planned,
+    gpu: Option<&[GpuRole]>,
+    deadline: Budget,
+    cx: &Cx,
+    target: &CpuTarget,
+    rewritten: &mut Vec<Op>,
+    roots: &mut Vec<usize>,
+) -> Result<(), PassError> {
+    let options = cx.options;
+    let at = scop.first_op.loc();
+    let skip = |why: String| {
+        let why = if why.contains(&MathError::Deadline.to_string()) {
+            format!("{why} (time-budget={} s)", options.time_budget)
+        } else {
+            why
         };
+        diag(at, Severity::Remark, &format!("poly-opt: SCoP left unchanged: {why}"), None)
+    };
+    let Planned {
+        plan,
+        tree,
+        fallback_note,
+        jam_note,
+    } = planned;
+    {
         if options.verify {
-            match check::run(&scop, &deps, &plan) {
+            match check::run(scop, deps, &plan) {
                 Ok(()) => {}
                 Err(Rejected::Failed(why)) => {
                     skip(why);
-                    continue;
+                    return Ok(());
                 }
                 // A bug caught in time: the SCoP is left as it was and
                 // the output is valid, so a warning (the exit code stays 0).
                 Err(Rejected::Violation(message)) => {
                     diag(at, Severity::Warning, &message, None);
-                    continue;
+                    return Ok(());
                 }
             }
         }
         // The rewrite itself is never stopped half-way.
         drop(deadline);
-        if let Err(e) = emit::check(&scop, &tree) {
+        if let Err(e) = emit::check(scop, &tree) {
             skip(e);
-            continue;
+            return Ok(());
         }
         // Debug and test builds re-check code generation too.
         #[cfg(debug_assertions)]
-        if let Err(e) = check::tree(&scop, &plan, &tree) {
+        if let Err(e) = check::tree(scop, &plan, &tree) {
             diag(
                 at,
                 Severity::Warning,
                 &format!("poly-opt: internal error: {e}; the SCoP is left unchanged"),
                 None,
             );
-            continue;
+            return Ok(());
         }
         let (loops, parallel, guards) = tree.counts();
         let carry_dims: Vec<usize> = plan
@@ -300,19 +362,30 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                 return Err(PassError::InvalidInput);
             }
         }
-        let hoisted = match emit::emit(
-            &scop,
+        if gpu.is_some() {
+            if let Err(e) = emit::gpu::check(scop) {
+                skip(e);
+                return Ok(());
+            }
+        }
+        let (hoisted, launches) = match emit::emit(
+            scop,
             &tree,
             plan.dims.len(),
             &carry_dims,
             &hoist_dims,
             &plan.register_r_size,
             options.scalar_replace,
+            gpu,
         ) {
             Ok(done) => {
                 rewritten.extend(done.created);
-                roots.extend(scop.arrays.iter().map(|a| a.root().key()));
-                done.hoisted_loops
+                // Device buffers stand for the arguments in the kernels:
+                // no `noalias` from a GPU rewrite.
+                if gpu.is_none() {
+                    roots.extend(scop.arrays.iter().map(|a| a.root().key()));
+                }
+                (done.hoisted_loops, done.launches)
             }
             Err(e) => {
                 diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
@@ -338,25 +411,38 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         }
         what.extend(fallback_note);
         what.extend(jam_note);
+        if !launches.is_empty() {
+            what.push(format!(
+                "{} kernel{}: {}",
+                launches.len(),
+                if launches.len() == 1 { "" } else { "s" },
+                launches.join(", ")
+            ));
+        }
         if options.verify {
-            what.push("legality verified".into());
+            what.push(if gpu.is_some() {
+                "legality and every block and thread loop verified".into()
+            } else {
+                "legality verified".into()
+            });
         }
         if options.contract {
             what.push("multiply-adds may be fused (contract)".into());
         }
-        what.push(format!("target {target}"));
+        what.push(if gpu.is_some() {
+            format!("target gpu {}", options.gpu_chip)
+        } else {
+            format!("target {target}")
+        });
         diag(at, Severity::Remark, &format!("poly-opt: {}", what.join("; ")), None);
         if options.print_plan {
             let text = format!(
                 "poly-opt plan:\n{}loop tree (p: parameters, t: schedule dimensions, d: divisions):\n{}",
-                plan.to_text(&scop),
+                plan.to_text(scop),
                 tree.to_text(scop.params.len(), plan.dims.len())
             );
             diag(at, Severity::Remark, &text, None);
         }
-    }
-    if options.noalias && !rewritten.is_empty() {
-        mark_noalias(func, &rewritten, &roots);
     }
     Ok(())
 }

@@ -1,0 +1,550 @@
+//! Emission for a GPU: the loop tree's block and thread loops become
+//! `gpu.launch` operations, the rest of the tree runs on the host around
+//! them or inside each thread, and the arrays live in device buffers.
+//!
+//! * A loop over [`GpuRole::Block`] dimensions on the host starts a launch.
+//!   Up to three directly nested block loops whose bounds do not depend on
+//!   each other form the grid (the innermost on `x`); each block runs the
+//!   tile `lo + blockIdx`, where `lo` is the loop's lower bound computed on
+//!   the host, and the grid has exactly the loop's trip count (a launch
+//!   whose trip count is not positive is skipped: CUDA refuses empty
+//!   grids). Up to three thread loops directly inside form the block
+//!   (`x` innermost): thread `tid` runs point `size · tile + tid`, under a
+//!   guard that holds exactly when the point is inside the loop's bounds
+//!   (partial tiles). Loops that do not fit this shape run in order inside
+//!   each thread, which is correct for any loop.
+//! * Loops on the host that contain no block loop, and statements outside
+//!   every loop, run as a kernel of one thread: the data stay on the device
+//!   (no copies between host and device parts of a SCoP).
+//! * Every array the SCoP accesses gets a device buffer of its type
+//!   (`gpu.alloc`) in front of the new code, filled from the host array
+//!   (`gpu.memcpy`); after the new code the arrays the SCoP writes are
+//!   copied back and the buffers freed. Inside the kernels every use of a
+//!   host array is replaced by its buffer.
+
+use super::{EmitError, Emitter};
+use crate::codegen::{Bound, Node};
+use crate::ffi::build::{self, Builder, Point};
+use crate::ffi::ir::{Block, Op, Val};
+use crate::scop::model::{AccessKind, Scop};
+use crate::transform::gpu::GpuRole;
+
+/// Most threads of a block the emitter maps (the CUDA limit).
+const MAX_THREADS: i64 = 1024;
+
+/// The state of a GPU emission.
+pub(super) struct Gpu {
+    roles: Vec<GpuRole>,
+    /// Code is being emitted inside a kernel.
+    in_kernel: bool,
+    /// Per array root: the host memref, its device buffer, written by the
+    /// SCoP.
+    buffers: Vec<(Val, Val, bool)>,
+    /// One phrase per launch.
+    launches: Vec<String>,
+    /// The launches, whose bodies get the device buffers.
+    kernels: Vec<Op>,
+}
+
+/// The element types and layouts the device buffers support: a memref with
+/// the identity layout in the default memory space. Checked before any
+/// rewrite, so that the SCoP is left unchanged otherwise.
+///
+/// Kernels may not call the math library: upstream's NVVM lowering turns
+/// `math` operations into calls to CUDA's libdevice (`__nv_sqrt`), which
+/// is not linked (no CUDA toolkit is needed to build), and the driver
+/// would refuse the PTX.
+pub fn check(scop: &Scop) -> Result<(), String> {
+    fn math_op(op: crate::ffi::ir::Op) -> Option<String> {
+        let name = op.name();
+        if name.starts_with("math.") {
+            return Some(name);
+        }
+        op.regions()
+            .iter()
+            .flat_map(|r| r.blocks())
+            .flat_map(|b| b.ops())
+            .find_map(math_op)
+    }
+    if let Some(name) = scop.ops.iter().find_map(|&op| math_op(op)) {
+        return Err(format!(
+            "'{name}' would need CUDA's libdevice in a kernel, which is not linked; left on the host"
+        ));
+    }
+    for a in &scop.arrays {
+        let ty = a.root().type_text();
+        if !ty.starts_with("memref<") || ty.contains(',') {
+            return Err(format!(
+                "the GPU mapping needs memrefs with the identity layout in the default memory \
+                 space, not '{ty}' ({})",
+                a.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The positions of the dynamic dimensions of a memref type's text.
+fn dynamic_dims(ty: &str) -> Vec<usize> {
+    let inner = ty.trim_start_matches("memref<").trim_end_matches('>');
+    let parts: Vec<&str> = inner.split('x').collect();
+    parts[..parts.len().saturating_sub(1)]
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.trim() == "?")
+        .map(|(k, _)| k)
+        .collect()
+}
+
+impl Gpu {
+    pub(super) fn new(roles: &[GpuRole]) -> Gpu {
+        Gpu {
+            roles: roles.to_vec(),
+            in_kernel: false,
+            buffers: Vec::new(),
+            launches: Vec::new(),
+            kernels: Vec::new(),
+        }
+    }
+
+    /// Puts the device buffers into the kernels, copies the written arrays
+    /// back and frees the buffers after the new code (`created`); the
+    /// launches' phrases.
+    pub(super) fn finish(self, b: &Builder, created: &[Op]) -> Result<Vec<String>, EmitError> {
+        for &k in &self.kernels {
+            self.replace_in(k);
+        }
+        let after = created
+            .last()
+            .and_then(|&op| build::next_op(op))
+            .ok_or("no operation after the rewritten loops")?;
+        for &(host, dev, written) in &self.buffers {
+            if written {
+                b.create(
+                    Point::Before(after),
+                    "gpu.memcpy",
+                    &[host, dev],
+                    0,
+                    &[],
+                    &[],
+                );
+            }
+            b.create(Point::Before(after), "gpu.dealloc", &[dev], 0, &[], &[]);
+        }
+        Ok(self.launches)
+    }
+
+    fn replace_in(&self, op: Op) {
+        for (k, v) in op.operands().into_iter().enumerate() {
+            if let Some(&(_, dev, _)) = self.buffers.iter().find(|(h, _, _)| h.key() == v.key()) {
+                build::set_operand(op, k, dev);
+            }
+        }
+        for r in op.regions() {
+            for blk in r.blocks() {
+                for o in blk.ops() {
+                    self.replace_in(o);
+                }
+            }
+        }
+    }
+}
+
+/// A block loop of a launch: its dimension and bounds.
+struct Mapped<'n> {
+    dim: usize,
+    lower: &'n [Bound],
+    upper: &'n [Bound],
+}
+
+impl Emitter<'_> {
+    pub(super) fn in_kernel(&self) -> bool {
+        self.gpu.as_ref().is_some_and(|g| g.in_kernel)
+    }
+
+    fn set_in_kernel(&mut self, on: bool) {
+        if let Some(g) = self.gpu.as_mut() {
+            g.in_kernel = on;
+        }
+    }
+
+    /// The device buffers of the SCoP's arrays, filled from the host, in
+    /// front of `first`.
+    pub(super) fn device_buffers(&mut self, first: Op) -> Result<(), EmitError> {
+        let at = Point::Before(first);
+        let mut buffers: Vec<(Val, Val, bool)> = Vec::new();
+        for a in &self.scop.arrays {
+            let host = a.root();
+            if buffers.iter().any(|(h, _, _)| h.key() == host.key()) {
+                continue;
+            }
+            let written = self.scop.statements.iter().any(|st| {
+                st.accesses.iter().any(|acc| {
+                    acc.kind == AccessKind::Write
+                        && self.scop.arrays[acc.array.0].root().key() == host.key()
+                })
+            });
+            let ty = host.type_text();
+            let mut sizes = Vec::new();
+            for k in dynamic_dims(&ty) {
+                let c = self.index_const(k as i64, at)?;
+                let (d, _) = self.b.create(at, "memref.dim", &[host, c], 1, &[], &[]);
+                sizes.push(d.result(0).ok_or("memref.dim without result")?);
+            }
+            let segs = self.attr(&format!("array<i32: 0, {}, 0>", sizes.len()))?;
+            let alloc = self
+                .b
+                .create_typed(
+                    at,
+                    "gpu.alloc",
+                    &sizes,
+                    &[&ty],
+                    &[("operandSegmentSizes", segs)],
+                )
+                .ok_or_else(|| format!("cannot build the type {ty}"))?;
+            let dev = alloc.result(0).ok_or("gpu.alloc without result")?;
+            self.b.create(at, "gpu.memcpy", &[dev, host], 0, &[], &[]);
+            buffers.push((host, dev, written));
+        }
+        if let Some(g) = self.gpu.as_mut() {
+            g.buffers = buffers;
+        }
+        Ok(())
+    }
+
+    fn index_const(&self, v: i64, at: Point) -> Result<Val, EmitError> {
+        let value = self.attr(&format!("{v} : index"))?;
+        let (op, _) = self
+            .b
+            .create(at, "arith.constant", &[], 1, &[("value", value)], &[]);
+        op.result(0)
+            .ok_or_else(|| "arith.constant without result".into())
+    }
+
+    /// `affine.apply` of `map` (MLIR text) to `operands`.
+    fn apply_to(&self, map: &str, operands: &[Val], at: Point) -> Result<Val, EmitError> {
+        let m = self.attr(map)?;
+        let (op, _) = self
+            .b
+            .create(at, "affine.apply", operands, 1, &[("map", m)], &[]);
+        op.result(0)
+            .ok_or_else(|| "affine.apply without result".into())
+    }
+
+    /// A `gpu.launch` of `grid` blocks of `block` threads (`x, y, z`) at
+    /// `at`, with its body block (unterminated).
+    fn create_launch(
+        &self,
+        grid: [Val; 3],
+        block: [Val; 3],
+        at: Point,
+    ) -> Result<(Op, Block), EmitError> {
+        let mut operands = grid.to_vec();
+        operands.extend(block);
+        let attrs = [
+            (
+                "operandSegmentSizes",
+                self.attr("array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>")?,
+            ),
+            ("workgroup_attributions", self.attr("0 : i64")?),
+        ];
+        let (op, blocks) = self
+            .b
+            .create(at, "gpu.launch", &operands, 0, &attrs, &[Some(12)]);
+        Ok((op, blocks[0]))
+    }
+
+    /// The GPU's handling of `n` on the host: a launch, a kernel of one
+    /// thread, or a host loop; `None` where the CPU's handling applies
+    /// (inside kernels, sequences, guards and fixed dimensions on the
+    /// host, whose children come back here).
+    pub(super) fn gpu_node(
+        &mut self,
+        n: &Node,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Option<Result<(), EmitError>> {
+        let g = self.gpu.as_ref()?;
+        if g.in_kernel {
+            return None;
+        }
+        let roles = g.roles.clone();
+        let is_block = |d: usize| roles.get(d) == Some(&GpuRole::Block);
+        if !n.has_loop_over(is_block) {
+            return Some(self.single_thread_kernel(n, at, created));
+        }
+        match n {
+            Node::Loop {
+                dim, stride: None, ..
+            } if is_block(*dim) => Some(self.launch(n, &roles, at, created)),
+            Node::Loop {
+                dim,
+                lower,
+                upper,
+                stride,
+                body,
+                ..
+            } => Some(self.plain_loop(
+                *dim,
+                lower,
+                upper,
+                stride.as_ref(),
+                false,
+                body,
+                at,
+                created,
+            )),
+            _ => None,
+        }
+    }
+
+    fn single_thread_kernel(
+        &mut self,
+        n: &Node,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let one = self.index_const(1, at)?;
+        let (launch, body) = self.create_launch([one; 3], [one; 3], at)?;
+        if matches!(at, Point::Before(_)) {
+            created.push(launch);
+        }
+        self.set_in_kernel(true);
+        let r = self.node(n, Point::End(body), created);
+        self.set_in_kernel(false);
+        r?;
+        self.b
+            .create(Point::End(body), "gpu.terminator", &[], 0, &[], &[]);
+        if let Some(g) = self.gpu.as_mut() {
+            g.kernels.push(launch);
+            g.launches.push("1 thread (no parallel loop)".into());
+        }
+        Ok(())
+    }
+
+    /// The launch of the block loop `n` (see the module's description).
+    fn launch(
+        &mut self,
+        n: &Node,
+        roles: &[GpuRole],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let np = self.np();
+        let nd = self.ivs.len();
+        let nv = self.divs.len();
+        let mut blocks: Vec<Mapped> = Vec::new();
+        let mut cur = n;
+        while let Node::Loop {
+            dim,
+            lower,
+            upper,
+            stride: None,
+            body,
+            ..
+        } = cur
+        {
+            if roles.get(*dim) != Some(&GpuRole::Block) || blocks.len() == 3 {
+                break;
+            }
+            let bounds = || lower.iter().chain(upper.iter());
+            let independent = blocks
+                .iter()
+                .all(|m| bounds().all(|b| b.row[np + m.dim] == 0))
+                && (blocks.is_empty()
+                    || bounds().all(|b| b.row[np + nd..np + nd + nv].iter().all(|&c| c == 0)));
+            if !independent {
+                break;
+            }
+            blocks.push(Mapped {
+                dim: *dim,
+                lower,
+                upper,
+            });
+            cur = body;
+        }
+        let mut threads: Vec<(Mapped, usize, i64)> = Vec::new();
+        let mut count = 1i64;
+        while let Node::Loop {
+            dim,
+            lower,
+            upper,
+            stride: None,
+            body,
+            ..
+        } = cur
+        {
+            let Some(&GpuRole::Thread { tile, size }) = roles.get(*dim) else {
+                break;
+            };
+            if threads.len() == 3
+                || !blocks.iter().any(|m| m.dim == tile)
+                || count.saturating_mul(size) > MAX_THREADS
+            {
+                break;
+            }
+            count *= size;
+            threads.push((
+                Mapped {
+                    dim: *dim,
+                    lower,
+                    upper,
+                },
+                tile,
+                size,
+            ));
+            cur = body;
+        }
+        // The grid: each block loop's first tile and trip count, on the host.
+        let (dims, operands) = self.operands();
+        let mut firsts = Vec::new();
+        let mut counts = Vec::new();
+        for m in &blocks {
+            let (lmap, umap) = self.bound_maps(m.lower, m.upper, &dims)?;
+            let (lo, _) = self
+                .b
+                .create(at, "affine.max", &operands, 1, &[("map", lmap)], &[]);
+            let (hi, _) = self
+                .b
+                .create(at, "affine.min", &operands, 1, &[("map", umap)], &[]);
+            for op in [lo, hi] {
+                if matches!(at, Point::Before(_)) {
+                    created.push(op);
+                }
+            }
+            let lo = lo.result(0).ok_or("affine.max without result")?;
+            let hi = hi.result(0).ok_or("affine.min without result")?;
+            let c = self.apply_to("affine_map<(d0, d1) -> (d0 - d1)>", &[hi, lo], at)?;
+            firsts.push(lo);
+            counts.push(c);
+        }
+        let zero = self.index_const(0, at)?;
+        let mut cond: Option<Val> = None;
+        for &c in &counts {
+            let pred = self.attr("4 : i64")?;
+            let gt = self
+                .b
+                .create_typed(
+                    at,
+                    "arith.cmpi",
+                    &[c, zero],
+                    &["i1"],
+                    &[("predicate", pred)],
+                )
+                .and_then(|op| op.result(0))
+                .ok_or("cannot build arith.cmpi")?;
+            cond = Some(match cond {
+                None => gt,
+                Some(prev) => self
+                    .b
+                    .create_typed(at, "arith.andi", &[prev, gt], &["i1"], &[])
+                    .and_then(|op| op.result(0))
+                    .ok_or("cannot build arith.andi")?,
+            });
+        }
+        let cond = cond.ok_or("a launch without block loops")?;
+        let (guard, then) = self
+            .b
+            .create(at, "scf.if", &[cond], 0, &[], &[Some(0), None]);
+        if matches!(at, Point::Before(_)) {
+            created.push(guard);
+        }
+        let then_at = Point::End(then[0]);
+        let one = self.index_const(1, then_at)?;
+        let mut grid = [one; 3];
+        for (i, &c) in counts.iter().enumerate() {
+            grid[blocks.len() - 1 - i] = c;
+        }
+        let mut block = [one; 3];
+        for (i, (_, _, size)) in threads.iter().enumerate() {
+            block[threads.len() - 1 - i] = self.index_const(*size, then_at)?;
+        }
+        let (launch, body) = self.create_launch(grid, block, then_at)?;
+        self.b.create(then_at, "scf.yield", &[], 0, &[], &[]);
+        let inside = Point::End(body);
+        let id = |k: usize| body.arg(k).ok_or("gpu.launch without its ids");
+        self.set_in_kernel(true);
+        for (i, m) in blocks.iter().enumerate() {
+            let bid = id(blocks.len() - 1 - i)?;
+            let t = self.apply_to(
+                "affine_map<(d0, d1) -> (d0 + d1)>",
+                &[firsts[i], bid],
+                inside,
+            )?;
+            self.ivs[m.dim] = Some(t);
+        }
+        let mut conds = Vec::new();
+        for (i, (m, tile, size)) in threads.iter().enumerate() {
+            let tid = id(3 + threads.len() - 1 - i)?;
+            let tile_value = self.ivs[*tile].ok_or("a thread loop outside its tile loop")?;
+            let p = self.apply_to(
+                &format!("affine_map<(d0, d1) -> (d0 * {size} + d1)>"),
+                &[tile_value, tid],
+                inside,
+            )?;
+            self.ivs[m.dim] = Some(p);
+            for b in m.lower {
+                let mut r: Vec<i64> = b.row.iter().map(|&c| -c).collect();
+                r[np + m.dim] += b.div;
+                conds.push(r);
+            }
+            for b in m.upper {
+                let mut r = b.row.clone();
+                r[np + m.dim] -= b.div;
+                conds.push(r);
+            }
+        }
+        let r = if conds.is_empty() {
+            self.node(cur, inside, created)
+        } else {
+            let (dims, operands) = self.operands();
+            let header = self.map_header(&dims);
+            let texts: Vec<String> = conds
+                .iter()
+                .map(|r| format!("{} >= 0", self.text(r, &dims)))
+                .collect();
+            let then = self.affine_if(&header, &texts, &operands, inside, created)?;
+            let r = self.node(cur, Point::End(then), created);
+            self.b
+                .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
+            r
+        };
+        self.set_in_kernel(false);
+        for m in blocks.iter().chain(threads.iter().map(|(m, _, _)| m)) {
+            self.ivs[m.dim] = None;
+        }
+        r?;
+        self.b.create(inside, "gpu.terminator", &[], 0, &[], &[]);
+        let shape: Vec<String> = threads
+            .iter()
+            .rev()
+            .map(|(_, _, s)| s.to_string())
+            .collect();
+        if let Some(g) = self.gpu.as_mut() {
+            g.kernels.push(launch);
+            g.launches.push(format!(
+                "grid over {} tile loop{}, block {}",
+                blocks.len(),
+                if blocks.len() == 1 { "" } else { "s" },
+                if shape.is_empty() {
+                    "1".to_string()
+                } else {
+                    shape.join("x")
+                }
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dynamic_dims;
+
+    #[test]
+    fn dynamic_dimensions_of_memref_types() {
+        assert_eq!(dynamic_dims("memref<?x8x?xf64>"), vec![0, 2]);
+        assert_eq!(dynamic_dims("memref<4x4xf32>"), Vec::<usize>::new());
+        assert_eq!(dynamic_dims("memref<f64>"), Vec::<usize>::new());
+    }
+}

@@ -1,0 +1,238 @@
+//! The GPU plan: which loops become the grid's blocks, which the blocks'
+//! threads, and which run on the host around the launches or inside each
+//! thread (PPCG's mapping, Verdoolaege et al. 2013).
+//!
+//! The first permutable band with dimensions whose tile loops are parallel
+//! (every dependence not satisfied before the band has distance zero along
+//! them: [`crate::sched::pluto::PlutoSchedule::band_coincident`]) is
+//! mapped. Its parallel dimensions `C` (at most three, the innermost ones)
+//! are tiled, each by its thread-block size, and the band becomes
+//!
+//! ```text
+//! [ ⌊φ_c / T_c⌋ … (blocks),  φ_c … (threads),  φ_r … (the others, inside each thread) ]
+//! ```
+//!
+//! Moving the parallel dimensions in front of the band's other ones is
+//! legal because their distances are zero for every dependence the band
+//! has to respect; the block and thread loops are parallel for the same
+//! reason. The independent checker proves both on the final schedule
+//! before any code is written (the pass's `check` stage). Dimensions
+//! before the band (a stencil's time loop, sequences of nests) run on the
+//! host around the launches; dimensions after it run inside each thread.
+//!
+//! The innermost parallel dimension goes to `x` (its tile is the warp
+//! size, so that the stride-1 accesses of row-major arrays coalesce), the
+//! next to `y`, then `z`; a block has [`THREADS_PER_BLOCK`] threads.
+
+use super::analysis::bands;
+use super::{tile_local, Plan, PlanDim};
+use crate::math::MathError;
+use crate::sched::pluto::{DimKind, PlutoSchedule};
+use crate::sched::Schedule;
+use crate::scop::form::Form;
+use crate::scop::model::Scop;
+use crate::target::gpu::GpuTarget;
+
+/// Threads per block of the default block shape: eight warps, a model
+/// parameter (enough warps per block to hide memory latency while several
+/// blocks share a streaming multiprocessor), not a measurement.
+pub const THREADS_PER_BLOCK: i64 = 256;
+
+/// What one schedule dimension becomes on the GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GpuRole {
+    /// A loop (or sequence) on the host, around the launches.
+    Host,
+    /// A tile loop mapped to the grid's blocks.
+    Block,
+    /// A point loop mapped to the threads of a block: its value is
+    /// `size · (tile dimension) + thread id`.
+    Thread {
+        /// The plan dimension of its tile loop.
+        tile: usize,
+        /// The tile size, the block's extent along this loop.
+        size: i64,
+    },
+    /// A loop inside each thread.
+    Inside,
+}
+
+/// A plan for the GPU and the role of each of its dimensions.
+#[derive(Debug, Clone)]
+pub struct GpuPlan {
+    /// The plan (block and thread loops are its parallel dimensions).
+    pub plan: Plan,
+    /// Per plan dimension, its role.
+    pub roles: Vec<GpuRole>,
+}
+
+/// The block extents for `n` mapped dimensions, `x` first: the warp size
+/// along `x` and the rest of [`THREADS_PER_BLOCK`] along `y` and `z`
+/// (one dimension: all of them along `x`).
+pub fn block_shape(gpu: &GpuTarget, n: usize) -> Vec<i64> {
+    let total = THREADS_PER_BLOCK.min(i64::from(gpu.max_threads_per_block));
+    let warp = i64::from(gpu.warp).clamp(1, total);
+    match n {
+        0 => Vec::new(),
+        1 => vec![total],
+        2 => vec![warp, (total / warp).max(1)],
+        _ => {
+            let rest = (total / warp).max(1);
+            let y = (rest / 2).max(1);
+            vec![warp, y, (rest / y).max(1)]
+        }
+    }
+}
+
+/// The GPU plan of `sched`, or `None` when no band has a parallel
+/// dimension (the SCoP then stays on the host). `block` overrides the
+/// block extents (`x` first; the last one repeats).
+pub fn plan(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    gpu: &GpuTarget,
+    block: &[i64],
+) -> Result<Option<GpuPlan>, MathError> {
+    let ns = scop.statements.len();
+    let bands = bands(sched);
+    let Some(band) = bands.iter().find(|b| b.tile_coincident.iter().any(|&c| c)) else {
+        return Ok(None);
+    };
+    // The mapped dimensions of the band, outermost first: the innermost
+    // three parallel ones.
+    let mut mapped: Vec<usize> = (0..band.len).filter(|&d| band.tile_coincident[d]).collect();
+    if mapped.len() > 3 {
+        mapped.drain(..mapped.len() - 3);
+    }
+    let rest: Vec<usize> = (0..band.len).filter(|d| !mapped.contains(d)).collect();
+    let shape: Vec<i64> = if block.is_empty() {
+        block_shape(gpu, mapped.len())
+    } else {
+        (0..mapped.len())
+            .map(|k| block.get(k).or(block.last()).copied().unwrap_or(1).max(1))
+            .collect()
+    };
+    // Tile size of mapped dimension `m` (outermost first): x is the
+    // innermost.
+    let size = |m: usize| shape[mapped.len() - 1 - m];
+    let mut dims: Vec<Vec<Form>> = vec![Vec::new(); ns];
+    let mut locals = sched.schedule.locals.clone();
+    locals.resize(ns, Default::default());
+    let mut plan_dims = Vec::new();
+    let mut roles = Vec::new();
+    let host_or_inside = |k: usize| {
+        if k < band.first {
+            GpuRole::Host
+        } else {
+            GpuRole::Inside
+        }
+    };
+    for k in 0..sched.dims.len() {
+        if k == band.first {
+            for s in 0..ns {
+                let phi = |d: usize| sched.schedule.dims[s][band.first + d].clone();
+                for (m, &d) in mapped.iter().enumerate() {
+                    let l = tile_local(&mut locals[s], &phi(d), size(m))?;
+                    dims[s].push(Form::local(l));
+                }
+                for &d in &mapped {
+                    dims[s].push(phi(d));
+                }
+                for &d in &rest {
+                    dims[s].push(phi(d));
+                }
+            }
+            let first_block = plan_dims.len();
+            for &d in &mapped {
+                plan_dims.push(PlanDim {
+                    scalar: false,
+                    parallel: true,
+                    unroll: false,
+                    what: format!("blocks over tiles of φ{}", band.first + d),
+                });
+                roles.push(GpuRole::Block);
+            }
+            for (m, &d) in mapped.iter().enumerate() {
+                plan_dims.push(PlanDim {
+                    scalar: false,
+                    parallel: true,
+                    unroll: false,
+                    what: format!("threads over φ{}", band.first + d),
+                });
+                roles.push(GpuRole::Thread {
+                    tile: first_block + m,
+                    size: size(m),
+                });
+            }
+            for &d in &rest {
+                plan_dims.push(PlanDim {
+                    scalar: false,
+                    parallel: false,
+                    unroll: false,
+                    what: format!("φ{} inside each thread", band.first + d),
+                });
+                roles.push(GpuRole::Inside);
+            }
+            continue;
+        }
+        if k > band.first && k < band.first + band.len {
+            continue;
+        }
+        let scalar = matches!(sched.dims[k], DimKind::Scalar);
+        for (s, row) in dims.iter_mut().enumerate() {
+            row.push(sched.schedule.dims[s][k].clone());
+        }
+        plan_dims.push(PlanDim {
+            scalar,
+            parallel: false,
+            unroll: false,
+            what: match (scalar, host_or_inside(k)) {
+                (true, _) => "sequence".into(),
+                (false, GpuRole::Host) => format!("φ{k} on the host"),
+                (false, _) => format!("φ{k} inside each thread"),
+            },
+        });
+        roles.push(host_or_inside(k));
+    }
+    let extents: Vec<String> = (0..mapped.len())
+        .rev()
+        .map(|m| size(m).to_string())
+        .collect();
+    let notes = vec![format!(
+        "band of {} loop{}: {} parallel mapped to blocks and threads (block {})",
+        band.len,
+        if band.len == 1 { "" } else { "s" },
+        mapped.len(),
+        extents.join("x")
+    )];
+    Ok(Some(GpuPlan {
+        plan: Plan {
+            schedule: Schedule { dims, locals },
+            dims: plan_dims,
+            notes,
+            max_tiled_band: band.len,
+            register_tiles: Vec::new(),
+            register_r_size: vec![0; ns],
+            inner_distributed: false,
+            restarted_wavefront: None,
+        },
+        roles,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_shapes_put_the_warp_on_x() {
+        let h100 = GpuTarget::preset("sm_90").expect("sm_90");
+        assert_eq!(block_shape(&h100, 1), vec![256]);
+        assert_eq!(block_shape(&h100, 2), vec![32, 8]);
+        assert_eq!(block_shape(&h100, 3), vec![32, 4, 2]);
+        for n in 1..=3 {
+            let threads: i64 = block_shape(&h100, n).iter().product();
+            assert!(threads <= i64::from(h100.max_threads_per_block));
+        }
+    }
+}
