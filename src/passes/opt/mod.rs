@@ -218,14 +218,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         let at = scop.first_op.loc();
         // Every stage up to the rewrite runs within the SCoP's budget.
         let deadline = Budget::start(budget);
-        let skip = |why: String| {
-            let why = if why.contains(&MathError::Deadline.to_string()) {
-                format!("{why} (time-budget={} s)", options.time_budget)
-            } else {
-                why
-            };
-            diag(at, Severity::Remark, &format!("poly-opt: SCoP left unchanged: {why}"), None)
-        };
+        let skip = |why: String| left_unchanged(at, options, why);
         let deps = match compute(&scop, DepOptions::default()) {
             Ok(d) => d,
             Err(e) => {
@@ -273,6 +266,17 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     Ok(())
 }
 
+/// The remark of a SCoP left unchanged, and why (naming the time budget
+/// when it ran out).
+fn left_unchanged(at: crate::ffi::ir::Loc, options: &OptOptions, why: String) {
+    let why = if why.contains(&MathError::Deadline.to_string()) {
+        format!("{why} (time-budget={} s)", options.time_budget)
+    } else {
+        why
+    };
+    diag(at, Severity::Remark, &format!("poly-opt: SCoP left unchanged: {why}"), None)
+}
+
 /// The stages after the plan: the checker's verdict, the code generator's
 /// checks and the rewrite, for one SCoP (`gpu`: each plan dimension's role
 /// on the GPU). A remark says what was done or why the SCoP is left
@@ -291,14 +295,7 @@ fn rewrite(
 ) -> Result<(), PassError> {
     let options = cx.options;
     let at = scop.first_op.loc();
-    let skip = |why: String| {
-        let why = if why.contains(&MathError::Deadline.to_string()) {
-            format!("{why} (time-budget={} s)", options.time_budget)
-        } else {
-            why
-        };
-        diag(at, Severity::Remark, &format!("poly-opt: SCoP left unchanged: {why}"), None)
-    };
+    let skip = |why: String| left_unchanged(at, options, why);
     let Planned {
         plan,
         tree,
