@@ -42,6 +42,7 @@ fn run() -> Res<()> {
     build_mlir_c(&prefix, &out)?;
     generate_registry(&prefix, &manifest, &out)?;
     compile_shim(&prefix)?;
+    compile_cuda_runtime();
     Ok(())
 }
 
@@ -127,6 +128,18 @@ fn compile_shim(prefix: &Path) -> Res<()> {
     build.include(prefix.join("include"));
     build.compile("polyrs_shim");
     Ok(())
+}
+
+/// Compiles `runtime/mgpu_cuda.c` (MLIR's `mgpu*` runtime on the CUDA
+/// driver, loaded with dlopen at run time: no CUDA needed to build) for
+/// `polyrs-runner --gpu=cuda`.
+fn compile_cuda_runtime() {
+    println!("cargo:rerun-if-changed=runtime/mgpu_cuda.c");
+    cc::Build::new()
+        .file("runtime/mgpu_cuda.c")
+        .define("MGPU_NO_PRINT", None)
+        .warnings(false)
+        .compile("polyrs_mgpu_cuda");
 }
 
 /// One option of a pass, as read from Passes.td.

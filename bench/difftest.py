@@ -11,7 +11,7 @@ For each kernel:
              hides any reordering)
   candidate  bench/polybench/gen.py -> [polyrs-opt PIPELINE] -> polyrs-runner
              (parallel loops lowered to OpenMP and run on 2 threads, so that
-             races show)
+             races show; GPU programs in the CPU emulation, --gpu=emulate)
 Both print the checksum with printf("%.17g"), which round-trips doubles:
 equal text means bit-identical results. Pipelines listed in TOLERANCE
 (FMA contraction) are compared within a relative tolerance instead.
@@ -24,11 +24,15 @@ Usage:
 
 Exit status 0 when every candidate matches its reference, except the known
 upstream miscompiles listed in KNOWN (which must still mismatch, so that the
-harness is shown to detect them); 1 otherwise.
+harness is shown to detect them); 1 otherwise. With --mutate=M, each
+candidate (a GPU program) is broken by mutation M first (MUTATIONS: a wrong
+grid or block bound, a missing copy in or back) and the status is 0 when
+every mutant differs from its reference or fails.
 """
 
 import argparse
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -120,6 +124,15 @@ PIPELINES = {
     # AVX2 (4x8 blocks, r = 128) and an Intel AVX-512 one sized for ymm.
     "polyrs-avx2": ["--poly-opt=cpu=znver3 threads=2 profitability=false"],
     "polyrs-skx": ["--poly-opt=cpu=skylake-avx512 threads=3 profitability=false"],
+    # The GPU target, run in the CPU emulation (polyrs-runner --gpu=emulate:
+    # the program as built for the GPU, kernels compiled for the host, the
+    # threads of a launch in the reverse of the loops' order): the default
+    # block shape (32x8), odd blocks that leave partial tiles (7x3), one
+    # thread per block, and another fusion heuristic.
+    "gpu": ["--poly-opt=target=gpu"],
+    "gpu-b73": ["--poly-opt=target=gpu gpu-block=7,3,2"],
+    "gpu-b1": ["--poly-opt=target=gpu gpu-block=1"],
+    "gpu-fuseno": ["--poly-opt=target=gpu fuse=no gpu-block=16,4"],
     # FMA contraction allowed (contract=true): compared within TOLERANCE,
     # not bit for bit.
     "polyrs-fma": ["--poly-opt=contract=true profitability=false"],
@@ -161,7 +174,45 @@ def reference(kernel, size, work):
     return out.strip(), None
 
 
-def candidate(kernel, size, work, bin_dir, opt_args, threads, init="polybench"):
+# Mutations of a GPU program (polyrs-opt's output), to show that the
+# harness catches what they break: each must make the candidate differ from
+# its reference (or fail).
+MUTATIONS = {
+    "grid": "the first launch's grid has one block fewer along x (a wrong bound)",
+    "block": "the first launch's blocks have one thread fewer along x (a wrong bound)",
+    "copy": "the first copy to the device is left out (a missing copy)",
+    "copy-back": "the last copy back to the host is left out (a missing copy)",
+}
+
+
+def mutate(text, how):
+    """TEXT with mutation HOW applied, or None when it has no site."""
+    lines = text.split("\n")
+    if how in ("grid", "block"):
+        # gpu.launch blocks(%a, %b, %c) in (%gx = %N, ...) threads(...) in (%tx = %M, ...)
+        for i, line in enumerate(lines):
+            m = re.search(r"gpu\.launch blocks\([^)]*\) in \(%[\w]+ = (%[\w]+)", line)
+            if how == "block":
+                m = re.search(r"threads\([^)]*\) in \(%[\w]+ = (%[\w]+)", line)
+            if not m:
+                continue
+            indent = line[:len(line) - len(line.lstrip())]
+            lines[i] = line[:m.start(1)] + "%polyrs_mutant" + line[m.end(1):]
+            lines[i:i] = [indent + "%polyrs_one = arith.constant 1 : index",
+                          indent + "%%polyrs_mutant = arith.subi %s, %%polyrs_one : index" % m.group(1)]
+            return "\n".join(lines)
+        return None
+    device = set(re.findall(r"(%[\w]+) = gpu\.alloc", text))
+    copies = [i for i, line in enumerate(lines)
+              if (m := re.search(r"gpu\.memcpy\s+(%[\w]+), (%[\w]+)", line))
+              and ((m.group(1) in device) == (how == "copy"))]
+    if not copies:
+        return None
+    del lines[copies[0] if how == "copy" else copies[-1]]
+    return "\n".join(lines)
+
+
+def candidate(kernel, size, work, bin_dir, opt_args, threads, init="polybench", mutation=None):
     mlir = os.path.join(work, kernel + ".mlir")
     if not os.path.exists(mlir):
         ok, _, err = run([sys.executable, os.path.join(PB, "gen.py"), "--size", size, "--init", init,
@@ -177,7 +228,12 @@ def candidate(kernel, size, work, bin_dir, opt_args, threads, init="polybench"):
         text = out
     else:
         text = None
-    ok, out, err = run([os.path.join(bin_dir, "polyrs-runner"), "--threads=%d" % threads, src],
+    if mutation:
+        text = mutate(text or "", mutation)
+        if text is None:
+            return None, "no site for mutation '%s'" % mutation
+    ok, out, err = run([os.path.join(bin_dir, "polyrs-runner"), "--threads=%d" % threads,
+                        "--gpu=emulate", src],
                        stdin=text, timeout=3600)
     if not ok:
         return None, "polyrs-runner: " + (err.strip().splitlines() or ["failed"])[-1]
@@ -195,6 +251,9 @@ def main():
                     help="an extra pipeline: polyrs-opt arguments, e.g. poly='--poly-opt'")
     ap.add_argument("--bin-dir", default=os.path.join(ROOT, "target", "debug"))
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--mutate", choices=sorted(MUTATIONS),
+                    help="apply a mutation to each candidate (a GPU program); every candidate must "
+                         "then differ from its reference: shows that the harness is live")
     ap.add_argument("kernels", nargs="*")
     args = ap.parse_args()
 
@@ -226,8 +285,18 @@ def main():
                 continue
             for name, opt in pipelines.items():
                 rows += 1
-                got, why = candidate(k, args.size, work, args.bin_dir, opt, args.threads, args.init)
+                got, why = candidate(k, args.size, work, args.bin_dir, opt, args.threads, args.init,
+                                     args.mutate)
                 known = KNOWN.get((args.init, name, k))
+                if args.mutate:
+                    caught = got is None or not (got == ref or within(got, ref, tolerance(name, k)))
+                    if why and why.startswith("no site"):
+                        caught = False
+                    result = "CAUGHT" if caught else "MISSED"
+                    detail = why if got is None else "got %s, reference %s" % (got, ref)
+                    bad += 0 if caught else 1
+                    print("%-16s %-10s %-8s %s" % (k, name, result, detail), flush=True)
+                    continue
                 if got is None:
                     result, detail = "ERROR", why
                     bad += 1

@@ -151,5 +151,17 @@ void mgpuMemHostRegisterMemRef(int64_t rank, char *desc, int64_t elemSize) {   /
   int64_t n = elemSize; for (int64_t i = 0; i < rank; i++) n *= sizes[i];
   check(p_cuMemHostRegister_v2(aligned, (size_t)n, 0), "cuMemHostRegister");
 }
+/* polyrs-runner probes for the driver before it runs a program, to fail
+ * with a message instead of exiting from inside the program: NULL when the
+ * driver library loads, else why not. */
+const char *mgpuProbeDriver(void) {
+  const char *name = getenv("MGPU_LIBCUDA");
+  void *h = dlopen(name ? name : "libcuda.so.1", RTLD_NOW);
+  if (!h) return dlerror();
+  dlclose(h);
+  return NULL;
+}
+#ifndef MGPU_NO_PRINT   /* the JIT has MLIR's runner utils for these */
 void printI64(int64_t x) { printf("%lld", (long long)x); }
 void printNewline(void) { printf("\n"); fflush(stdout); }
+#endif

@@ -9,7 +9,9 @@
 //! of other sizes (with partial blocks) or none, the sizes of the AVX2 and
 //! Intel AVX-512 presets; with FMA contraction
 //! (`contract=true`) within the harness's documented tolerance. Parallel
-//! loops run on 2 threads.
+//! loops run on 2 threads. The GPU target's programs run in the CPU
+//! emulation, and mutants of them (a wrong bound, a missing copy) must be
+//! caught.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -60,4 +62,49 @@ fn poly_opt_with_perturbed_inputs_matches_the_baseline() {
         "--pipelines",
         "polyrs,polyrs-t1,polyrs-t7,polyrs-t32,polyrs-t64,polyrs-fusemax,polyrs-fuseno,polyrs-l2,polyrs-uj4,polyrs-uj2,polyrs-rt35,polyrs-rt-t48,polyrs-nort,polyrs-auto,polyrs-auto-th3,polyrs-fma,polyrs-avx2,polyrs-skx",
     ]);
+}
+
+/// The GPU target's programs, run whole in the CPU emulation (host code
+/// with its device buffers, copies and launches; kernels compiled for the
+/// host; threads in the reverse of the loops' order), reproduce PolyBench's
+/// C results bit for bit: the default block shape, odd blocks with partial
+/// tiles, one thread per block, another fusion heuristic.
+#[test]
+fn gpu_programs_match_polybench_c_in_emulation() {
+    difftest(&["--size", "SMALL", "--pipelines", "gpu,gpu-b73"]);
+    difftest(&[
+        "--size",
+        "SMALL",
+        "--init",
+        "perturbed",
+        "--pipelines",
+        "gpu,gpu-b73,gpu-b1,gpu-fuseno",
+    ]);
+}
+
+/// The harness is live for GPU programs: a launch with one block or one
+/// thread too few (a wrong bound) and a copy left out, in or back, each
+/// change the results of kernels that need them.
+#[test]
+fn gpu_mutants_are_caught() {
+    for (mutation, kernels) in [
+        (
+            "grid",
+            &["gemm", "atax", "mvt", "covariance", "doitgen"][..],
+        ),
+        ("block", &["gemm", "2mm", "bicg", "gesummv"][..]),
+        ("copy", &["gemm", "2mm", "bicg", "mvt", "doitgen"][..]),
+        ("copy-back", &["gemm", "atax", "syrk", "gemver"][..]),
+    ] {
+        let mut args = vec![
+            "--size",
+            "SMALL",
+            "--pipelines",
+            "gpu",
+            "--mutate",
+            mutation,
+        ];
+        args.extend_from_slice(kernels);
+        difftest(&args);
+    }
 }

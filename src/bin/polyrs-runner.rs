@@ -1,9 +1,11 @@
 //! `polyrs-runner`: JIT-runs the entry function of an MLIR module (like
 //! mlir-runner) with the runner-utils printing helpers and the OpenMP runtime
 //! loaded; `--time=FUNC` reports the wall time of the calls to one function.
+//! GPU programs run on the GPU (`--gpu=cuda`) or on the CPU
+//! (`--gpu=emulate`).
 
 use polyrs::cli::{help, parse, Flag};
-use polyrs::lower::jit::{run, RunOptions};
+use polyrs::lower::jit::{run, GpuMode, RunOptions};
 use polyrs::lower::{Compiler, CpuOptions};
 
 const FLAGS: &[Flag] = &[
@@ -43,6 +45,25 @@ const FLAGS: &[Flag] = &[
         name: "shared-libs",
         takes_value: true,
         help: "extra shared libraries, comma-separated (default: none)",
+    },
+    Flag {
+        name: "gpu",
+        takes_value: true,
+        help: "where the kernels of a GPU program (poly-opt{target=gpu}) run: cuda (the GPU, \
+               through the NVIDIA driver loaded at run time) or emulate (the CPU: the program as \
+               built for the GPU, kernels compiled for the host, device memory checked and \
+               poisoned) (default: cuda)",
+    },
+    Flag {
+        name: "gpu-chip",
+        takes_value: true,
+        help: "the NVIDIA GPU the kernels are compiled for (default: sm_90)",
+    },
+    Flag {
+        name: "emulate-order",
+        takes_value: true,
+        help: "with --gpu=emulate: the order of a launch's blocks and threads, reverse or \
+               forward (default: reverse, the opposite of the loops' order)",
     },
     Flag {
         name: "O",
@@ -108,6 +129,24 @@ fn main_inner() -> Result<(), String> {
         None => None,
     };
     let opt_level: u8 = p.opt_level()?;
+    let gpu = match p.value("gpu").unwrap_or("cuda") {
+        "cuda" => GpuMode::Cuda,
+        "emulate" => GpuMode::Emulate,
+        other => {
+            return Err(format!(
+                "invalid value '{other}' for --gpu: expected cuda or emulate"
+            ))
+        }
+    };
+    match p.value("emulate-order").unwrap_or("reverse") {
+        "reverse" => polyrs::lower::emu::set_forward_order(false),
+        "forward" => polyrs::lower::emu::set_forward_order(true),
+        other => {
+            return Err(format!(
+                "invalid value '{other}' for --emulate-order: expected reverse or forward"
+            ))
+        }
+    }
     let opts = RunOptions {
         entry: p.value("e").unwrap_or("main").to_string(),
         time,
@@ -122,6 +161,8 @@ fn main_inner() -> Result<(), String> {
             openmp: !p.has("no-openmp"),
             c_interface: true,
         },
+        gpu,
+        gpu_chip: p.value("gpu-chip").unwrap_or("sm_90").to_string(),
     };
     let compiler = Compiler::new();
     let mut module = compiler.parse_file(&input).map_err(|e| e.to_string())?;

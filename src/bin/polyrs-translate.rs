@@ -4,7 +4,7 @@
 
 use polyrs::cli::{help, parse, Flag};
 use polyrs::lower::native::{emit, optimize, target_machine, Emit};
-use polyrs::lower::{Compiler, CpuOptions, LowerError};
+use polyrs::lower::{Compiler, CpuOptions, KernelFormat, LowerError};
 use polyrs::target::CpuTarget;
 
 const FLAGS: &[Flag] = &[
@@ -105,7 +105,7 @@ fn run() -> Result<(), String> {
 fn translate_ptx(input: &str, out: &str, chip: &str) -> Result<(), LowerError> {
     let compiler = Compiler::new();
     let mut module = compiler.parse_file(input)?;
-    compiler.lower_gpu(&mut module, chip, false)?;
+    compiler.lower_gpu(&mut module, chip, KernelFormat::Ptx, false)?;
     let text = polyrs::lower::ptx_of(&module).concat();
     if out == "-" {
         print!("{text}");
@@ -130,7 +130,7 @@ fn translate(
     let compiler = Compiler::new();
     let mut module = compiler.parse_file(input)?;
     if polyrs::lower::has_gpu_code(&module) {
-        compiler.lower_gpu(&mut module, chip, opts.c_interface)?;
+        compiler.lower_gpu(&mut module, chip, KernelFormat::Ptx, opts.c_interface)?;
     } else {
         compiler.lower_to_llvm_dialect(&mut module, opts)?;
     }

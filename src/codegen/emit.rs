@@ -193,6 +193,9 @@ pub struct Emitted {
     /// For a GPU: one phrase per kernel launched (grid and block), for the
     /// remark.
     pub launches: Vec<String>,
+    /// For a GPU: which arrays are copied to the device and back, for the
+    /// remark.
+    pub copies: String,
 }
 
 /// Operands of a register tile's statement instances that do not change
@@ -385,9 +388,9 @@ pub fn emit(
         }
     }
     shim::simplify_affine(&created);
-    let launches = match e.gpu.take() {
+    let (launches, copies) = match e.gpu.take() {
         Some(g) => g.finish(&e.b, &created)?,
-        None => Vec::new(),
+        None => (Vec::new(), String::new()),
     };
     // Expanded temporaries: the last iteration's copy goes back to the
     // array (what code after the SCoP would have seen), then the buffer is
@@ -408,6 +411,7 @@ pub fn emit(
         created,
         hoisted_loops: e.hoisted_loops,
         launches,
+        copies,
     })
 }
 

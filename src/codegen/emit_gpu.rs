@@ -18,7 +18,8 @@
 //!   (no copies between host and device parts of a SCoP).
 //! * Every array the SCoP accesses gets a device buffer of its type
 //!   (`gpu.alloc`) in front of the new code, filled from the host array
-//!   (`gpu.memcpy`); after the new code the arrays the SCoP writes are
+//!   (`gpu.memcpy`) when the SCoP reads it or writes only part of it
+//!   ([`gpu::copies`]); after the new code the arrays the SCoP writes are
 //!   copied back and the buffers freed. Inside the kernels every use of a
 //!   host array is replaced by its buffer.
 
@@ -26,8 +27,8 @@ use super::{EmitError, Emitter};
 use crate::codegen::{Bound, Node};
 use crate::ffi::build::{self, Builder, Point};
 use crate::ffi::ir::{Block, Op, Val};
-use crate::scop::model::{AccessKind, Scop};
-use crate::transform::gpu::GpuRole;
+use crate::scop::model::Scop;
+use crate::transform::gpu::{self, GpuRole};
 
 /// Most threads of a block the emitter maps (the CUDA limit).
 const MAX_THREADS: i64 = 1024;
@@ -44,6 +45,8 @@ pub(super) struct Gpu {
     launches: Vec<String>,
     /// The launches, whose bodies get the device buffers.
     kernels: Vec<Op>,
+    /// Which arrays are copied in and back, for the remark.
+    copies: String,
 }
 
 /// The element types and layouts the device buffers support: a memref with
@@ -104,13 +107,18 @@ impl Gpu {
             buffers: Vec::new(),
             launches: Vec::new(),
             kernels: Vec::new(),
+            copies: String::new(),
         }
     }
 
     /// Puts the device buffers into the kernels, copies the written arrays
     /// back and frees the buffers after the new code (`created`); the
-    /// launches' phrases.
-    pub(super) fn finish(self, b: &Builder, created: &[Op]) -> Result<Vec<String>, EmitError> {
+    /// launches' phrases and the copies' phrase.
+    pub(super) fn finish(
+        self,
+        b: &Builder,
+        created: &[Op],
+    ) -> Result<(Vec<String>, String), EmitError> {
         for &k in &self.kernels {
             self.replace_in(k);
         }
@@ -131,7 +139,7 @@ impl Gpu {
             }
             b.create(Point::Before(after), "gpu.dealloc", &[dev], 0, &[], &[]);
         }
-        Ok(self.launches)
+        Ok((self.launches, self.copies))
     }
 
     fn replace_in(&self, op: Op) {
@@ -173,18 +181,14 @@ impl Emitter<'_> {
     pub(super) fn device_buffers(&mut self, first: Op) -> Result<(), EmitError> {
         let at = Point::Before(first);
         let mut buffers: Vec<(Val, Val, bool)> = Vec::new();
+        let (mut copied_in, mut copied_back) = (Vec::new(), Vec::new());
         for a in &self.scop.arrays {
             let host = a.root();
             if buffers.iter().any(|(h, _, _)| h.key() == host.key()) {
                 continue;
             }
-            let written = self.scop.statements.iter().any(|st| {
-                st.accesses.iter().any(|acc| {
-                    acc.kind == AccessKind::Write
-                        && self.scop.arrays[acc.array.0].root().key() == host.key()
-                })
-            });
             let ty = host.type_text();
+            let copies = gpu::copies(self.scop, host.key(), &ty);
             let mut sizes = Vec::new();
             for k in dynamic_dims(&ty) {
                 let c = self.index_const(k as i64, at)?;
@@ -203,11 +207,30 @@ impl Emitter<'_> {
                 )
                 .ok_or_else(|| format!("cannot build the type {ty}"))?;
             let dev = alloc.result(0).ok_or("gpu.alloc without result")?;
-            self.b.create(at, "gpu.memcpy", &[dev, host], 0, &[], &[]);
-            buffers.push((host, dev, written));
+            if copies.to_device {
+                self.b.create(at, "gpu.memcpy", &[dev, host], 0, &[], &[]);
+                copied_in.push(a.name.as_str());
+            }
+            if copies.to_host {
+                copied_back.push(a.name.as_str());
+            }
+            buffers.push((host, dev, copies.to_host));
         }
+        let list = |names: &[&str]| {
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        };
+        let phrase = format!(
+            "copies to the device: {}; back: {}",
+            list(&copied_in),
+            list(&copied_back)
+        );
         if let Some(g) = self.gpu.as_mut() {
             g.buffers = buffers;
+            g.copies = phrase;
         }
         Ok(())
     }

@@ -20,7 +20,7 @@
 
 use thiserror::Error;
 
-use crate::math::{BasicRel, DimKind, MathError, Optimum, Space, Tuple};
+use crate::math::{BasicRel, DimKind, MathError, Optimum, Space, Tuple, UnionRel};
 use crate::scop::model::{insert_zeros, piece_rows, AccessKind, ArrayId, Scop, Statement, StmtId};
 
 /// The kind of a dependence.
@@ -231,6 +231,42 @@ pub fn compute(scop: &Scop, opts: DepOptions) -> Result<Vec<Dependence>, DepsErr
             .collect::<Result<_, _>>()?;
     }
     Ok(out)
+}
+
+/// True when some instance of read access `b` of statement `t` may read a
+/// value from before the SCoP: no write of the SCoP to the same cell comes
+/// before it in the original schedule (for some values of the parameters).
+/// The GPU target copies an array to the device only when one of its reads
+/// does.
+pub fn reads_live_in(scop: &Scop, t: StmtId, b: usize) -> Result<bool, DepsError> {
+    let tt = &scop.statements[t.0];
+    let array = tt.accesses[b].array;
+    let mut covered = Vec::new();
+    for (si, s) in scop.statements.iter().enumerate() {
+        for (ai, a) in s.accesses.iter().enumerate() {
+            if a.kind != AccessKind::Write || a.array != array {
+                continue;
+            }
+            let c = shared_iters(s, tt);
+            for level in 0..=c {
+                if level == c {
+                    let l = shared_levels(s, c);
+                    if !(si != t.0 && s.beta.get(l) < tt.beta.get(l)) {
+                        continue;
+                    }
+                }
+                for p in relation(scop, (StmtId(si), ai), (t, b), level, c)? {
+                    covered.push(p.range()?);
+                }
+            }
+        }
+    }
+    let domain = UnionRel::from_pieces(&scop.params, scop.domain(t)?)?;
+    if covered.is_empty() {
+        return Ok(!domain.is_empty()?);
+    }
+    let covered = UnionRel::from_pieces(&scop.params, covered)?;
+    Ok(!domain.is_subset(&covered)?)
 }
 
 /// The space `[params] -> { S[i] -> T[j] }`.

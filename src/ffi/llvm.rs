@@ -8,9 +8,9 @@
 use std::ffi::{c_void, CString};
 
 use mlir_sys::{
-    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineInvokePacked,
-    mlirExecutionEngineLookup, mlirExecutionEngineRegisterSymbol, mlirTranslateModuleToLLVMIR,
-    MlirExecutionEngine, MlirStringRef,
+    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineInitialize,
+    mlirExecutionEngineInvokePacked, mlirExecutionEngineLookup, mlirExecutionEngineRegisterSymbol,
+    mlirTranslateModuleToLLVMIR, MlirExecutionEngine, MlirStringRef,
 };
 
 fn str_ref(s: &CString) -> MlirStringRef {
@@ -79,6 +79,24 @@ impl Engine {
         let Ok(c) = CString::new(name) else { return };
         // SAFETY: live engine; `f` is a function with the C ABI and static lifetime.
         unsafe { mlirExecutionEngineRegisterSymbol(self.raw, str_ref(&c), f as *mut c_void) }
+    }
+
+    /// Makes `addr` visible to the JIT-compiled code as `name`.
+    ///
+    /// # Safety
+    /// `addr` must be a function or object that lives as long as the
+    /// engine, of the type the JIT-compiled code uses `name` as.
+    pub unsafe fn register_symbol(&self, name: &str, addr: *mut c_void) {
+        let Ok(c) = CString::new(name) else { return };
+        // SAFETY: live engine; `addr` as the caller promised.
+        unsafe { mlirExecutionEngineRegisterSymbol(self.raw, str_ref(&c), addr) }
+    }
+
+    /// Runs the module's global constructors (a GPU program loads its
+    /// kernels there): call after every symbol is registered.
+    pub fn initialize(&self) {
+        // SAFETY: live engine.
+        unsafe { mlirExecutionEngineInitialize(self.raw) }
     }
 
     /// Calls `name`, a function without arguments or results, through its

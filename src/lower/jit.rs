@@ -9,6 +9,10 @@
 //! initialization, which is not timed) and the runner reports the minimum and
 //! the median of the recorded times.
 //!
+//! GPU programs (modules with `gpu.launch`) are lowered by the GPU route
+//! and run with a runtime for their `mgpu*` calls: the CUDA driver
+//! ([`super::cuda`]) or the CPU emulation ([`super::emu`]).
+//!
 //! MLIR's C API invokes `_mlir_ciface_<entry>`, so the runner lowers with
 //! `CpuOptions::c_interface` set.
 
@@ -17,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use melior::ir::Module;
 
-use super::{Compiler, CpuOptions, LowerError};
+use super::{Compiler, CpuOptions, KernelFormat, LowerError};
 use crate::ffi::ir::Op;
 use crate::ffi::llvm::Engine;
 
@@ -53,6 +57,20 @@ pub struct RunOptions {
     pub libs: Vec<String>,
     /// CPU lowering options.
     pub cpu: CpuOptions,
+    /// Where the kernels of a GPU program (a module with `gpu.launch`) run.
+    pub gpu: GpuMode,
+    /// The GPU the kernels are compiled for.
+    pub gpu_chip: String,
+}
+
+/// Where the kernels of a GPU program run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GpuMode {
+    /// On the GPU, through the CUDA driver ([`super::cuda`]).
+    Cuda,
+    /// On the CPU, the whole program as built for the GPU
+    /// ([`super::emu`]).
+    Emulate,
 }
 
 /// Timing of the calls to one function.
@@ -123,12 +141,31 @@ pub fn run(
             return Err(LowerError::NothingToTime(f.clone()));
         }
     }
-    compiler.lower_to_llvm_dialect(module, &opts.cpu)?;
+    let runtime = if super::has_gpu_code(module) {
+        let (format, symbols) = match opts.gpu {
+            GpuMode::Cuda => {
+                super::cuda::probe_driver().map_err(LowerError::NoDriver)?;
+                (KernelFormat::Ptx, super::cuda::symbols())
+            }
+            GpuMode::Emulate => (KernelFormat::Bitcode, super::emu::symbols()),
+        };
+        compiler.lower_gpu(module, &opts.gpu_chip, format, opts.cpu.c_interface)?;
+        symbols
+    } else {
+        compiler.lower_to_llvm_dialect(module, &opts.cpu)?;
+        Vec::new()
+    };
     let mut libs = default_libs();
     libs.extend(opts.libs.iter().cloned());
     let engine = Engine::new(module, opts.opt_level, &libs).ok_or(LowerError::Jit)?;
     engine.register_function("polyrs_timer_start", timer_start);
     engine.register_function("polyrs_timer_stop", timer_stop);
+    for (name, addr) in runtime {
+        // SAFETY: the runtimes' entry points are functions with the C
+        // signatures of MLIR's mgpu* runtime, living as long as the process.
+        unsafe { engine.register_symbol(name, addr) };
+    }
+    engine.initialize();
     if !engine.has_function(&opts.entry) {
         return Err(LowerError::EntryNotFound(opts.entry.clone()));
     }

@@ -26,6 +26,8 @@
 //! "memref.alloca_scope op expects region #0 to have 0 or 1 blocks"); the
 //! second `convert-to-llvm` lowers the `cf` ops the first one exposed.
 
+pub mod cuda;
+pub mod emu;
 pub mod jit;
 pub mod native;
 
@@ -81,6 +83,9 @@ pub enum LowerError {
     /// The entry function does not exist (user error).
     #[error("entry function '{0}' not found")]
     EntryNotFound(String),
+    /// `--gpu=cuda` without an NVIDIA driver (environment).
+    #[error("no NVIDIA driver ({0}); --gpu=emulate runs GPU programs on the CPU")]
+    NoDriver(String),
     /// The module has no call to the function to time (user error).
     #[error("--time: no call to '@{0}' in the module")]
     NothingToTime(String),
@@ -127,16 +132,30 @@ pub fn cpu_pipeline(opts: &CpuOptions) -> String {
 /// first) and synchronous copies and allocations become asynchronous ones
 /// with tokens (`gpu-async-region`: `gpu-to-llvm` lowers only those);
 /// then upstream's NVVM pipeline with PTX ISA 8.0 (the default, 6.0, does
-/// not support sm_90) and the PTX text as the binary (`isa`: no `ptxas`
-/// needed; the driver compiles it when the module is loaded).
-pub fn gpu_pipelines(chip: &str) -> [String; 2] {
+/// not support sm_90) and the kernels embedded as `format`.
+pub fn gpu_pipelines(chip: &str, format: KernelFormat) -> [String; 2] {
+    let format = match format {
+        KernelFormat::Ptx => "isa",
+        KernelFormat::Bitcode => "llvm",
+    };
     [
         "builtin.module(lower-affine,gpu-kernel-outlining,func.func(gpu-async-region))".into(),
         format!(
             "builtin.module(gpu-lower-to-nvvm-pipeline{{cubin-chip={chip} \
-             cubin-features=+ptx80 cubin-format=isa}})"
+             cubin-features=+ptx80 cubin-format={format}}})"
         ),
     ]
+}
+
+/// How the kernels of a GPU module are embedded in the host code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KernelFormat {
+    /// PTX text (no `ptxas` needed: the driver compiles it when the module
+    /// is loaded); for the GPU.
+    Ptx,
+    /// The NVPTX kernels' LLVM bitcode, optimized as for PTX; for the CPU
+    /// emulation ([`emu`]), which compiles it for the host.
+    Bitcode,
 }
 
 /// True when `module` launches GPU kernels.
@@ -329,17 +348,18 @@ impl Compiler {
 
     /// Lowers a module with `gpu.launch` operations to the LLVM dialect for
     /// the host, every kernel compiled to PTX for `chip` and embedded
-    /// ([`gpu_pipelines`]).
+    /// ([`gpu_pipelines`]), as `format`.
     pub fn lower_gpu(
         &self,
         module: &mut Module,
         chip: &str,
+        format: KernelFormat,
         c_interface: bool,
     ) -> Result<(), LowerError> {
         if c_interface {
             crate::ffi::shim::set_c_interface(Op::from_raw(module.as_operation().to_raw()));
         }
-        for p in gpu_pipelines(chip) {
+        for p in gpu_pipelines(chip, format) {
             self.run_pipeline(module, &p)?;
         }
         if let Some(op) = first_unconverted(Op::from_raw(module.as_operation().to_raw())) {

@@ -26,11 +26,13 @@
 
 use super::analysis::bands;
 use super::{tile_local, Plan, PlanDim};
+use crate::math::constraint::BasicRel;
+use crate::math::union::UnionRel;
 use crate::math::MathError;
 use crate::sched::pluto::{DimKind, PlutoSchedule};
 use crate::sched::Schedule;
 use crate::scop::form::Form;
-use crate::scop::model::Scop;
+use crate::scop::model::{AccessKind, Scop, StmtId};
 use crate::target::gpu::GpuTarget;
 
 /// Threads per block of the default block shape: eight warps, a model
@@ -218,6 +220,96 @@ pub fn plan(
         },
         roles,
     }))
+}
+
+/// The copies between host and device that a SCoP's array needs around
+/// the kernels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Copies {
+    /// Copied to the device before the kernels: the SCoP reads the array,
+    /// or writes only part of it (the copy back must then return the
+    /// host's values where nothing was written).
+    pub to_device: bool,
+    /// Copied back to the host after them: the SCoP writes the array.
+    pub to_host: bool,
+}
+
+/// The copies of the array whose memref is `root` (a value key) of type
+/// `ty`: copied in when one of its reads may read a value from before the
+/// SCoP ([`crate::deps::reads_live_in`], exact), or when the SCoP writes it
+/// but its writes are not shown to cover every element
+/// ([`written_everywhere`]); a limit of the math core counts as "may".
+pub fn copies(scop: &Scop, root: usize, ty: &str) -> Copies {
+    let accesses = || {
+        scop.statements.iter().enumerate().flat_map(move |(s, st)| {
+            st.accesses
+                .iter()
+                .enumerate()
+                .filter(move |(_, a)| scop.arrays[a.array.0].root().key() == root)
+                .map(move |(k, a)| (s, k, a.kind))
+        })
+    };
+    let read = accesses().any(|(s, k, kind)| {
+        kind == AccessKind::Read && crate::deps::reads_live_in(scop, StmtId(s), k).unwrap_or(true)
+    });
+    let writes: Vec<(usize, usize)> = accesses()
+        .filter(|&(_, _, kind)| kind == AccessKind::Write)
+        .map(|(s, k, _)| (s, k))
+        .collect();
+    let to_host = !writes.is_empty();
+    Copies {
+        to_device: read || (to_host && !written_everywhere(scop, &writes, ty).unwrap_or(false)),
+        to_host,
+    }
+}
+
+/// True when the write accesses `writes` (statement, access) together
+/// write every element of a memref of type `ty` (static shape) for every
+/// value of the parameters; `Ok(false)` when they do not or the shape is
+/// dynamic; errors of the math core mean "not shown".
+fn written_everywhere(scop: &Scop, writes: &[(usize, usize)], ty: &str) -> Result<bool, MathError> {
+    let Some(shape) = static_shape(ty) else {
+        return Ok(false);
+    };
+    let mut pieces = Vec::new();
+    for &(s, k) in writes {
+        for rel in scop.access(StmtId(s), k)? {
+            pieces.push(rel.range()?);
+        }
+    }
+    let Some(first) = pieces.first() else {
+        return Ok(false);
+    };
+    let space = first.space().clone();
+    if space.n_out() != shape.len() {
+        return Ok(false);
+    }
+    let np = space.n_param();
+    let width = space.n_total() + 1;
+    let mut ineqs = Vec::new();
+    for (k, &n) in shape.iter().enumerate() {
+        let mut lo = vec![0; width];
+        lo[np + k] = 1;
+        let mut hi = vec![0; width];
+        hi[np + k] = -1;
+        hi[width - 1] = n - 1;
+        ineqs.push(lo);
+        ineqs.push(hi);
+    }
+    let whole = UnionRel::from_basic(BasicRel::from_constraints(space, 0, Vec::new(), ineqs)?);
+    let written = UnionRel::from_pieces(&scop.params, pieces)?;
+    whole.is_subset(&written)
+}
+
+/// The extents of a memref type's text with a static shape
+/// (`memref<20x25xf64>` → `[20, 25]`).
+fn static_shape(ty: &str) -> Option<Vec<i64>> {
+    let inner = ty.strip_prefix("memref<")?.strip_suffix('>')?;
+    let parts: Vec<&str> = inner.split('x').collect();
+    parts[..parts.len().checked_sub(1)?]
+        .iter()
+        .map(|p| p.trim().parse().ok())
+        .collect()
 }
 
 #[cfg(test)]

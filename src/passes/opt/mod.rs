@@ -365,7 +365,7 @@ fn rewrite(
                 return Ok(());
             }
         }
-        let (hoisted, launches) = match emit::emit(
+        let (hoisted, launches, copies) = match emit::emit(
             scop,
             &tree,
             plan.dims.len(),
@@ -382,7 +382,7 @@ fn rewrite(
                 if gpu.is_none() {
                     roots.extend(scop.arrays.iter().map(|a| a.root().key()));
                 }
-                (done.hoisted_loops, done.launches)
+                (done.hoisted_loops, done.launches, done.copies)
             }
             Err(e) => {
                 diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
@@ -415,6 +415,9 @@ fn rewrite(
                 if launches.len() == 1 { "" } else { "s" },
                 launches.join(", ")
             ));
+        }
+        if !copies.is_empty() {
+            what.push(copies);
         }
         if options.verify {
             what.push(if gpu.is_some() {
