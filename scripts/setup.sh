@@ -33,4 +33,13 @@ fi
 if ! python3 -c 'import islpy' 2>/dev/null; then
   python3 -m pip install -q --root-user-action=ignore islpy
 fi
+# NVIDIA's ptxas (PyPI's nvidia-cuda-nvcc-cu12, libc only, under the CUDA
+# EULA: installed here, never committed) for the test that every GPU kernel
+# assembles for sm_90 without spills (lit feature `ptxas`). A cache outside
+# the tree; PTXAS=/path/to/ptxas overrides it.
+NVCC_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/polyrs/cuda-nvcc-12.9.86"
+if [ ! -x "$NVCC_DIR/nvidia/cuda_nvcc/bin/ptxas" ]; then
+  python3 -m pip install -q --root-user-action=ignore --target "$NVCC_DIR" nvidia-cuda-nvcc-cu12==12.9.86 \
+    || echo "setup: ptxas not installed (the ptxas tests will be skipped)"
+fi
 echo "setup: done"

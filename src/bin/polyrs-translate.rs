@@ -101,12 +101,18 @@ fn run() -> Result<(), String> {
     translate(&input, &out, what, level, &opts, &cpu, &chip).map_err(|e| e.to_string())
 }
 
-/// Prints the PTX of every kernel of `input` (a module with `gpu.launch`).
+/// Prints the PTX of every kernel module of `input` (a module with
+/// `gpu.launch`), each after a line `// gpu.module @NAME`.
 fn translate_ptx(input: &str, out: &str, chip: &str) -> Result<(), LowerError> {
     let compiler = Compiler::new();
     let mut module = compiler.parse_file(input)?;
     compiler.lower_gpu(&mut module, chip, KernelFormat::Ptx, false)?;
-    let text = polyrs::lower::ptx_of(&module).concat();
+    // One PTX module per kernel module, each after a line naming it (ptxas
+    // takes one module per file: split at these lines).
+    let text: String = polyrs::lower::ptx_of(&module)
+        .into_iter()
+        .map(|(name, ptx)| format!("// gpu.module @{name}\n{ptx}"))
+        .collect();
     if out == "-" {
         print!("{text}");
         Ok(())

@@ -170,10 +170,10 @@ pub fn has_gpu_code(module: &Module) -> bool {
     walk(Op::from_raw(module.as_operation().to_raw()))
 }
 
-/// The PTX of every kernel module of a lowered GPU module, in order: the
-/// `assembly` strings of its `gpu.binary` objects (MLIR escapes bytes as
-/// `\XX`).
-pub fn ptx_of(module: &Module) -> Vec<String> {
+/// The PTX of every kernel module of a lowered GPU module, in order, with
+/// the module's name: the `assembly` strings of its `gpu.binary` objects
+/// (MLIR escapes bytes as `\XX`).
+pub fn ptx_of(module: &Module) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let root = Op::from_raw(module.as_operation().to_raw());
     for r in root.regions() {
@@ -185,11 +185,15 @@ pub fn ptx_of(module: &Module) -> Vec<String> {
                 let Some(text) = op.attr(c"objects").map(|a| a.text()) else {
                     continue;
                 };
+                let name = op
+                    .attr(c"sym_name")
+                    .map(|a| a.text().trim_matches('"').to_string())
+                    .unwrap_or_default();
                 let mut rest = text.as_str();
                 while let Some(at) = rest.find("assembly = \"") {
                     rest = &rest[at + "assembly = \"".len()..];
                     let (ptx, used) = unescape(rest);
-                    out.push(ptx);
+                    out.push((name.clone(), ptx));
                     rest = &rest[used..];
                 }
             }
