@@ -128,8 +128,10 @@ PIPELINES = {
     # the program as built for the GPU, kernels compiled for the host, the
     # threads of a launch in the reverse of the loops' order): the default
     # block shape (32x8), odd blocks that leave partial tiles (7x3), one
-    # thread per block, and another fusion heuristic.
+    # thread per block, another fusion heuristic, and the arrays' host
+    # memory registered with the driver instead of device buffers.
     "gpu": ["--poly-opt=target=gpu"],
+    "gpu-hostreg": ["--poly-opt=target=gpu gpu-memory=host-register gpu-block=32,2"],
     "gpu-b73": ["--poly-opt=target=gpu gpu-block=7,3,2"],
     "gpu-b1": ["--poly-opt=target=gpu gpu-block=1"],
     "gpu-fuseno": ["--poly-opt=target=gpu fuse=no gpu-block=16,4"],

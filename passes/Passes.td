@@ -170,6 +170,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "With target=gpu: the NVIDIA GPU the sizes come from: sm_80 (A100) or sm_90 (H100)">,
     ListOption<"gpuBlock", "gpu-block", "int64_t",
            "With target=gpu: threads per block along x, y, z, x being the innermost parallel loop (the last one repeats; default: 256 threads, the warp size along x: 256, 32x8, 32x4x2)">,
+    Option<"gpuMemory", "gpu-memory", "std::string", /*default=*/"\"copy\"",
+           "With target=gpu: where the kernels find the arrays: copy (device buffers, filled from the arrays whose values the SCoP reads or that it writes in part, the written ones copied back) or host-register (the arrays' host memory registered with the driver, gpu.host_register, and used by the kernels in place: no copies)">,
     Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
            "The CPU the sizes are derived from: host (LLVM's host CPU and features, the OS's cache sizes and cores) or a preset: x86-64, haswell, znver3, skylake-avx512, icelake-server, sapphirerapids, znver4">,
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",

@@ -31,6 +31,7 @@ FN(CUresult, cuMemFree_v2, (CUdeviceptr))
 FN(CUresult, cuMemcpyAsync, (CUdeviceptr, CUdeviceptr, size_t, CUstream))
 FN(CUresult, cuGetErrorName, (CUresult, const char **))
 FN(CUresult, cuMemHostRegister_v2, (void *, size_t, unsigned))
+FN(CUresult, cuMemHostUnregister, (void *))
 FN(CUresult, cuMemcpyHtoDAsync_v2, (CUdeviceptr, const void *, size_t, CUstream))
 FN(CUresult, cuMemcpyDtoHAsync_v2, (void *, CUdeviceptr, size_t, CUstream))
 typedef void *CUevent;
@@ -68,7 +69,7 @@ static void init(void) {
   if (!p_cuDevicePrimaryCtxRetain) LOAD2(cuCtxCreate_v2, cuCtxCreate)
   LOAD(cuModuleLoadData) LOAD(cuModuleLoadDataEx) LOAD(cuModuleUnload) LOAD(cuModuleGetFunction)
   LOAD(cuLaunchKernel) LOAD(cuStreamCreate) LOAD(cuStreamSynchronize) LOAD2(cuStreamDestroy_v2, cuStreamDestroy)
-  LOAD2(cuMemAlloc_v2, cuMemAlloc) LOAD(cuMemAllocManaged) LOAD2(cuMemFree_v2, cuMemFree) LOAD(cuMemcpyAsync) LOAD(cuGetErrorName) LOAD2(cuMemHostRegister_v2, cuMemHostRegister)
+  LOAD2(cuMemAlloc_v2, cuMemAlloc) LOAD(cuMemAllocManaged) LOAD2(cuMemFree_v2, cuMemFree) LOAD(cuMemcpyAsync) LOAD(cuGetErrorName) LOAD2(cuMemHostRegister_v2, cuMemHostRegister) LOAD(cuMemHostUnregister)
   LOAD2(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync) LOAD2(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync)
   LOAD(cuEventCreate) LOAD(cuEventRecord) LOAD(cuEventSynchronize) LOAD(cuEventElapsedTime)
   CUdevice dev;
@@ -150,6 +151,10 @@ void mgpuMemHostRegisterMemRef(int64_t rank, char *desc, int64_t elemSize) {   /
   char *aligned = *(char **)(desc + 8); int64_t *sizes = (int64_t *)(desc + 24);
   int64_t n = elemSize; for (int64_t i = 0; i < rank; i++) n *= sizes[i];
   check(p_cuMemHostRegister_v2(aligned, (size_t)n, 0), "cuMemHostRegister");
+}
+void mgpuMemHostUnregisterMemRef(int64_t rank, char *desc, int64_t elemSize) {   /* gpu.host_unregister */
+  (void)rank; (void)elemSize;
+  check(p_cuMemHostUnregister(*(char **)(desc + 8)), "cuMemHostUnregister");
 }
 /* polyrs-runner probes for the driver before it runs a program, to fail
  * with a message instead of exiting from inside the program: NULL when the

@@ -68,17 +68,18 @@ fn poly_opt_with_perturbed_inputs_matches_the_baseline() {
 /// with its device buffers, copies and launches; kernels compiled for the
 /// host; threads in the reverse of the loops' order), reproduce PolyBench's
 /// C results bit for bit: the default block shape, odd blocks with partial
-/// tiles, one thread per block, another fusion heuristic.
+/// tiles, one thread per block, another fusion heuristic, host-registered
+/// memory instead of device buffers.
 #[test]
 fn gpu_programs_match_polybench_c_in_emulation() {
-    difftest(&["--size", "SMALL", "--pipelines", "gpu,gpu-b73"]);
+    difftest(&["--size", "SMALL", "--pipelines", "gpu,gpu-b73,gpu-hostreg"]);
     difftest(&[
         "--size",
         "SMALL",
         "--init",
         "perturbed",
         "--pipelines",
-        "gpu,gpu-b73,gpu-b1,gpu-fuseno",
+        "gpu,gpu-b73,gpu-b1,gpu-fuseno,gpu-hostreg",
     ]);
 }
 

@@ -22,7 +22,6 @@ use crate::ffi::build::{self, AttrHandle, Builder, Point};
 use crate::ffi::ir::{Op, Val};
 use crate::ffi::shim;
 use crate::scop::model::{Access, Scop};
-use crate::transform::gpu::GpuRole;
 
 #[path = "emit_gpu.rs"]
 pub mod gpu;
@@ -283,7 +282,7 @@ struct Carry {
 /// computed once, before them: see [`Emitter::hoisted_operands`];
 /// `r_size` gives each statement's tile size of that inner loop.
 ///
-/// With `gpu` (each dimension's [`GpuRole`]), the code is for a GPU: see
+/// With `gpu_opts` (each dimension's [`crate::transform::gpu::GpuRole`], the memory), the code is for a GPU: see
 /// [`gpu`] (launches, device buffers and copies).
 #[allow(clippy::too_many_arguments)]
 pub fn emit(
@@ -294,7 +293,7 @@ pub fn emit(
     hoist_dims: &[(usize, usize)],
     r_size: &[i64],
     carry_all: bool,
-    gpu_roles: Option<&[GpuRole]>,
+    gpu_opts: Option<gpu::GpuEmit>,
 ) -> Result<Emitted, EmitError> {
     let first = scop.first_op;
     let mut order = HashMap::new();
@@ -364,7 +363,7 @@ pub fn emit(
         hoisted_loops: 0,
         carry_all,
         divs: tree.divs.clone(),
-        gpu: gpu_roles.map(gpu::Gpu::new),
+        gpu: gpu_opts.map(gpu::Gpu::new),
     };
     // Parameters computed inside the loops are recomputed in front.
     let mut hoisted: HashMap<usize, Val> = HashMap::new();

@@ -21,7 +21,10 @@
 //!   (`gpu.memcpy`) when the SCoP reads it or writes only part of it
 //!   ([`gpu::copies`]); after the new code the arrays the SCoP writes are
 //!   copied back and the buffers freed. Inside the kernels every use of a
-//!   host array is replaced by its buffer.
+//!   host array is replaced by its buffer. With `gpu-memory=host-register`
+//!   the arrays are registered with the driver instead
+//!   (`gpu.host_register` of their unranked casts, unregistered after the
+//!   new code) and the kernels use them in place.
 
 use super::{EmitError, Emitter};
 use crate::codegen::{Bound, Node};
@@ -33,9 +36,23 @@ use crate::transform::gpu::{self, GpuRole};
 /// Most threads of a block the emitter maps (the CUDA limit).
 const MAX_THREADS: i64 = 1024;
 
+/// What the emitter needs to know for a GPU.
+#[derive(Debug, Clone, Copy)]
+pub struct GpuEmit<'a> {
+    /// Each plan dimension's role.
+    pub roles: &'a [GpuRole],
+    /// The kernels use the arrays' host memory, registered with the driver
+    /// (`gpu.host_register`), instead of device buffers and copies.
+    pub host_register: bool,
+}
+
 /// The state of a GPU emission.
 pub(super) struct Gpu {
     roles: Vec<GpuRole>,
+    host_register: bool,
+    /// The registered arrays (unranked casts), unregistered after the new
+    /// code.
+    registered: Vec<Val>,
     /// Code is being emitted inside a kernel.
     in_kernel: bool,
     /// Per array root: the host memref, its device buffer, written by the
@@ -100,9 +117,11 @@ fn dynamic_dims(ty: &str) -> Vec<usize> {
 }
 
 impl Gpu {
-    pub(super) fn new(roles: &[GpuRole]) -> Gpu {
+    pub(super) fn new(opts: GpuEmit) -> Gpu {
         Gpu {
-            roles: roles.to_vec(),
+            roles: opts.roles.to_vec(),
+            host_register: opts.host_register,
+            registered: Vec::new(),
             in_kernel: false,
             buffers: Vec::new(),
             launches: Vec::new(),
@@ -138,6 +157,16 @@ impl Gpu {
                 );
             }
             b.create(Point::Before(after), "gpu.dealloc", &[dev], 0, &[], &[]);
+        }
+        for &u in &self.registered {
+            b.create(
+                Point::Before(after),
+                "gpu.host_unregister",
+                &[u],
+                0,
+                &[],
+                &[],
+            );
         }
         Ok((self.launches, self.copies))
     }
@@ -177,9 +206,12 @@ impl Emitter<'_> {
     }
 
     /// The device buffers of the SCoP's arrays, filled from the host, in
-    /// front of `first`.
+    /// front of `first` (or the arrays registered with the driver).
     pub(super) fn device_buffers(&mut self, first: Op) -> Result<(), EmitError> {
         let at = Point::Before(first);
+        if self.gpu.as_ref().is_some_and(|g| g.host_register) {
+            return self.register_arrays(at);
+        }
         let mut buffers: Vec<(Val, Val, bool)> = Vec::new();
         let (mut copied_in, mut copied_back) = (Vec::new(), Vec::new());
         for a in &self.scop.arrays {
@@ -231,6 +263,41 @@ impl Emitter<'_> {
         if let Some(g) = self.gpu.as_mut() {
             g.buffers = buffers;
             g.copies = phrase;
+        }
+        Ok(())
+    }
+
+    /// `gpu.host_register` of every array root at `at` (through its
+    /// unranked cast), unregistered by [`Gpu::finish`].
+    fn register_arrays(&mut self, at: Point) -> Result<(), EmitError> {
+        let mut done: Vec<usize> = Vec::new();
+        let mut registered = Vec::new();
+        let mut names = Vec::new();
+        for a in &self.scop.arrays {
+            let host = a.root();
+            if done.contains(&host.key()) {
+                continue;
+            }
+            done.push(host.key());
+            let ty = host.type_text();
+            let element = ty
+                .trim_end_matches('>')
+                .rsplit('x')
+                .next()
+                .ok_or_else(|| format!("no element type in {ty}"))?;
+            let unranked = format!("memref<*x{element}>");
+            let cast = self
+                .b
+                .create_typed(at, "memref.cast", &[host], &[&unranked], &[])
+                .ok_or_else(|| format!("cannot build the type {unranked}"))?;
+            let u = cast.result(0).ok_or("memref.cast without result")?;
+            self.b.create(at, "gpu.host_register", &[u], 0, &[], &[]);
+            registered.push(u);
+            names.push(a.name.as_str());
+        }
+        if let Some(g) = self.gpu.as_mut() {
+            g.registered = registered;
+            g.copies = format!("host memory registered: {}", names.join(", "));
         }
         Ok(())
     }

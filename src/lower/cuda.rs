@@ -19,6 +19,7 @@ extern "C" {
     fn mgpuMemFree();
     fn mgpuMemcpy();
     fn mgpuMemHostRegisterMemRef();
+    fn mgpuMemHostUnregisterMemRef();
     fn mgpuProbeDriver() -> *const std::ffi::c_char;
 }
 
@@ -59,6 +60,10 @@ pub fn symbols() -> Vec<(&'static str, *mut c_void)> {
         (
             "mgpuMemHostRegisterMemRef",
             mgpuMemHostRegisterMemRef as *mut c_void,
+        ),
+        (
+            "mgpuMemHostUnregisterMemRef",
+            mgpuMemHostUnregisterMemRef as *mut c_void,
         ),
     ]
 }

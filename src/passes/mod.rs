@@ -212,6 +212,10 @@ pub fn check_value(name: &str, value: &str) -> Result<(), OptionError> {
             "cpu" | "gpu" => Ok(()),
             _ => Err(bad("expected cpu or gpu".into())),
         },
+        "gpu-memory" => match value {
+            "copy" | "host-register" => Ok(()),
+            _ => Err(bad("expected copy or host-register".into())),
+        },
         "gpu-chip" => crate::target::gpu::GpuTarget::preset(value)
             .map(drop)
             .ok_or_else(|| bad("expected sm_80 or sm_90".into())),

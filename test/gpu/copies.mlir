@@ -5,6 +5,22 @@
 //
 // RUN: %polyrs-opt %s --poly-opt='target=gpu' -o %t.mlir 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
+// With gpu-memory=host-register the kernels use the arrays' host memory,
+// registered with the driver around the SCoP, and nothing is copied:
+// RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-memory=host-register' -o %t.hr.mlir 2>&1 | FileCheck %s --check-prefix=HR
+// RUN: FileCheck %s --check-prefix=HRIR < %t.hr.mlir
+// RUN: not %polyrs-opt %s --poly-opt='target=gpu gpu-memory=unified' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// HR: host memory registered: arg0;
+// HR: host memory registered: arg0;
+// HR: host memory registered: arg0, arg1, arg2;
+// HRIR-NOT: gpu.memcpy
+// HRIR-NOT: gpu.alloc
+// HRIR-LABEL: func.func @fill
+// HRIR: %[[U:.*]] = memref.cast %arg0 : memref<64x48xf64> to memref<*xf64>
+// HRIR: gpu.host_register %[[U]] : memref<*xf64>
+// HRIR: gpu.launch
+// HRIR: gpu.host_unregister %[[U]] : memref<*xf64>
+// BAD: error: poly-opt: invalid value 'unified' for option 'gpu-memory': expected copy or host-register
 //
 // @fill writes every element of A and reads nothing: no copy in.
 // CHECK: copies to the device: none; back: arg0;

@@ -373,7 +373,10 @@ fn rewrite(
             &hoist_dims,
             &plan.register_r_size,
             options.scalar_replace,
-            gpu,
+            gpu.map(|roles| emit::gpu::GpuEmit {
+                roles,
+                host_register: options.gpu_memory == "host-register",
+            }),
         ) {
             Ok(done) => {
                 rewritten.extend(done.created);
