@@ -336,16 +336,20 @@ bool polyrsIsValidSymbol(MlirValue v) {
 } // extern "C"
 
 namespace {
-/// Records the constant operations a rewrite creates, forgetting erased
-/// operations (see polyrsSimplifyAffine).
+/// Records the constant operations a rewrite creates and the roots it has
+/// not erased (see polyrsSimplifyAffine).
 struct PolyrsNewConstants : mlir::RewriterBase::Listener {
   llvm::SmallPtrSet<mlir::Operation *, 16> ops;
+  llvm::SmallPtrSet<mlir::Operation *, 16> roots;
   void notifyOperationInserted(mlir::Operation *op,
                                mlir::OpBuilder::InsertPoint) override {
     if (op->hasTrait<mlir::OpTrait::ConstantLike>())
       ops.insert(op);
   }
-  void notifyOperationErased(mlir::Operation *op) override { ops.erase(op); }
+  void notifyOperationErased(mlir::Operation *op) override {
+    ops.erase(op);
+    roots.erase(op);
+  }
 };
 } // namespace
 
@@ -355,10 +359,12 @@ extern "C" {
 /// affine dialect's canonicalization patterns: `affine.apply` results fold
 /// into the maps of loads, stores, bounds and other applies, constant
 /// applies fold, single-iteration loops are promoted, dead applies
-/// disappear. Operations outside the list are not touched.
-void polyrsSimplifyAffine(MlirOperation *roots, size_t n) {
+/// disappear. Operations outside the list are not touched. Roots may be
+/// erased (a promoted loop, a folded apply): the surviving ones are moved to
+/// the front of `roots`, in order, and their number returned.
+size_t polyrsSimplifyAffine(MlirOperation *roots, size_t n) {
   if (n == 0)
-    return;
+    return 0;
   mlir::MLIRContext *ctx = unwrap(roots[0])->getContext();
   mlir::RewritePatternSet patterns(ctx);
   mlir::affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
@@ -396,6 +402,8 @@ void polyrsSimplifyAffine(MlirOperation *roots, size_t n) {
   // before was wrong when an erased operation's memory was reused for a new
   // constant (that constant then stayed: output depending on the allocator).
   PolyrsNewConstants created;
+  for (size_t i = 0; i < n; ++i)
+    created.roots.insert(unwrap(roots[i]));
   mlir::Operation *scope =
       unwrap(roots[0])->getParentWithTrait<mlir::OpTrait::IsIsolatedFromAbove>();
   mlir::Block *entry = nullptr;
@@ -413,6 +421,11 @@ void polyrsSimplifyAffine(MlirOperation *roots, size_t n) {
     for (mlir::Operation &o : llvm::make_early_inc_range(*entry))
       if (created.ops.contains(&o) && o.use_empty())
         o.erase();
+  size_t kept = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (created.roots.contains(unwrap(roots[i])))
+      roots[kept++] = roots[i];
+  return kept;
 }
 
 } // extern "C"

@@ -93,6 +93,13 @@ OPTION_SETS = collections.OrderedDict([
     ("avx2", "cpu=znver3 threads=2"),
     ("skx-t3", "cpu=skylake-avx512 threads=3"),
     ("sse-r8", "cpu=x86-64 vector-registers=8 l2-cache=128"),
+    # The GPU target, run in the CPU emulation (polyrs-runner
+    # --gpu=emulate): default blocks, odd blocks with partial tiles, and
+    # host-registered memory. Outside the default rotation too:
+    # `--options-set gpu --options-set gpu-b73 --options-set gpu-hostreg`.
+    ("gpu", "target=gpu"),
+    ("gpu-b73", "target=gpu gpu-block=7,3,2"),
+    ("gpu-hostreg", "target=gpu gpu-memory=host-register gpu-block=16,2"),
 ])
 
 # The option sets a campaign rotates over by default.
@@ -227,7 +234,7 @@ def classify(tools, text, opts, work, run_programs=True, expected=None):
         res["class"] = "unchanged" if unchanged else "ok"
         res["detail"] = unchanged[0] if unchanged else ""
         return res
-    rc, ref, err, _ = run([tools.runner, "--threads=2", src], timeout=tools.run_limit)
+    rc, ref, err, _ = run([tools.runner, "--threads=2", "--gpu=emulate", src], timeout=tools.run_limit)
     if rc != 0:
         res["class"] = "gen"
         res["detail"] = "the untransformed program does not run: " + (err.strip().splitlines() or ["timeout"])[-1]
@@ -236,7 +243,7 @@ def classify(tools, text, opts, work, run_programs=True, expected=None):
         res["class"] = "gen"
         res["detail"] = "the untransformed program computes %s, the Python oracle %s" % (ref.split(), expected)
         return res
-    rc, got, err2, _ = run([tools.runner, "--threads=2", "-"], stdin=out.encode(), timeout=tools.run_limit)
+    rc, got, err2, _ = run([tools.runner, "--threads=2", "--gpu=emulate", "-"], stdin=out.encode(), timeout=tools.run_limit)
     if rc != 0:
         res["class"] = "no-lower"
         res["detail"] = "the transformed program does not run: " + (err2.strip().splitlines() or ["timeout"])[-1]

@@ -386,19 +386,21 @@ pub fn emit(
             build::erase(op);
         }
     }
-    shim::simplify_affine(&created);
+    // The first operation after the new code, taken before the
+    // simplification, which may erase the last new operations (a promoted
+    // single-iteration loop).
+    let after = created.last().and_then(|&op| build::next_op(op));
+    let after = || after.ok_or("no operation after the rewritten loops");
+    shim::simplify_affine(&mut created);
     let (launches, copies) = match e.gpu.take() {
-        Some(g) => g.finish(&e.b, &created)?,
+        Some(g) => g.finish(&e.b, after()?)?,
         None => (Vec::new(), String::new()),
     };
     // Expanded temporaries: the last iteration's copy goes back to the
     // array (what code after the SCoP would have seen), then the buffer is
     // freed.
     if !scop.expansions.is_empty() {
-        let after = created
-            .last()
-            .and_then(|&op| build::next_op(op))
-            .ok_or("no operation after the rewritten loops")?;
+        let after = after()?;
         for (x, &buf) in scop.expansions.iter().zip(&buffers) {
             if let Some(last) = &x.last {
                 copy_back(&e.b, x, last, buf, scop.arrays[x.array.0].root(), after)?;

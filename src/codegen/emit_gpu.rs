@@ -31,6 +31,7 @@ use crate::codegen::{Bound, Node};
 use crate::ffi::build::{self, Builder, Point};
 use crate::ffi::ir::{Block, Op, Val};
 use crate::scop::model::Scop;
+use crate::scop::privatize::memref_shape;
 use crate::transform::gpu::{self, GpuRole};
 
 /// Most threads of a block the emitter maps (the CUDA limit).
@@ -93,7 +94,7 @@ pub fn check(scop: &Scop) -> Result<(), String> {
     }
     for a in &scop.arrays {
         let ty = a.root().type_text();
-        if !ty.starts_with("memref<") || ty.contains(',') {
+        if memref_shape(&ty).is_none() {
             return Err(format!(
                 "the GPU mapping needs memrefs with the identity layout in the default memory \
                  space, not '{ty}' ({})",
@@ -106,14 +107,9 @@ pub fn check(scop: &Scop) -> Result<(), String> {
 
 /// The positions of the dynamic dimensions of a memref type's text.
 fn dynamic_dims(ty: &str) -> Vec<usize> {
-    let inner = ty.trim_start_matches("memref<").trim_end_matches('>');
-    let parts: Vec<&str> = inner.split('x').collect();
-    parts[..parts.len().saturating_sub(1)]
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.trim() == "?")
-        .map(|(k, _)| k)
-        .collect()
+    memref_shape(ty)
+        .map(|(shape, _)| (0..shape.len()).filter(|&k| shape[k].is_none()).collect())
+        .unwrap_or_default()
 }
 
 impl Gpu {
@@ -131,20 +127,12 @@ impl Gpu {
     }
 
     /// Puts the device buffers into the kernels, copies the written arrays
-    /// back and frees the buffers after the new code (`created`); the
-    /// launches' phrases and the copies' phrase.
-    pub(super) fn finish(
-        self,
-        b: &Builder,
-        created: &[Op],
-    ) -> Result<(Vec<String>, String), EmitError> {
+    /// back and frees the buffers in front of `after` (the first operation
+    /// after the new code); the launches' phrases and the copies' phrase.
+    pub(super) fn finish(self, b: &Builder, after: Op) -> Result<(Vec<String>, String), EmitError> {
         for &k in &self.kernels {
             self.replace_in(k);
         }
-        let after = created
-            .last()
-            .and_then(|&op| build::next_op(op))
-            .ok_or("no operation after the rewritten loops")?;
         for &(host, dev, written) in &self.buffers {
             if written {
                 b.create(
@@ -280,11 +268,8 @@ impl Emitter<'_> {
             }
             done.push(host.key());
             let ty = host.type_text();
-            let element = ty
-                .trim_end_matches('>')
-                .rsplit('x')
-                .next()
-                .ok_or_else(|| format!("no element type in {ty}"))?;
+            let (_, element) =
+                memref_shape(&ty).ok_or_else(|| format!("not a plain memref: {ty}"))?;
             let unranked = format!("memref<*x{element}>");
             let cast = self
                 .b

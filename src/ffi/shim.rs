@@ -51,7 +51,7 @@ extern "C" {
     );
     fn polyrsIsMemoryEffectFree(op: MlirOperation) -> bool;
     fn polyrsIsValidSymbol(v: mlir_sys::MlirValue) -> bool;
-    fn polyrsSimplifyAffine(ops: *const MlirOperation, n: usize);
+    fn polyrsSimplifyAffine(ops: *mut MlirOperation, n: usize) -> usize;
     fn polyrsSetCInterface(module: MlirOperation);
     fn polyrsInstrumentCalls(
         module: MlirOperation,
@@ -224,10 +224,14 @@ pub fn is_valid_symbol(v: crate::ffi::ir::Val) -> bool {
 /// Canonicalizes `ops` and the operations nested in them with the affine
 /// patterns (folds `affine.apply` into the maps that use it, folds
 /// constants, promotes single-iteration loops); nothing else is touched.
-pub fn simplify_affine(ops: &[crate::ffi::ir::Op]) {
-    let raw: Vec<MlirOperation> = ops.iter().map(|o| o.to_raw()).collect();
-    // SAFETY: live operations; the array outlives the call.
-    unsafe { polyrsSimplifyAffine(raw.as_ptr(), raw.len()) }
+/// The operations it erases (a promoted loop, a folded apply) leave `ops`.
+pub fn simplify_affine(ops: &mut Vec<crate::ffi::ir::Op>) {
+    let mut raw: Vec<MlirOperation> = ops.iter().map(|o| o.to_raw()).collect();
+    // SAFETY: live operations; the array outlives the call, which keeps
+    // its first `kept` entries (the surviving operations, in order).
+    let kept = unsafe { polyrsSimplifyAffine(raw.as_mut_ptr(), raw.len()) };
+    raw.truncate(kept);
+    *ops = raw.into_iter().map(crate::ffi::ir::Op::from_raw).collect();
 }
 
 /// Marks every function with a body in `module` with `llvm.emit_c_interface`.

@@ -158,10 +158,11 @@ pub enum KernelFormat {
     Bitcode,
 }
 
-/// True when `module` launches GPU kernels.
+/// True when `module` has GPU code: kernels, device memory or copies
+/// (a SCoP whose kernels all folded away keeps its buffers and copies).
 pub fn has_gpu_code(module: &Module) -> bool {
     fn walk(op: Op) -> bool {
-        op.name().starts_with("gpu.launch")
+        op.name().starts_with("gpu.")
             || op
                 .regions()
                 .iter()

@@ -83,13 +83,27 @@ impl Expansion {
 /// Static shape and element type of a memref type text such as
 /// `memref<4x8xf64>`; `None` for dynamic sizes, layouts or memory spaces.
 pub fn static_shape(ty: &str) -> Option<(Vec<i64>, String)> {
+    let (shape, elem) = memref_shape(ty)?;
+    Some((shape.into_iter().collect::<Option<_>>()?, elem))
+}
+
+/// Shape (`None` for a dynamic size) and element type of a memref type text
+/// such as `memref<?x8xf64>`; `None` for layouts, memory spaces or element
+/// types that are not scalars.
+pub fn memref_shape(ty: &str) -> Option<(Vec<Option<i64>>, String)> {
     let inner = ty.strip_prefix("memref<")?.strip_suffix('>')?;
     if inner.contains(',') || inner.contains('<') {
         return None;
     }
     let mut parts: Vec<&str> = inner.split('x').collect();
     let elem = parts.pop()?.to_string();
-    let shape: Option<Vec<i64>> = parts.iter().map(|p| p.parse().ok()).collect();
+    let shape: Option<Vec<Option<i64>>> = parts
+        .iter()
+        .map(|p| match *p {
+            "?" => Some(None),
+            _ => p.parse().ok().map(Some),
+        })
+        .collect();
     Some((shape?, elem))
 }
 

@@ -268,7 +268,7 @@ pub fn copies(scop: &Scop, root: usize, ty: &str) -> Copies {
 /// value of the parameters; `Ok(false)` when they do not or the shape is
 /// dynamic; errors of the math core mean "not shown".
 fn written_everywhere(scop: &Scop, writes: &[(usize, usize)], ty: &str) -> Result<bool, MathError> {
-    let Some(shape) = static_shape(ty) else {
+    let Some((shape, _)) = crate::scop::privatize::static_shape(ty) else {
         return Ok(false);
     };
     let mut pieces = Vec::new();
@@ -299,17 +299,6 @@ fn written_everywhere(scop: &Scop, writes: &[(usize, usize)], ty: &str) -> Resul
     let whole = UnionRel::from_basic(BasicRel::from_constraints(space, 0, Vec::new(), ineqs)?);
     let written = UnionRel::from_pieces(&scop.params, pieces)?;
     whole.is_subset(&written)
-}
-
-/// The extents of a memref type's text with a static shape
-/// (`memref<20x25xf64>` → `[20, 25]`).
-fn static_shape(ty: &str) -> Option<Vec<i64>> {
-    let inner = ty.strip_prefix("memref<")?.strip_suffix('>')?;
-    let parts: Vec<&str> = inner.split('x').collect();
-    parts[..parts.len().checked_sub(1)?]
-        .iter()
-        .map(|p| p.trim().parse().ok())
-        .collect()
 }
 
 #[cfg(test)]
