@@ -75,37 +75,19 @@ fn fail(msg: &str) -> ! {
 }
 
 macro_rules! sregs {
-    ($($name:ident = $i:expr),* $(,)?) => {
+    ($($name:ident = $i:expr, $reg:literal;)*) => {
         $(extern "C" fn $name() -> i32 { IDS.with(|c| c.get()[$i]) })*
         /// The special registers the emulation models, by their suffix in
         /// `llvm.nvvm.read.ptx.sreg.<suffix>`, and the functions that read them.
-        const SREGS: &[(&str, extern "C" fn() -> i32)] = &[$((sreg_name(stringify!($name)), $name)),*];
+        const SREGS: &[(&str, extern "C" fn() -> i32)] = &[$(($reg, $name)),*];
     };
 }
 
-/// `tid_x` → `tid.x`.
-const fn sreg_name(s: &'static str) -> &'static str {
-    match s.as_bytes() {
-        b"tid_x" => "tid.x",
-        b"tid_y" => "tid.y",
-        b"tid_z" => "tid.z",
-        b"ctaid_x" => "ctaid.x",
-        b"ctaid_y" => "ctaid.y",
-        b"ctaid_z" => "ctaid.z",
-        b"ntid_x" => "ntid.x",
-        b"ntid_y" => "ntid.y",
-        b"ntid_z" => "ntid.z",
-        b"nctaid_x" => "nctaid.x",
-        b"nctaid_y" => "nctaid.y",
-        _ => "nctaid.z",
-    }
-}
-
 sregs! {
-    tid_x = 0, tid_y = 1, tid_z = 2,
-    ctaid_x = 3, ctaid_y = 4, ctaid_z = 5,
-    ntid_x = 6, ntid_y = 7, ntid_z = 8,
-    nctaid_x = 9, nctaid_y = 10, nctaid_z = 11,
+    tid_x = 0, "tid.x"; tid_y = 1, "tid.y"; tid_z = 2, "tid.z";
+    ctaid_x = 3, "ctaid.x"; ctaid_y = 4, "ctaid.y"; ctaid_z = 5, "ctaid.z";
+    ntid_x = 6, "ntid.x"; ntid_y = 7, "ntid.y"; ntid_z = 8, "ntid.z";
+    nctaid_x = 9, "nctaid.x"; nctaid_y = 10, "nctaid.y"; nctaid_z = 11, "nctaid.z";
 }
 
 /// A device allocation: address and length in bytes.
