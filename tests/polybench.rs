@@ -91,11 +91,20 @@ fn gpu_mutants_are_caught() {
     for (mutation, kernels) in [
         (
             "grid",
-            &["gemm", "atax", "mvt", "covariance", "doitgen"][..],
+            &["gemm", "atax", "mvt", "covariance", "doitgen", "jacobi-2d"][..],
         ),
-        ("block", &["gemm", "2mm", "bicg", "gesummv"][..]),
-        ("copy", &["gemm", "2mm", "bicg", "mvt", "doitgen"][..]),
-        ("copy-back", &["gemm", "atax", "syrk", "gemver"][..]),
+        (
+            "block",
+            &["gemm", "2mm", "3mm", "syrk", "jacobi-2d", "fdtd-2d"][..],
+        ),
+        (
+            "copy",
+            &["gemm", "2mm", "bicg", "mvt", "doitgen", "jacobi-1d"][..],
+        ),
+        (
+            "copy-back",
+            &["gemm", "atax", "syrk", "gemver", "fdtd-2d"][..],
+        ),
     ] {
         let mut args = vec![
             "--size",

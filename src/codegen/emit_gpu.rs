@@ -11,8 +11,11 @@
 //!   grids). Up to three thread loops directly inside form the block
 //!   (`x` innermost): thread `tid` runs point `size · tile + tid`, under a
 //!   guard that holds exactly when the point is inside the loop's bounds
-//!   (partial tiles). Loops that do not fit this shape run in order inside
-//!   each thread, which is correct for any loop.
+//!   (partial tiles). A block dimension with a single tile (a `Let`) is
+//!   computed inside the kernel, and a sequence of pieces with the same
+//!   thread loops (loop separation) maps each piece to the same threads
+//!   under its own guard. Loops that do not fit this shape run in order
+//!   inside each thread, which is correct for any loop.
 //! * Loops on the host that contain no block loop, and statements outside
 //!   every loop, run as a kernel of one thread: the data stay on the device
 //!   (no copies between host and device parts of a SCoP).
@@ -27,7 +30,7 @@
 //!   new code) and the kernels use them in place.
 
 use super::{EmitError, Emitter};
-use crate::codegen::{Bound, Node};
+use crate::codegen::{Bound, Node, Row};
 use crate::ffi::build::{self, Builder, Point};
 use crate::ffi::ir::{Block, Op, Val};
 use crate::scop::model::Scop;
@@ -345,13 +348,16 @@ impl Emitter<'_> {
         }
         let roles = g.roles.clone();
         let is_block = |d: usize| roles.get(d) == Some(&GpuRole::Block);
-        if !n.has_loop_over(is_block) {
+        // Block dimensions with one tile each (`Let`) still launch, and
+        // map their threads.
+        if !n.has_loop_over(is_block) && !has_let_over(n, is_block) {
             return Some(self.single_thread_kernel(n, at, created));
         }
         match n {
             Node::Loop {
                 dim, stride: None, ..
             } if is_block(*dim) => Some(self.launch(n, &roles, at, created)),
+            Node::Let { dim, .. } if is_block(*dim) => Some(self.launch(n, &roles, at, created)),
             Node::Loop {
                 dim,
                 lower,
@@ -397,6 +403,46 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// Inside a kernel whose thread dimensions are set, `rest` under a
+    /// guard that holds exactly when each thread's point is inside the
+    /// bounds of its loop in `chain` (partial tiles).
+    fn guarded_part(
+        &mut self,
+        chain: &[Threaded],
+        rest: &Node,
+        inside: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let np = self.np();
+        let mut conds = Vec::new();
+        for (m, _, _) in chain {
+            for b in m.lower {
+                let mut r: Vec<i64> = b.row.iter().map(|&c| -c).collect();
+                r[np + m.dim] += b.div;
+                conds.push(r);
+            }
+            for b in m.upper {
+                let mut r = b.row.clone();
+                r[np + m.dim] -= b.div;
+                conds.push(r);
+            }
+        }
+        if conds.is_empty() {
+            return self.node(rest, inside, created);
+        }
+        let (dims, operands) = self.operands();
+        let header = self.map_header(&dims);
+        let texts: Vec<String> = conds
+            .iter()
+            .map(|r| format!("{} >= 0", self.text(r, &dims)))
+            .collect();
+        let then = self.affine_if(&header, &texts, &operands, inside, created)?;
+        let r = self.node(rest, Point::End(then), created);
+        self.b
+            .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
+        r
+    }
+
     /// The launch of the block loop `n` (see the module's description).
     fn launch(
         &mut self,
@@ -409,67 +455,82 @@ impl Emitter<'_> {
         let nd = self.ivs.len();
         let nv = self.divs.len();
         let mut blocks: Vec<Mapped> = Vec::new();
+        // Block dimensions with a single tile among the block loops (the
+        // code generator's `Let`): computed inside the kernel, so that
+        // their thread loops still map to threads.
+        let mut lets: Vec<(usize, &Row)> = Vec::new();
         let mut cur = n;
-        while let Node::Loop {
-            dim,
-            lower,
-            upper,
-            stride: None,
-            body,
-            ..
-        } = cur
-        {
-            if roles.get(*dim) != Some(&GpuRole::Block) || blocks.len() == 3 {
-                break;
-            }
-            let bounds = || lower.iter().chain(upper.iter());
-            let independent = blocks
-                .iter()
-                .all(|m| bounds().all(|b| b.row[np + m.dim] == 0))
-                && (blocks.is_empty()
-                    || bounds().all(|b| b.row[np + nd..np + nd + nv].iter().all(|&c| c == 0)));
-            if !independent {
-                break;
-            }
-            blocks.push(Mapped {
-                dim: *dim,
-                lower,
-                upper,
-            });
-            cur = body;
-        }
-        let mut threads: Vec<(Mapped, usize, i64)> = Vec::new();
-        let mut count = 1i64;
-        while let Node::Loop {
-            dim,
-            lower,
-            upper,
-            stride: None,
-            body,
-            ..
-        } = cur
-        {
-            let Some(&GpuRole::Thread { tile, size }) = roles.get(*dim) else {
-                break;
-            };
-            if threads.len() == 3
-                || !blocks.iter().any(|m| m.dim == tile)
-                || count.saturating_mul(size) > MAX_THREADS
-            {
-                break;
-            }
-            count *= size;
-            threads.push((
-                Mapped {
-                    dim: *dim,
+        loop {
+            match cur {
+                Node::Loop {
+                    dim,
                     lower,
                     upper,
-                },
-                tile,
-                size,
-            ));
-            cur = body;
+                    stride: None,
+                    body,
+                    ..
+                } if roles.get(*dim) == Some(&GpuRole::Block) && blocks.len() < 3 => {
+                    let bounds = || lower.iter().chain(upper.iter());
+                    let independent = blocks
+                        .iter()
+                        .map(|m| m.dim)
+                        .chain(lets.iter().map(|&(d, _)| d))
+                        .all(|d| bounds().all(|b| b.row[np + d] == 0))
+                        && (blocks.is_empty()
+                            || bounds()
+                                .all(|b| b.row[np + nd..np + nd + nv].iter().all(|&c| c == 0)));
+                    if !independent {
+                        break;
+                    }
+                    blocks.push(Mapped {
+                        dim: *dim,
+                        lower,
+                        upper,
+                    });
+                    cur = body;
+                }
+                Node::Let { dim, row, body } if roles.get(*dim) == Some(&GpuRole::Block) => {
+                    lets.push((*dim, row));
+                    cur = body;
+                }
+                _ => break,
+            }
         }
+        // The thread loops directly inside: one chain, or one per child of
+        // a sequence whose children all have the same thread loops (the
+        // pieces of a thread loop that loop separation cut apart). Every
+        // dependence between instances of one launch joins instances with
+        // the same block and thread coordinates (the checker proved these
+        // loops parallel), so each thread runs its instances of every
+        // piece, in order, without waiting for the others.
+        let tile_known = |tile: usize| {
+            blocks.iter().any(|m| m.dim == tile)
+                || lets.iter().any(|&(d, _)| d == tile)
+                || self.ivs.get(tile).is_some_and(Option::is_some)
+        };
+        let same = |a: &[Threaded], b: &[Threaded]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0.dim == y.0.dim)
+        };
+        let mut parts = vec![thread_chain(cur, roles, &tile_known)];
+        if parts[0].0.is_empty() {
+            if let Node::Seq(children) = cur {
+                let chains: Vec<_> = children
+                    .iter()
+                    .map(|c| thread_chain(c, roles, &tile_known))
+                    .collect();
+                if chains
+                    .iter()
+                    .all(|(t, _)| !t.is_empty() && same(t, &chains[0].0))
+                {
+                    parts = chains;
+                }
+            }
+        }
+        let threads: Vec<(usize, usize, i64)> = parts[0]
+            .0
+            .iter()
+            .map(|(m, tile, size)| (m.dim, *tile, *size))
+            .collect();
         // The grid: each block loop's first tile and trip count, on the host.
         let (dims, operands) = self.operands();
         let mut firsts = Vec::new();
@@ -517,14 +578,20 @@ impl Emitter<'_> {
                     .ok_or("cannot build arith.andi")?,
             });
         }
-        let cond = cond.ok_or("a launch without block loops")?;
-        let (guard, then) = self
-            .b
-            .create(at, "scf.if", &[cond], 0, &[], &[Some(0), None]);
-        if matches!(at, Point::Before(_)) {
-            created.push(guard);
-        }
-        let then_at = Point::End(then[0]);
+        // Without block loops (every block dimension a single tile), a
+        // grid of one block.
+        let then_at = match cond {
+            Some(cond) => {
+                let (guard, then) = self
+                    .b
+                    .create(at, "scf.if", &[cond], 0, &[], &[Some(0), None]);
+                if matches!(at, Point::Before(_)) {
+                    created.push(guard);
+                }
+                Point::End(then[0])
+            }
+            None => at,
+        };
         let one = self.index_const(1, then_at)?;
         let mut grid = [one; 3];
         for (i, &c) in counts.iter().enumerate() {
@@ -535,7 +602,13 @@ impl Emitter<'_> {
             block[threads.len() - 1 - i] = self.index_const(*size, then_at)?;
         }
         let (launch, body) = self.create_launch(grid, block, then_at)?;
-        self.b.create(then_at, "scf.yield", &[], 0, &[], &[]);
+        if counts.is_empty() {
+            if matches!(at, Point::Before(_)) {
+                created.push(launch);
+            }
+        } else {
+            self.b.create(then_at, "scf.yield", &[], 0, &[], &[]);
+        }
         let inside = Point::End(body);
         let id = |k: usize| body.arg(k).ok_or("gpu.launch without its ids");
         self.set_in_kernel(true);
@@ -548,45 +621,36 @@ impl Emitter<'_> {
             )?;
             self.ivs[m.dim] = Some(t);
         }
-        let mut conds = Vec::new();
-        for (i, (m, tile, size)) in threads.iter().enumerate() {
+        for &(dim, row) in &lets {
+            self.ivs[dim] = Some(self.apply(row, inside, created)?);
+        }
+        for (i, &(dim, tile, size)) in threads.iter().enumerate() {
             let tid = id(3 + threads.len() - 1 - i)?;
-            let tile_value = self.ivs[*tile].ok_or("a thread loop outside its tile loop")?;
+            let tile_value = self.ivs[tile].ok_or("a thread loop outside its tile loop")?;
             let p = self.apply_to(
                 &format!("affine_map<(d0, d1) -> (d0 * {size} + d1)>"),
                 &[tile_value, tid],
                 inside,
             )?;
-            self.ivs[m.dim] = Some(p);
-            for b in m.lower {
-                let mut r: Vec<i64> = b.row.iter().map(|&c| -c).collect();
-                r[np + m.dim] += b.div;
-                conds.push(r);
-            }
-            for b in m.upper {
-                let mut r = b.row.clone();
-                r[np + m.dim] -= b.div;
-                conds.push(r);
+            self.ivs[dim] = Some(p);
+        }
+        let mut r = Ok(());
+        for (chain, rest) in &parts {
+            r = self.guarded_part(chain, rest, inside, created);
+            if r.is_err() {
+                break;
             }
         }
-        let r = if conds.is_empty() {
-            self.node(cur, inside, created)
-        } else {
-            let (dims, operands) = self.operands();
-            let header = self.map_header(&dims);
-            let texts: Vec<String> = conds
-                .iter()
-                .map(|r| format!("{} >= 0", self.text(r, &dims)))
-                .collect();
-            let then = self.affine_if(&header, &texts, &operands, inside, created)?;
-            let r = self.node(cur, Point::End(then), created);
-            self.b
-                .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
-            r
-        };
         self.set_in_kernel(false);
-        for m in blocks.iter().chain(threads.iter().map(|(m, _, _)| m)) {
-            self.ivs[m.dim] = None;
+        for dim in blocks
+            .iter()
+            .map(|m| m.dim)
+            .chain(threads.iter().map(|t| t.0))
+        {
+            self.ivs[dim] = None;
+        }
+        for &(dim, _) in &lets {
+            self.ivs[dim] = None;
         }
         r?;
         self.b.create(inside, "gpu.terminator", &[], 0, &[], &[]);
@@ -597,10 +661,13 @@ impl Emitter<'_> {
             .collect();
         if let Some(g) = self.gpu.as_mut() {
             g.kernels.push(launch);
+            let grid = match blocks.len() {
+                0 => "grid of 1 block (one tile)".to_string(),
+                1 => "grid over 1 tile loop".to_string(),
+                n => format!("grid over {n} tile loops"),
+            };
             g.launches.push(format!(
-                "grid over {} tile loop{}, block {}",
-                blocks.len(),
-                if blocks.len() == 1 { "" } else { "s" },
+                "{grid}, block {}",
                 if shape.is_empty() {
                     "1".to_string()
                 } else {
@@ -609,6 +676,61 @@ impl Emitter<'_> {
             ));
         }
         Ok(())
+    }
+}
+
+/// A thread loop of a launch: the loop, its tile dimension, its size.
+type Threaded<'n> = (Mapped<'n>, usize, i64);
+
+/// The thread loops directly nested from `n` (at most three, at most
+/// [`MAX_THREADS`] threads, each with its tile known: `tile_known`), and
+/// the node inside them.
+fn thread_chain<'n>(
+    n: &'n Node,
+    roles: &[GpuRole],
+    tile_known: &dyn Fn(usize) -> bool,
+) -> (Vec<Threaded<'n>>, &'n Node) {
+    let mut threads: Vec<Threaded> = Vec::new();
+    let mut count = 1i64;
+    let mut cur = n;
+    while let Node::Loop {
+        dim,
+        lower,
+        upper,
+        stride: None,
+        body,
+        ..
+    } = cur
+    {
+        let Some(&GpuRole::Thread { tile, size }) = roles.get(*dim) else {
+            break;
+        };
+        if threads.len() == 3 || !tile_known(tile) || count.saturating_mul(size) > MAX_THREADS {
+            break;
+        }
+        count *= size;
+        threads.push((
+            Mapped {
+                dim: *dim,
+                lower,
+                upper,
+            },
+            tile,
+            size,
+        ));
+        cur = body;
+    }
+    (threads, cur)
+}
+
+/// True when `n` has, at its top or on the way to its statements, a
+/// single-value dimension (`Let`) that `pred` accepts.
+fn has_let_over(n: &Node, pred: impl Fn(usize) -> bool + Copy) -> bool {
+    match n {
+        Node::Seq(v) => v.iter().any(|c| has_let_over(c, pred)),
+        Node::Loop { body, .. } | Node::If { body, .. } => has_let_over(body, pred),
+        Node::Let { dim, body, .. } => pred(*dim) || has_let_over(body, pred),
+        Node::Stmt { .. } => false,
     }
 }
 

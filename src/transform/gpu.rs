@@ -222,6 +222,75 @@ pub fn plan(
     }))
 }
 
+/// The original loop order as a schedule for [`plan`], for SCoPs whose
+/// scheduled bands have no parallel tile loop (time-skewed stencils: the
+/// skewed band carries a dependence along each of its dimensions). The
+/// dimensions that order every statement alike (a constant shared by all)
+/// are dropped, which changes no order; each remaining dimension where
+/// some statement has a loop is a band of its own, except that
+/// consecutive parallel dimensions form one band (each carries no
+/// dependence left by the dimensions before it, so any order of them is
+/// legal and they tile together). `parallel(schedule, k)` must prove that
+/// dimension `k` carries no dependence (the caller's exact test); a
+/// stencil's time loop is then a band without parallel dimension, on the
+/// host around the launches of the space loops of each time step.
+pub fn original_schedule(
+    scop: &Scop,
+    mut parallel: impl FnMut(&Schedule, usize) -> Result<bool, MathError>,
+) -> Result<PlutoSchedule, MathError> {
+    let full = Schedule::original(scop);
+    let n = full.dims.first().map_or(0, Vec::len);
+    let shared = |k: usize| {
+        let first = full.dims.first().and_then(|d| d[k].as_constant());
+        first.is_some() && full.dims.iter().all(|d| d[k].as_constant() == first)
+    };
+    let keep: Vec<usize> = (0..n).filter(|&k| !shared(k)).collect();
+    let schedule = Schedule {
+        dims: full
+            .dims
+            .iter()
+            .map(|d| keep.iter().map(|&k| d[k].clone()).collect())
+            .collect(),
+        locals: full.locals.clone(),
+    };
+    let mut dims = Vec::new();
+    let mut coincident = Vec::new();
+    let mut band = 0;
+    for k in 0..keep.len() {
+        if schedule.dims.iter().all(|d| d[k].as_constant().is_some()) {
+            dims.push(DimKind::Scalar);
+            coincident.push(false);
+            continue;
+        }
+        let par = parallel(&schedule, k)?;
+        let joins = par
+            && k > 0
+            && matches!(
+                dims.last(),
+                Some(DimKind::Loop {
+                    coincident: true,
+                    ..
+                })
+            );
+        if !joins && k > 0 {
+            band += 1;
+        }
+        dims.push(DimKind::Loop {
+            band,
+            coincident: par,
+        });
+        coincident.push(par);
+    }
+    let ns = scop.statements.len();
+    Ok(PlutoSchedule {
+        schedule,
+        dims,
+        stmt_coincident: coincident.iter().map(|&c| vec![c; ns]).collect(),
+        band_coincident: coincident,
+        stats: Default::default(),
+    })
+}
+
 /// The copies between host and device that a SCoP's array needs around
 /// the kernels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,27 +2,68 @@
 //! ([`crate::transform::gpu::plan`]) and its loop tree.
 
 use crate::codegen::generate;
-use crate::sched::pluto::PlutoSchedule;
+use crate::deps::Dependence;
+use crate::sched::pluto::{schedule, Options as SchedOptions, PlutoSchedule};
+use crate::sched::verify_parallel;
 use crate::scop::model::Scop;
 use crate::target::gpu::GpuTarget;
-use crate::transform::gpu::{plan as gpu_plan, GpuRole};
+use crate::transform::gpu::{original_schedule, plan as gpu_plan, GpuPlan, GpuRole};
 
 use super::plan::Planned;
 
 /// The plan and loop tree of `scop` for `gpu` (`block`: the threads per
 /// block the options ask for, `x` first), with each dimension's role; `Err`
 /// says why the SCoP stays on the host.
+///
+/// The schedule's bands are mapped when one has a parallel tile loop.
+/// Otherwise, in order: the SCoP rescheduled with its statements
+/// distributed for parallelism (the CPU's distribute stage: atax's two
+/// products, each parallel apart); the original loop order
+/// ([`original_schedule`]), whose outer sequential loops run on the host
+/// around launches of the parallel loops inside them (a time-skewed
+/// stencil's time loop).
 pub(super) fn plan(
     scop: &Scop,
-    sched: &PlutoSchedule,
+    deps: &[Dependence],
+    sched: Result<&PlutoSchedule, String>,
+    sched_options: &SchedOptions,
     gpu: &GpuTarget,
     block: &[i64],
 ) -> Result<(Planned, Vec<GpuRole>), String> {
-    let mapped = gpu_plan(scop, sched, gpu, block)
-        .map_err(|e| format!("GPU plan: {e}"))?
-        .ok_or_else(|| {
-            "no parallel loop to map to the GPU's blocks and threads; left on the host".to_string()
-        })?;
+    let failed = |e| format!("GPU plan: {e}");
+    let mut mapped = match sched {
+        Ok(s) => gpu_plan(scop, s, gpu, block).map_err(failed)?,
+        Err(_) => None,
+    };
+    if mapped.is_none() {
+        let cut = SchedOptions {
+            coincidence_cut: true,
+            ..*sched_options
+        };
+        if let Ok(s) = schedule(scop, deps, &cut) {
+            mapped = noted(
+                gpu_plan(scop, &s, gpu, block).map_err(failed)?,
+                "statements distributed for parallel loops",
+            );
+        }
+    }
+    if mapped.is_none() {
+        let s = original_schedule(scop, |s, k| {
+            Ok(verify_parallel(scop, deps, s, k).is_ok_and(|v| v.is_empty()))
+        })
+        .map_err(failed)?;
+        mapped = noted(
+            gpu_plan(scop, &s, gpu, block).map_err(failed)?,
+            "original loop order kept (no scheduled band has a parallel tile loop)",
+        );
+    }
+    let mapped = mapped.ok_or_else(|| {
+        let none = "no parallel loop to map to the GPU's blocks and threads; left on the host";
+        match sched {
+            Ok(_) => none.to_string(),
+            Err(why) => format!("no schedule: {why}; {none}"),
+        }
+    })?;
     let tree = generate(scop, &mapped.plan).map_err(|e| e.to_string())?;
     Ok((
         Planned {
@@ -33,4 +74,12 @@ pub(super) fn plan(
         },
         mapped.roles,
     ))
+}
+
+/// `mapped` with `note` first among its plan's notes.
+fn noted(mapped: Option<GpuPlan>, note: &str) -> Option<GpuPlan> {
+    mapped.map(|mut m| {
+        m.plan.notes.insert(0, note.to_string());
+        m
+    })
 }

@@ -228,10 +228,8 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         };
         let sched = schedule(&scop, &deps, &sched_options);
         if let Some(gpu) = &gpu_target {
-            let mapped = match &sched {
-                Ok(s) => gpu::plan(&scop, s, gpu, &options.gpu_block),
-                Err(e) => Err(format!("no schedule: {e}")),
-            };
+            let sched = sched.as_ref().map_err(|e| e.to_string());
+            let mapped = gpu::plan(&scop, &deps, sched, &sched_options, gpu, &options.gpu_block);
             match mapped {
                 Ok((planned, roles)) => {
                     rewrite(&scop, &deps, planned, Some(&roles), deadline, &cx, &target, &mut rewritten, &mut roots)?
