@@ -518,9 +518,10 @@ impl Emitter<'_> {
                     .iter()
                     .map(|c| thread_chain(c, roles, &tile_known))
                     .collect();
-                if chains
-                    .iter()
-                    .all(|(t, _)| !t.is_empty() && same(t, &chains[0].0))
+                if !chains.is_empty()
+                    && chains
+                        .iter()
+                        .all(|(t, _)| !t.is_empty() && same(t, &chains[0].0))
                 {
                     parts = chains;
                 }
