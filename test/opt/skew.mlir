@@ -19,7 +19,7 @@
 // RUN: diff %t.before %t.nested
 // RUN: diff %t.before %t.untiled
 // RUN: FileCheck %s --input-file=%t.remarks
-// RUN: %polyrs-opt %s --poly-print-schedule 2>&1 | FileCheck %s --check-prefix=SCHED
+// RUN: %polyrs-opt %s --mlir-disable-threading --poly-print-schedule 2>&1 | FileCheck %s --check-prefix=SCHED
 //
 // CHECK-NOT: internal error
 // CHECK: skew.mlir:{{[0-9]+}}:3: remark: poly-opt: 1 statement, {{.*}} (1 parallel){{.*}}tiles run as a parallel wavefront; legality verified
