@@ -350,7 +350,7 @@ impl Emitter<'_> {
         let is_block = |d: usize| roles.get(d) == Some(&GpuRole::Block);
         // Block dimensions with one tile each (`Let`) still launch, and
         // map their threads.
-        if !n.has_loop_over(is_block) && !has_let_over(n, is_block) {
+        if !n.has_loop_over(is_block) && !n.has_let_over(is_block) {
             return Some(self.single_thread_kernel(n, at, created));
         }
         match n {
@@ -722,17 +722,6 @@ fn thread_chain<'n>(
         cur = body;
     }
     (threads, cur)
-}
-
-/// True when `n` has, at its top or on the way to its statements, a
-/// single-value dimension (`Let`) that `pred` accepts.
-fn has_let_over(n: &Node, pred: impl Fn(usize) -> bool + Copy) -> bool {
-    match n {
-        Node::Seq(v) => v.iter().any(|c| has_let_over(c, pred)),
-        Node::Loop { body, .. } | Node::If { body, .. } => has_let_over(body, pred),
-        Node::Let { dim, body, .. } => pred(*dim) || has_let_over(body, pred),
-        Node::Stmt { .. } => false,
-    }
 }
 
 #[cfg(test)]
