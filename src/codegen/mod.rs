@@ -1313,7 +1313,7 @@ impl Gen<'_> {
             .iter()
             .map(|p| self.strip_divs(p))
             .collect::<Res<Vec<_>>>()?;
-        let parallel = self.plan.dims[k].parallel;
+        let parallel = self.plan.dims[k].parallel_for(items.iter().map(|it| it.stmt));
         if !single {
             match self.separate(k, &items, &bprojs, ctx)? {
                 // A parallel loop separated into pieces of one iteration
@@ -1569,13 +1569,14 @@ impl Gen<'_> {
             // Inside, every iteration is of the residue class.
             body_ctx.eqs.push(eq.clone());
         }
+        let parallel = self.plan.dims[k].parallel_for(items.iter().map(|it| it.stmt));
         let body = self.scan(k + 1, items, &body_ctx)?;
         let node = Node::Loop {
             dim: k,
             lower: self.to_bounds(&lo, k, true),
             upper: self.to_bounds(&up, k, false),
             stride: stride.map(|(_, s)| s),
-            parallel: self.plan.dims[k].parallel,
+            parallel,
             body: Box::new(body),
         };
         Ok(wrap(node, guard))

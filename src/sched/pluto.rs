@@ -196,6 +196,11 @@ pub struct PlutoSchedule {
     /// than the dimension's `coincident` flag (all statements): statements
     /// split apart by an outer scalar dimension each get their own answer.
     pub stmt_coincident: Vec<Vec<bool>>,
+    /// Per dimension and statement: `band_coincident` for the dependences
+    /// of that statement alone (false for scalar dimensions). Statements
+    /// split apart by an outer scalar dimension run in loops of their own,
+    /// whose tile loops are parallel when the statements in them are.
+    pub stmt_band_coincident: Vec<Vec<bool>>,
     /// What the scheduler did, for `stats=true` and the benchmarks.
     pub stats: Stats,
 }
@@ -1239,6 +1244,7 @@ fn schedule_split(
     let mut band_open = false;
     let mut stmt_coincident: Vec<(usize, Vec<bool>)> = Vec::new();
     let mut band_coincident: Vec<(usize, bool)> = Vec::new();
+    let mut stmt_band_coincident: Vec<(usize, Vec<bool>)> = Vec::new();
     let max_dims = 2 * scop
         .statements
         .iter()
@@ -1538,17 +1544,23 @@ fn schedule_split(
                         continue;
                     }
                 }
-                let mut in_band = coincident;
-                if in_band {
-                    for (di, d) in deps.iter().enumerate() {
-                        if live[di] && !unsat[di] && !zero_distance(scop, d, &phi)? {
-                            in_band = false;
-                            break;
-                        }
+                // Per statement too: the dependences the band's earlier
+                // dimensions satisfy, of that statement.
+                let mut per_stmt_band = per_stmt.clone();
+                for (di, d) in deps.iter().enumerate() {
+                    if live[di]
+                        && !unsat[di]
+                        && (per_stmt_band[d.source.0] || per_stmt_band[d.sink.0])
+                        && !zero_distance(scop, d, &phi)?
+                    {
+                        per_stmt_band[d.source.0] = false;
+                        per_stmt_band[d.sink.0] = false;
                     }
                 }
+                let in_band = coincident && per_stmt_band.iter().all(|&c| c);
                 band_coincident.push((kinds.len(), in_band));
                 band_open = true;
+                stmt_band_coincident.push((kinds.len(), per_stmt_band));
                 stmt_coincident.push((kinds.len(), per_stmt));
                 for (s, f) in phi.iter().enumerate() {
                     if !f.iters.iter().all(|&c| c == 0) {
@@ -1628,6 +1640,7 @@ fn schedule_split(
                         per_stmt[d.sink.0] = false;
                     }
                 }
+                stmt_band_coincident.push((kinds.len(), per_stmt.clone()));
                 stmt_coincident.push((kinds.len(), per_stmt));
                 band_coincident.push((kinds.len(), coincident));
                 for (s, f) in phi.iter().enumerate() {
@@ -1651,6 +1664,10 @@ fn schedule_split(
     for (k, c) in band_coincident {
         in_band[k] = c;
     }
+    let mut per_dim_band = vec![vec![false; ns]; kinds.len()];
+    for (k, flags) in stmt_band_coincident {
+        per_dim_band[k] = flags;
+    }
     Ok(PlutoSchedule {
         schedule: Schedule {
             dims,
@@ -1659,6 +1676,7 @@ fn schedule_split(
         dims: kinds,
         band_coincident: in_band,
         stmt_coincident: per_dim,
+        stmt_band_coincident: per_dim_band,
         stats: Stats {
             deps: all_deps.len(),
             distinct_deps: deps.len(),

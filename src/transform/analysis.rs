@@ -19,6 +19,25 @@ pub(super) struct Band {
     /// Per dimension: its tile loop is parallel when the band is tiled
     /// ([`PlutoSchedule::band_coincident`]).
     pub(super) tile_coincident: Vec<bool>,
+    /// Per dimension not in `tile_coincident`: the statements whose tile
+    /// loops along it may still run in parallel
+    /// ([`PlutoSchedule::stmt_band_coincident`]), when every group of
+    /// statements sharing the band's loops (same scalar dimensions before
+    /// it) either is among them or has loops along one of the band's
+    /// dimensions at most (its tiles form a line, which a wavefront would
+    /// run in order anyway): gramschmidt's band of `R[k][j] += Q[i][k] *
+    /// A[i][j]` and `A[i][j] -= Q[i][k] * R[k][j]`, parallel along `j`,
+    /// shared with the norm's reduction along `i`. `None` otherwise.
+    pub(super) tile_partial: Vec<Option<Vec<bool>>>,
+}
+
+impl Band {
+    /// The tile loop of dimension `d` runs in parallel, for every
+    /// statement or for those of `tile_partial` (CPU plans; the GPU
+    /// mapping asks `tile_coincident`).
+    pub(super) fn tile_parallel(&self, d: usize) -> bool {
+        self.tile_coincident[d] || self.tile_partial[d].is_some()
+    }
 }
 
 pub(super) fn bands(sched: &PlutoSchedule) -> Vec<Band> {
@@ -40,6 +59,7 @@ pub(super) fn bands(sched: &PlutoSchedule) -> Vec<Band> {
                         len: 1,
                         coincident: vec![*coincident],
                         tile_coincident: vec![in_band],
+                        tile_partial: Vec::new(),
                     });
                 }
                 prev = Some(*band);
@@ -47,7 +67,51 @@ pub(super) fn bands(sched: &PlutoSchedule) -> Vec<Band> {
             DimKind::Scalar => prev = None,
         }
     }
+    for band in &mut out {
+        band.tile_partial = (0..band.len)
+            .map(|d| partial_tile_parallel(sched, band, d))
+            .collect();
+    }
     out
+}
+
+/// [`Band::tile_partial`] for dimension `d` of `band`.
+fn partial_tile_parallel(sched: &PlutoSchedule, band: &Band, d: usize) -> Option<Vec<bool>> {
+    if band.tile_coincident[d] {
+        return None;
+    }
+    let rows = &sched.schedule.dims;
+    let ns = rows.len();
+    let mask: Vec<bool> = (0..ns)
+        .map(|s| {
+            sched
+                .stmt_band_coincident
+                .get(band.first + d)
+                .and_then(|f| f.get(s))
+                .copied()
+                .unwrap_or(false)
+        })
+        .collect();
+    let has_loop = |s: usize, e: usize| rows[s][band.first + e].iters.iter().any(|&c| c != 0);
+    if !(0..ns).any(|s| mask[s] && has_loop(s, d)) {
+        return None;
+    }
+    let key = |s: usize| -> Vec<Option<i64>> {
+        (0..band.first)
+            .filter(|&k| matches!(sched.dims[k], DimKind::Scalar))
+            .map(|k| rows[s][k].as_constant())
+            .collect()
+    };
+    for s in (0..ns).filter(|&s| !mask[s]) {
+        let group: Vec<usize> = (0..ns).filter(|&t| key(t) == key(s)).collect();
+        let loops = (0..band.len)
+            .filter(|&e| group.iter().any(|&t| has_loop(t, e)))
+            .count();
+        if loops > 1 {
+            return None;
+        }
+    }
+    Some(mask)
 }
 
 /// Per access of a statement, its kind and the change of its subscripts.

@@ -149,6 +149,7 @@ pub fn plan(
                 plan_dims.push(PlanDim {
                     scalar: false,
                     parallel: true,
+                    only: None,
                     unroll: false,
                     what: format!("blocks over tiles of φ{}", band.first + d),
                 });
@@ -158,6 +159,7 @@ pub fn plan(
                 plan_dims.push(PlanDim {
                     scalar: false,
                     parallel: true,
+                    only: None,
                     unroll: false,
                     what: format!("threads over φ{}", band.first + d),
                 });
@@ -170,6 +172,7 @@ pub fn plan(
                 plan_dims.push(PlanDim {
                     scalar: false,
                     parallel: false,
+                    only: None,
                     unroll: false,
                     what: format!("φ{} inside each thread", band.first + d),
                 });
@@ -187,6 +190,7 @@ pub fn plan(
         plan_dims.push(PlanDim {
             scalar,
             parallel: false,
+            only: None,
             unroll: false,
             what: match (scalar, host_or_inside(k)) {
                 (true, _) => "sequence".into(),
@@ -286,6 +290,7 @@ pub fn original_schedule(
         schedule,
         dims,
         stmt_coincident: coincident.iter().map(|&c| vec![c; ns]).collect(),
+        stmt_band_coincident: coincident.iter().map(|&c| vec![c; ns]).collect(),
         band_coincident: coincident,
         stats: Default::default(),
     })

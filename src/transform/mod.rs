@@ -134,11 +134,24 @@ pub struct PlanDim {
     pub scalar: bool,
     /// The loop runs its iterations in parallel.
     pub parallel: bool,
+    /// With `parallel`: when given, only loops all of whose statements
+    /// are marked here run in parallel (statements split apart by an outer
+    /// scalar dimension have loops of their own: see
+    /// [`analysis::Band::tile_partial`]); the others' stay sequential.
+    pub only: Option<Vec<bool>>,
     /// The loop is unrolled when its trip count is a small constant (the
     /// inner half of an unroll-and-jam).
     pub unroll: bool,
     /// What it is, for remarks: `tile of φ1`, `point φ0`, `wavefront`, ….
     pub what: String,
+}
+
+impl PlanDim {
+    /// A loop of this dimension around statements `stmts` runs in
+    /// parallel.
+    pub fn parallel_for(&self, mut stmts: impl Iterator<Item = usize>) -> bool {
+        self.parallel && self.only.as_ref().is_none_or(|m| stmts.all(|s| m[s]))
+    }
 }
 
 /// The final schedule with its loop structure.
@@ -210,7 +223,7 @@ pub fn plan(
         band_of(k).is_some_and(|b| {
             let d = k - bands[b].first;
             if tiled[b] {
-                bands[b].tile_coincident[d]
+                bands[b].tile_parallel(d)
             } else {
                 bands[b].coincident[d]
             }
@@ -235,6 +248,7 @@ pub fn plan(
             plan_dims.push(PlanDim {
                 scalar: true,
                 parallel: false,
+                only: None,
                 unroll: false,
                 what: "sequence".into(),
             });
@@ -255,6 +269,7 @@ pub fn plan(
                 plan_dims.push(PlanDim {
                     scalar: false,
                     parallel: par,
+                    only: None,
                     unroll: false,
                     what: format!("φ{}", band.first + d),
                 });
@@ -337,7 +352,7 @@ pub fn plan(
         // Parallel tile loop: the band's first coincident dim, if it is the
         // schedule's first (or nested parallelism is on).
         let par_dim = (0..band.len).find(|&d| {
-            band.tile_coincident[d]
+            band.tile_parallel(d)
                 && opts.parallel
                 && (opts.nested || (!parallel_taken && Some(band.first + d) == first_coincident))
         });
@@ -362,7 +377,7 @@ pub fn plan(
         let wavefront = opts.wavefront
             && opts.parallel
             && !parallel_taken
-            && band.tile_coincident.iter().all(|&c| !c)
+            && !(0..band.len).any(|d| band.tile_parallel(d))
             && band.len >= 2;
         let l2 = opts.l2_factor > 1;
         for s in 0..ns {
@@ -473,9 +488,29 @@ pub fn plan(
                 } else {
                     format!("{level} of φ{}", band.first + d)
                 };
+                let only = if par && !wavefront {
+                    band.tile_partial[d].clone()
+                } else {
+                    None
+                };
+                if let Some(mask) = &only {
+                    let names = |on: bool| -> Vec<&str> {
+                        (0..ns)
+                            .filter(|&s| mask[s] == on)
+                            .map(|s| scop.statements[s].name.as_str())
+                            .collect()
+                    };
+                    notes.push(format!(
+                        "tile loop of φ{} parallel for {} only ({} in order: loops of their own, along one dimension of the band)",
+                        band.first + d,
+                        names(true).join(", "),
+                        names(false).join(", ")
+                    ));
+                }
                 plan_dims.push(PlanDim {
                     scalar: false,
                     parallel: par,
+                    only,
                     unroll: false,
                     what,
                 });
@@ -492,6 +527,7 @@ pub fn plan(
             let point = |pos: usize, what: &str| PlanDim {
                 scalar: false,
                 parallel: false,
+                only: None,
                 unroll: false,
                 what: format!("{what} (point loop {pos} of the band)"),
             };
@@ -506,6 +542,7 @@ pub fn plan(
                 plan_dims.push(PlanDim {
                     scalar: false,
                     parallel: false,
+                    only: None,
                     unroll: true,
                     what: what.into(),
                 });
@@ -519,6 +556,7 @@ pub fn plan(
             plan_dims.push(PlanDim {
                 scalar: false,
                 parallel: false,
+                only: None,
                 unroll: false,
                 what: if jam_positions.contains(&pos) {
                     format!("unroll-jam blocks of {}", point_name(pos))
@@ -531,6 +569,7 @@ pub fn plan(
             plan_dims.push(PlanDim {
                 scalar: false,
                 parallel: false,
+                only: None,
                 unroll: true,
                 what: format!("unrolled {}", point_name(pos)),
             });
@@ -682,6 +721,7 @@ pub fn original_plan(scop: &Scop) -> Plan {
         .map(|k| PlanDim {
             scalar: scalar[k],
             parallel: false,
+            only: None,
             unroll: false,
             what: if scalar[k] {
                 "sequence".into()

@@ -254,7 +254,7 @@ pub(super) fn choose(
                 // fewer tiles, less parallelism).
                 let parallel_tiles = opts.parallel
                     && !parallel_taken
-                    && band.tile_coincident.iter().position(|&c| c) == Some(d)
+                    && (0..band.len).position(|e| band.tile_parallel(e)) == Some(d)
                     && Some(band.first + d) == first_coincident;
                 if opts.vector_tile > 0 && !parallel_tiles {
                     sizes[d] = opts.vector_tile;

@@ -25,7 +25,15 @@ pub(super) fn run(scop: &Scop, deps: &[Dependence], plan: &Plan) -> Result<(), R
     let mut bad = verify(scop, deps, &plan.schedule).map_err(failed)?;
     for (k, d) in plan.dims.iter().enumerate() {
         if d.parallel && bad.is_empty() {
-            bad.extend(verify_parallel(scop, deps, &plan.schedule, k).map_err(failed)?);
+            // With `only`, the loops of the other statements stay
+            // sequential: a dependence carried there must touch none of the
+            // marked ones (its ends share every outer dimension, so they
+            // share the loop).
+            let mut found = verify_parallel(scop, deps, &plan.schedule, k).map_err(failed)?;
+            if let Some(mask) = &d.only {
+                found.retain(|v| mask[deps[v.dep].source.0] || mask[deps[v.dep].sink.0]);
+            }
+            bad.extend(found);
         }
     }
     let Some(v) = bad.first() else {
