@@ -75,6 +75,36 @@ pub(super) fn bands(sched: &PlutoSchedule) -> Vec<Band> {
     out
 }
 
+/// The statements with the most loops among `members` (the bulk of the
+/// work).
+pub(super) fn deepest(scop: &Scop, members: &[usize]) -> Vec<usize> {
+    let depth = |s: usize| scop.statements[s].iters.len();
+    let most = members.iter().map(|&s| depth(s)).max().unwrap_or(0);
+    members
+        .iter()
+        .copied()
+        .filter(|&s| depth(s) == most)
+        .collect()
+}
+
+/// The groups of statements that share the loops of a band starting at
+/// dimension `first`: the same values of the scalar dimensions before it
+/// (their key), in order of their first statement.
+pub(super) fn band_groups(sched: &PlutoSchedule, first: usize) -> Vec<(Vec<i64>, Vec<usize>)> {
+    let mut groups: Vec<(Vec<i64>, Vec<usize>)> = Vec::new();
+    for (s, row) in sched.schedule.dims.iter().enumerate() {
+        let key: Vec<i64> = (0..first)
+            .filter(|&k| matches!(sched.dims[k], DimKind::Scalar))
+            .map(|k| row[k].as_constant().unwrap_or(i64::MIN))
+            .collect();
+        match groups.iter_mut().find(|(g, _)| *g == key) {
+            Some((_, members)) => members.push(s),
+            None => groups.push((key, vec![s])),
+        }
+    }
+    groups
+}
+
 /// [`Band::tile_partial`] for dimension `d` of `band`.
 fn partial_tile_parallel(sched: &PlutoSchedule, band: &Band, d: usize) -> Option<Vec<bool>> {
     if band.tile_coincident[d] {
@@ -96,14 +126,10 @@ fn partial_tile_parallel(sched: &PlutoSchedule, band: &Band, d: usize) -> Option
     if !(0..ns).any(|s| mask[s] && has_loop(s, d)) {
         return None;
     }
-    let key = |s: usize| -> Vec<Option<i64>> {
-        (0..band.first)
-            .filter(|&k| matches!(sched.dims[k], DimKind::Scalar))
-            .map(|k| rows[s][k].as_constant())
-            .collect()
-    };
-    for s in (0..ns).filter(|&s| !mask[s]) {
-        let group: Vec<usize> = (0..ns).filter(|&t| key(t) == key(s)).collect();
+    for (_, group) in band_groups(sched, band.first) {
+        if group.iter().all(|&s| mask[s]) {
+            continue;
+        }
         let loops = (0..band.len)
             .filter(|&e| group.iter().any(|&t| has_loop(t, e)))
             .count();

@@ -292,17 +292,7 @@ pub fn plan(
         // (same scalar dimensions before it): a coincident stride-1
         // dimension moves innermost. Statements in different groups never
         // share a tile, so each group gets its own order.
-        let mut groups: Vec<(Vec<i64>, Vec<usize>)> = Vec::new();
-        for s in 0..ns {
-            let key: Vec<i64> = (0..band.first)
-                .filter(|&k| matches!(kinds[k], DimKind::Scalar))
-                .map(|k| sched.schedule.dims[s][k].as_constant().unwrap_or(i64::MIN))
-                .collect();
-            match groups.iter_mut().find(|(g, _)| *g == key) {
-                Some((_, members)) => members.push(s),
-                None => groups.push((key, vec![s])),
-            }
-        }
+        let groups = analysis::band_groups(sched, band.first);
         let mut orders: Vec<Vec<usize>> = vec![(0..band.len).collect(); ns];
         let mut sizes_of: Vec<Vec<i64>> = vec![base_sizes.clone(); ns];
         // Statements whose group got a stride-1 innermost point loop.
@@ -383,13 +373,7 @@ pub fn plan(
         for (_, members) in &groups {
             let s0 = members[0];
             let v = orders[s0].last().copied().unwrap_or(last);
-            let depth = |s: usize| scop.statements[s].iters.len();
-            let most = members.iter().map(|&s| depth(s)).max().unwrap_or(0);
-            let deepest: Vec<usize> = members
-                .iter()
-                .copied()
-                .filter(|&s| depth(s) == most)
-                .collect();
+            let deepest = analysis::deepest(scop, members);
             if !vector_group[s0]
                 || reg[s0].is_some()
                 || v == last

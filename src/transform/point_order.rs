@@ -6,8 +6,8 @@
 //! permutable band's point loops is legal; this only chooses.
 
 use super::analysis::{
-    access_deltas, breaks_streams, broadcast_only, contiguous_along, extent_of, reductions_only,
-    stride_score, Band,
+    access_deltas, breaks_streams, broadcast_only, contiguous_along, deepest, extent_of,
+    reductions_only, stride_score, Band,
 };
 use super::sizes::parallel_vector_tile;
 use super::Options;
@@ -88,13 +88,7 @@ pub(super) fn choose(
         // picks the loop order inside tiles, which any order of a
         // permutable band's point loops keeps legal; LLVM's
         // vectorizer checks its own dependences.
-        let depth = |s: usize| scop.statements[s].iters.len();
-        let most = members.iter().map(|&s| depth(s)).max().unwrap_or(0);
-        let deepest: Vec<usize> = members
-            .iter()
-            .copied()
-            .filter(|&s| depth(s) == most)
-            .collect();
+        let deepest = deepest(scop, members);
         let among_deepest: Vec<Dependence> = deps
             .iter()
             .filter(|d| deepest.contains(&d.source.0) && deepest.contains(&d.sink.0))
