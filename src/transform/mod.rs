@@ -48,19 +48,18 @@
 //! parallel.
 
 mod analysis;
+mod band_plan;
 mod display;
 pub mod gpu;
 mod point_order;
 mod register_tile;
 mod sizes;
 
-use analysis::bands;
-use point_order::GroupOrder;
-use register_tile::RegisterTiles;
+use band_plan::{BandPlan, Cx};
 
 use crate::deps::Dependence;
 use crate::math::MathError;
-use crate::sched::pluto::{DimKind, PlutoSchedule};
+use crate::sched::pluto::PlutoSchedule;
 use crate::sched::{verify_parallel, Schedule};
 use crate::scop::form::{Form, Locals};
 use crate::scop::model::Scop;
@@ -199,516 +198,158 @@ fn tile_local(locals: &mut Locals, phi: &Form, t: i64) -> Result<usize, MathErro
     Ok(l)
 }
 
+/// A stage of the plan: edits the band plans (one per band of the
+/// schedule), never the schedule itself.
+type Stage = fn(&Cx, &mut [BandPlan]);
+
+/// The plan's stages, in order, after tiling (every band of two loops or
+/// more, in the scheduler's point order: [`BandPlan::new`]). Each edits
+/// the declarative band plans; [`band_plan::materialize`] writes the
+/// schedule once, at the end, then [`inner_distribute`] runs on it.
+const STAGES: [(&str, Stage); 5] = [
+    ("parallel", band_plan::parallel),
+    ("point order", point_order::run),
+    ("unroll-and-jam", band_plan::unroll_jam),
+    ("register tile", register_tile::run),
+    ("gather", point_order::gather),
+];
+
+/// Why no plan was made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// A limit of the exact arithmetic (a tile size overflows).
+    #[error(transparent)]
+    Math(#[from] MathError),
+    /// The check of [`plan_checked`] turned down the plan of a stage: a bug
+    /// of that stage, caught before any IR is written.
+    #[error("the plan after the {stage} stage was rejected: {why}")]
+    Rejected {
+        /// The stage.
+        stage: &'static str,
+        /// The check's verdict.
+        why: String,
+    },
+}
+
+/// What [`plan_checked`] asks after each stage: the stage's name and the
+/// plan its band plans materialize to; `Err` says why the plan is wrong.
+pub type StageCheck<'a> = &'a mut dyn FnMut(&str, &Plan) -> Result<(), String>;
+
 /// Builds the final plan from the scheduler's result.
 pub fn plan(
     scop: &Scop,
     sched: &PlutoSchedule,
     deps: &[Dependence],
     opts: &Options,
-) -> Result<Plan, MathError> {
-    let ns = scop.statements.len();
-    let kinds = &sched.dims;
-    let bands = bands(sched);
-    let mut notes = Vec::new();
-    // Which band dims are tiled, and the band of each dim.
-    let tiled: Vec<bool> = bands.iter().map(|b| opts.tile && b.len >= 2).collect();
-    let band_of = |k: usize| {
-        bands
-            .iter()
-            .position(|b| k >= b.first && k < b.first + b.len)
+) -> Result<Plan, PlanError> {
+    plan_checked(scop, sched, deps, opts, None)
+}
+
+/// [`plan`], with `check` (when given) asked for the plan after tiling and
+/// after each stage that changed it (Cranelift's `verify_if`): the pass
+/// gives its independent checker in debug and test builds, so that a wrong
+/// decision is reported with the stage that made it.
+pub fn plan_checked(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    deps: &[Dependence],
+    opts: &Options,
+    mut check: Option<StageCheck>,
+) -> Result<Plan, PlanError> {
+    let cx = Cx::new(scop, sched, deps, opts);
+    let mut plans: Vec<BandPlan> = cx.bands.iter().map(|b| BandPlan::new(&cx, b)).collect();
+    let checking = check.is_some();
+    let mut verify_if = |stage: &'static str, plans: &[BandPlan]| -> Result<(), PlanError> {
+        let Some(check) = check.as_mut() else {
+            return Ok(());
+        };
+        // The final plan's own errors are reported by the last step.
+        let Ok(p) = band_plan::materialize(&cx, plans) else {
+            return Ok(());
+        };
+        check(stage, &p).map_err(|why| PlanError::Rejected { stage, why })
     };
-    // The first dimension whose loop can be parallel (its tile loop when
-    // tiled) carries the parallel loop.
-    let first_coincident = (0..kinds.len()).find(|&k| {
-        band_of(k).is_some_and(|b| {
-            let d = k - bands[b].first;
-            if tiled[b] {
-                bands[b].tile_parallel(d)
-            } else {
-                bands[b].coincident[d]
-            }
-        })
-    });
-    let mut dims: Vec<Vec<Form>> = vec![Vec::new(); ns];
-    let mut locals: Vec<Locals> = vec![Locals::default(); ns];
-    let mut plan_dims: Vec<PlanDim> = Vec::new();
-    let mut parallel_taken = false;
-    let mut max_tiled_band = 0;
-    let mut register_tiles = Vec::new();
-    let mut register_r_size = vec![0i64; ns];
-    let mut restarted_wavefront = None;
-    // The last band was tiled as a wavefront.
-    let mut last_wavefront = false;
-    let mut k = 0;
-    while k < kinds.len() {
-        let Some(bi) = band_of(k) else {
-            for (s, d) in dims.iter_mut().enumerate() {
-                d.push(sched.schedule.dims[s][k].clone());
-            }
-            plan_dims.push(PlanDim {
-                scalar: true,
-                parallel: false,
-                only: None,
-                unroll: false,
-                what: "sequence".into(),
-            });
-            k += 1;
-            continue;
-        };
-        let band = &bands[bi];
-        if !tiled[bi] {
-            for d in 0..band.len {
-                let par = opts.parallel
-                    && band.coincident[d]
-                    && (opts.nested
-                        || (!parallel_taken && Some(band.first + d) == first_coincident));
-                parallel_taken |= par;
-                for (s, row) in dims.iter_mut().enumerate() {
-                    row.push(sched.schedule.dims[s][band.first + d].clone());
-                }
-                plan_dims.push(PlanDim {
-                    scalar: false,
-                    parallel: par,
-                    only: None,
-                    unroll: false,
-                    what: format!("φ{}", band.first + d),
-                });
-            }
-            last_wavefront = false;
-            k += band.len;
-            continue;
-        }
-        // Tile sizes of this band.
-        let size = |d: usize| -> i64 {
-            opts.sizes
-                .get(d)
-                .or(opts.sizes.last())
-                .copied()
-                .unwrap_or(32)
-                .max(1)
-        };
-        let base_sizes: Vec<i64> = (0..band.len).map(size).collect();
-        // Point order, per group of statements that share the band's loops
-        // (same scalar dimensions before it): a coincident stride-1
-        // dimension moves innermost. Statements in different groups never
-        // share a tile, so each group gets its own order.
-        let groups = analysis::band_groups(sched, band.first);
-        let mut orders: Vec<Vec<usize>> = vec![(0..band.len).collect(); ns];
-        let mut sizes_of: Vec<Vec<i64>> = vec![base_sizes.clone(); ns];
-        // Statements whose group got a stride-1 innermost point loop.
-        let mut vector_group = vec![false; ns];
-        // Statements whose tiles' points run along wavefronts.
-        let mut inner_wave = vec![false; ns];
-        let cx = point_order::Cx {
-            scop,
-            sched,
-            deps,
-            opts,
-            parallel_taken,
-            first_coincident,
-        };
-        for (_, members) in &groups {
-            let GroupOrder {
-                order,
-                sizes,
-                vector,
-                inner_wave: wave,
-            } = point_order::choose(&cx, band, members, &base_sizes, &mut notes);
-            for &s in members {
-                vector_group[s] = vector;
-                inner_wave[s] = wave;
-            }
-            for &s in members {
-                orders[s] = order.clone();
-                sizes_of[s] = sizes.clone();
-            }
-        }
-        // Loops to unroll-and-jam: by their position in the point order,
-        // the ones just outside the innermost, as many as the copy limit
-        // allows (the same count for every group: one set of dimensions).
-        let jam_count = if opts.unroll_jam > 1 {
-            let mut c = 0usize;
-            let mut copies = opts.unroll_jam;
-            while c + 1 < band.len && copies <= MAX_JAM_COPIES {
-                c += 1;
-                copies = copies.saturating_mul(opts.unroll_jam);
-            }
-            c
-        } else {
-            0
-        };
-        let jam_positions: Vec<usize> = (band.len - 1 - jam_count..band.len - 1).collect();
-        // Parallel tile loop: the band's first coincident dim, if it is the
-        // schedule's first (or nested parallelism is on).
-        let par_dim = (0..band.len).find(|&d| {
-            band.tile_parallel(d)
-                && opts.parallel
-                && (opts.nested || (!parallel_taken && Some(band.first + d) == first_coincident))
-        });
-        let RegisterTiles { reg, ru, rv } = register_tile::choose(
-            scop,
-            sched,
-            opts,
-            band,
-            &groups,
-            &vector_group,
-            &orders,
-            &mut sizes_of,
-            jam_count,
-            par_dim,
-        );
-        for (s, r) in reg.iter().enumerate() {
-            if let Some((_, _, r)) = r {
-                register_r_size[s] = sizes_of[s][*r];
-            }
-        }
-        // A vector loop along which an access is strided (cholesky's
-        // `A[j][k]` along `j`), in a group left without a register tile,
-        // gathers at every iteration. The band's innermost loop is kept
-        // there instead when every access of the statements with the most
-        // loops (the bulk of the work) is contiguous or invariant along it:
-        // cholesky at LARGE, 0.54 s -> 0.47 s, its `A[i][j]` updated
-        // along `k` through memory.
-        let last = band.len - 1;
-        for (_, members) in &groups {
-            let s0 = members[0];
-            let v = orders[s0].last().copied().unwrap_or(last);
-            let deepest = analysis::deepest(scop, members);
-            if !vector_group[s0]
-                || reg[s0].is_some()
-                || v == last
-                || analysis::contiguous_along(scop, sched, band, v, &deepest)
-                || !analysis::contiguous_along(scop, sched, band, last, &deepest)
-            {
-                continue;
-            }
-            for &s in members {
-                orders[s] = (0..band.len).collect();
-                sizes_of[s] = base_sizes.clone();
-                vector_group[s] = false;
-            }
-            let moved = format!(
-                "point loop φ{} moved innermost (stride-1 accesses)",
-                band.first + v
-            );
-            let still = (0..ns).any(|s| vector_group[s] && orders[s].last() == Some(&v));
-            if !still {
-                notes.retain(|n| *n != moved);
-            }
-            notes.push(format!(
-                "point loop φ{} kept innermost (contiguous accesses; φ{} would gather)",
-                band.first + last,
-                band.first + v
-            ));
-        }
-        let same_order = orders.windows(2).all(|w| w[0] == w[1]);
-        let reg_on = reg.iter().any(Option::is_some);
-        let wavefront = opts.wavefront
-            && opts.parallel
-            && !parallel_taken
-            && !(0..band.len).any(|d| band.tile_parallel(d))
-            && band.len >= 2;
-        let l2 = opts.l2_factor > 1;
-        for s in 0..ns {
-            let jam: Vec<usize> = jam_positions.iter().map(|&p| orders[s][p]).collect();
-            let phis: Vec<Form> = (0..band.len)
-                .map(|d| sched.schedule.dims[s][band.first + d].clone())
-                .collect();
-            let mut tile_locals = Vec::new();
-            let mut l2_locals = Vec::new();
-            for (d, phi) in phis.iter().enumerate() {
-                let mut def = |t: i64| tile_local(&mut locals[s], phi, t);
-                let sizes = &sizes_of[s];
-                if l2 {
-                    let big = sizes[d]
-                        .checked_mul(opts.l2_factor)
-                        .ok_or(MathError::Overflow)?;
-                    l2_locals.push(def(big)?);
-                }
-                tile_locals.push(def(sizes[d])?);
-            }
-            let tile_forms = |ls: &[usize]| -> Vec<Form> {
-                let mut f: Vec<Form> = ls.iter().map(|&l| Form::local(l)).collect();
-                if wavefront {
-                    f[0] = Form::local(ls[0])
-                        .plus(&Form::local(ls[1]))
-                        .unwrap_or_else(|_| Form::local(ls[0]));
-                }
-                f
-            };
-            if l2 {
-                dims[s].extend(tile_forms(&l2_locals));
-            }
-            dims[s].extend(tile_forms(&tile_locals));
-            if reg_on {
-                // [other points], ⌊φu/ru⌋, ⌊φv/rv⌋, φr, φu, φv: the last two
-                // unrolled inside the loop over φr.
-                match reg[s] {
-                    Some((u, v, r)) => {
-                        for &d in &orders[s] {
-                            if d != u && d != v && d != r {
-                                dims[s].push(phis[d].clone());
-                            }
-                        }
-                        let qu = tile_local(&mut locals[s], &phis[u], ru)?;
-                        let qv = tile_local(&mut locals[s], &phis[v], rv)?;
-                        dims[s].push(Form::local(qu));
-                        dims[s].push(Form::local(qv));
-                        dims[s].push(phis[r].clone());
-                        dims[s].push(phis[u].clone());
-                        dims[s].push(phis[v].clone());
-                    }
-                    None => {
-                        for &d in &orders[s] {
-                            dims[s].push(phis[d].clone());
-                        }
-                        dims[s].push(Form::constant(0));
-                        dims[s].push(Form::constant(0));
-                    }
-                }
-                continue;
-            }
-            // Wavefronts inside the tile: the last two point dimensions
-            // `a, b` become `a + b, b`, for every statement of the group
-            // alike (a unimodular change of the pair: the rows span what
-            // they spanned, even where `a` and `b` are dependent for a
-            // statement, `i` and `3i` say).
-            if inner_wave[s] && jam.is_empty() && orders[s].len() >= 2 {
-                let n = orders[s].len();
-                for &d in &orders[s][..n - 2] {
-                    dims[s].push(phis[d].clone());
-                }
-                let (a, b) = (orders[s][n - 2], orders[s][n - 1]);
-                dims[s].push(phis[a].plus(&phis[b]).map_err(|_| MathError::Overflow)?);
-                dims[s].push(phis[b].clone());
-                continue;
-            }
-            // Unroll-and-jam: a jammed point loop runs over blocks of `u`
-            // (`u·q <= φ <= u·q + u - 1`) and its points come innermost,
-            // after the other point loops, to be unrolled.
-            for &d in &orders[s] {
-                if jam.contains(&d) {
-                    let q = tile_local(&mut locals[s], &phis[d], opts.unroll_jam)?;
-                    dims[s].push(Form::local(q));
-                } else {
-                    dims[s].push(phis[d].clone());
-                }
-            }
-            for &d in orders[s].iter().filter(|d| jam.contains(d)) {
-                dims[s].push(phis[d].clone());
-            }
-        }
-        let levels: Vec<&str> = if l2 {
-            vec!["L2 tile", "tile"]
-        } else {
-            vec!["tile"]
-        };
-        for (li, level) in levels.iter().enumerate() {
-            for d in 0..band.len {
-                let outermost_level = li == 0;
-                let par = if wavefront {
-                    outermost_level && d == 1
-                } else {
-                    outermost_level && Some(d) == par_dim
-                };
-                parallel_taken |= par;
-                let what = if wavefront && d == 0 {
-                    format!("{level} wavefront φ{} + φ{}", band.first, band.first + 1)
-                } else {
-                    format!("{level} of φ{}", band.first + d)
-                };
-                let only = if par && !wavefront {
-                    band.tile_partial[d].clone()
-                } else {
-                    None
-                };
-                if let Some(mask) = &only {
-                    let names = |on: bool| -> Vec<&str> {
-                        (0..ns)
-                            .filter(|&s| mask[s] == on)
-                            .map(|s| scop.statements[s].name.as_str())
-                            .collect()
-                    };
-                    notes.push(format!(
-                        "tile loop of φ{} parallel for {} only ({} in order: loops of their own, along one dimension of the band)",
-                        band.first + d,
-                        names(true).join(", "),
-                        names(false).join(", ")
-                    ));
-                }
-                plan_dims.push(PlanDim {
-                    scalar: false,
-                    parallel: par,
-                    only,
-                    unroll: false,
-                    what,
-                });
-            }
-        }
-        let point_name = |pos: usize| {
-            if same_order {
-                format!("φ{}", band.first + orders[0][pos])
-            } else {
-                format!("point loop {pos} of the band")
-            }
-        };
-        if reg_on {
-            let point = |pos: usize, what: &str| PlanDim {
-                scalar: false,
-                parallel: false,
-                only: None,
-                unroll: false,
-                what: format!("{what} (point loop {pos} of the band)"),
-            };
-            for pos in 0..band.len - 3 {
-                plan_dims.push(point(pos, "point"));
-            }
-            plan_dims.push(point(band.len - 3, "register blocks"));
-            plan_dims.push(point(band.len - 2, "register blocks of the vector loop"));
-            plan_dims.push(point(band.len - 1, "loop inside the register tile"));
-            register_tiles.push((plan_dims.len(), ru, rv));
-            for what in ["unrolled register tile", "unrolled register tile (vector)"] {
-                plan_dims.push(PlanDim {
-                    scalar: false,
-                    parallel: false,
-                    only: None,
-                    unroll: true,
-                    what: what.into(),
-                });
-            }
-            notes.push(format!("register tile {ru}x{rv}"));
-        }
-        for pos in 0..band.len {
-            if reg_on {
-                break;
-            }
-            plan_dims.push(PlanDim {
-                scalar: false,
-                parallel: false,
-                only: None,
-                unroll: false,
-                what: if jam_positions.contains(&pos) {
-                    format!("unroll-jam blocks of {}", point_name(pos))
-                } else {
-                    format!("point {}", point_name(pos))
-                },
-            });
-        }
-        for &pos in &jam_positions {
-            plan_dims.push(PlanDim {
-                scalar: false,
-                parallel: false,
-                only: None,
-                unroll: true,
-                what: format!("unrolled {}", point_name(pos)),
-            });
-        }
-        if jam_count > 0 {
-            notes.push(format!(
-                "{} point loop{} unrolled and jammed by {}",
-                jam_count,
-                if jam_count == 1 { "" } else { "s" },
-                opts.unroll_jam
-            ));
-        }
-        max_tiled_band = max_tiled_band.max(band.len);
-        let mut size_texts: Vec<String> = Vec::new();
-        for sizes in &sizes_of {
-            let t: Vec<String> = sizes.iter().map(i64::to_string).collect();
-            let t = t.join("x");
-            if !size_texts.contains(&t) {
-                size_texts.push(t);
-            }
-        }
-        notes.push(format!(
-            "band of {} loops tiled {}{}",
-            band.len,
-            size_texts.join(" / "),
-            if l2 {
-                format!(" (second level x{})", opts.l2_factor)
-            } else {
-                String::new()
-            }
-        ));
-        if wavefront {
-            // Inside a sequential loop the wavefront fills and drains once
-            // per iteration of it: worth saying, since it may not pay
-            // (floyd-warshall: 0.89x, memory bound; gramschmidt: 3-5x).
-            let outer = (0..band.first)
-                .filter(|&k| !matches!(kinds[k], DimKind::Scalar))
-                .count();
-            if outer > 0 && restarted_wavefront.is_none() {
-                restarted_wavefront = Some(band.first);
-            }
-            notes.push(if outer == 0 {
-                "tiles run as a parallel wavefront".into()
-            } else {
-                format!(
-                    "tiles run as a parallel wavefront, restarted at every iteration of the {} \
-                     around it",
-                    if outer == 1 {
-                        "sequential loop".to_string()
-                    } else {
-                        format!("{outer} sequential loops")
-                    }
-                )
-            });
-        }
-        last_wavefront = wavefront;
-        k += band.len;
+    if plans.iter().any(|b| b.tiled) {
+        verify_if("tile", &plans)?;
     }
-    let mut schedule = Schedule { dims, locals };
-    let mut inner_distributed = false;
-    // Statements that share the innermost loop only because the scalar
-    // dimension ordering them comes last (the sweeps of a fused, skewed
-    // Jacobi stencil: one reads what the other wrote a few iterations
-    // before, and LLVM vectorizes neither) get a loop each when ordering
-    // them first is legal.
-    let n = plan_dims.len();
-    // Only inside wavefront tiles (skewed stencils): gemver's fused updates
-    // run faster in one vectorized loop than in two.
-    if n >= 2
-        && last_wavefront
-        && plan_dims[n - 1].scalar
-        && !plan_dims[n - 2].scalar
-        && !plan_dims[n - 2].unroll
-        && !plan_dims[n - 2].parallel
-        && register_tiles.is_empty()
+    for (stage, run) in STAGES {
+        let before = checking.then(|| plans.clone());
+        run(&cx, &mut plans);
+        #[cfg(debug_assertions)]
+        break_stage(stage, &mut plans);
+        if before.is_some_and(|b| b != plans) {
+            verify_if(stage, &plans)?;
+        }
+    }
+    let mut plan = band_plan::materialize(&cx, &plans)?;
+    let last_wavefront = cx
+        .bands
+        .last()
+        .zip(plans.last())
+        .is_some_and(|(_, b)| b.tiled && b.wavefront);
+    inner_distribute(&cx, last_wavefront, &mut plan);
+    Ok(plan)
+}
+
+/// Debug and test builds: with `POLYRS_BREAK_STAGE` naming `stage`, a
+/// wrong decision after it (every tiled band's first tile loop parallel,
+/// dependences or not), for the tests that show the check after each
+/// stage catching it there.
+#[cfg(debug_assertions)]
+fn break_stage(stage: &str, plans: &mut [BandPlan]) {
+    if std::env::var("POLYRS_BREAK_STAGE").is_ok_and(|v| v == stage) {
+        for bp in plans.iter_mut().filter(|b| b.tiled) {
+            bp.par_dim = Some(0);
+            bp.wavefront = false;
+        }
+    }
+}
+
+/// Statements that share the innermost loop only because the scalar
+/// dimension ordering them comes last (the sweeps of a fused, skewed
+/// Jacobi stencil: one reads what the other wrote a few iterations before,
+/// and LLVM vectorizes neither) get a loop each when ordering them first is
+/// legal. Only inside wavefront tiles (`last_wavefront`: skewed stencils):
+/// gemver's fused updates run faster in one vectorized loop than in two.
+fn inner_distribute(cx: &Cx, last_wavefront: bool, plan: &mut Plan) {
+    let Cx { scop, deps, .. } = *cx;
+    let ns = scop.statements.len();
+    let n = plan.dims.len();
+    let dims = &plan.dims;
+    if n < 2
+        || !last_wavefront
+        || !dims[n - 1].scalar
+        || dims[n - 2].scalar
+        || dims[n - 2].unroll
+        || dims[n - 2].parallel
+        || !plan.register_tiles.is_empty()
     {
-        let sigma = |s: usize| schedule.dims[s][n - 1].as_constant();
-        let distinct = (1..ns).any(|s| sigma(s) != sigma(0));
-        // The swap is legal when no dependence from a statement ordered
-        // later by the scalar dimension to one ordered earlier is carried
-        // by the innermost loop (the plan itself is legal: equal outer
-        // dimensions and a positive distance there are what it would
-        // reverse). One level, only those dependences: the full check of
-        // the final plan comes later, in the pass.
-        if distinct {
-            let backward: Vec<Dependence> = deps
-                .iter()
-                .filter(|d| sigma(d.source.0) > sigma(d.sink.0))
-                .cloned()
-                .collect();
-            if verify_parallel(scop, &backward, &schedule, n - 2).is_ok_and(|v| v.is_empty()) {
-                for row in schedule.dims.iter_mut() {
-                    row.swap(n - 2, n - 1);
-                }
-                plan_dims.swap(n - 2, n - 1);
-                inner_distributed = true;
-                notes.push("statements of the innermost loop distributed".into());
-            }
-        }
+        return;
     }
-    Ok(Plan {
-        schedule,
-        dims: plan_dims,
-        notes,
-        max_tiled_band,
-        restarted_wavefront,
-        register_tiles,
-        register_r_size,
-        inner_distributed,
-    })
+    let sigma = |s: usize| plan.schedule.dims[s][n - 1].as_constant();
+    if !(1..ns).any(|s| sigma(s) != sigma(0)) {
+        return;
+    }
+    // The swap is legal when no dependence from a statement ordered later
+    // by the scalar dimension to one ordered earlier is carried by the
+    // innermost loop (the plan itself is legal: equal outer dimensions and
+    // a positive distance there are what it would reverse). One level, only
+    // those dependences: the full check of the final plan comes later, in
+    // the pass.
+    let backward: Vec<Dependence> = deps
+        .iter()
+        .filter(|d| sigma(d.source.0) > sigma(d.sink.0))
+        .cloned()
+        .collect();
+    if verify_parallel(scop, &backward, &plan.schedule, n - 2).is_ok_and(|v| v.is_empty()) {
+        for row in plan.schedule.dims.iter_mut() {
+            row.swap(n - 2, n - 1);
+        }
+        plan.dims.swap(n - 2, n - 1);
+        plan.inner_distributed = true;
+        plan.notes
+            .push("statements of the innermost loop distributed".into());
+    }
 }
 
 /// The original loop order with its outermost parallel loop made parallel,

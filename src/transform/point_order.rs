@@ -9,42 +9,107 @@ use super::analysis::{
     access_deltas, breaks_streams, broadcast_only, contiguous_along, deepest, extent_of,
     reductions_only, stride_score, Band,
 };
+use super::band_plan::{BandPlan, Cx};
 use super::sizes::parallel_vector_tile;
-use super::Options;
 use crate::deps::Dependence;
-use crate::sched::pluto::PlutoSchedule;
 use crate::sched::verify_parallel;
 use crate::scop::form::Form;
-use crate::scop::model::{AccessKind, Scop};
-
-/// What the choice of one band's point order reads.
-pub(super) struct Cx<'a> {
-    pub(super) scop: &'a Scop,
-    pub(super) sched: &'a PlutoSchedule,
-    pub(super) deps: &'a [Dependence],
-    pub(super) opts: &'a Options,
-    /// A loop before the band is parallel already.
-    pub(super) parallel_taken: bool,
-    /// The schedule's first dimension whose loop can be parallel.
-    pub(super) first_coincident: Option<usize>,
-}
+use crate::scop::model::AccessKind;
 
 /// The point order chosen for one group of statements.
-pub(super) struct GroupOrder {
+struct GroupOrder {
     /// The band's point dimensions, outermost first.
-    pub(super) order: Vec<usize>,
+    order: Vec<usize>,
     /// Tile sizes per band dimension.
-    pub(super) sizes: Vec<i64>,
+    sizes: Vec<i64>,
     /// A stride-1 loop is innermost (the vector loop).
-    pub(super) vector: bool,
+    vector: bool,
     /// The points of each tile run along wavefronts.
-    pub(super) inner_wave: bool,
+    inner_wave: bool,
+}
+
+/// The point-order stage: in each tiled band, per group of statements
+/// that share the band's loops (statements in different groups never share
+/// a tile, so each group gets its own order), the order of the point loops
+/// and the tile sizes that go with it.
+pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
+    for (band, bp) in cx.bands.iter().zip(plans) {
+        if !bp.tiled {
+            continue;
+        }
+        for (_, members) in &bp.groups {
+            let g = choose(
+                cx,
+                bp.parallel_before,
+                band,
+                members,
+                &bp.base_sizes,
+                &mut bp.notes,
+            );
+            for &s in members {
+                bp.vector[s] = g.vector;
+                bp.inner_wave[s] = g.inner_wave;
+                bp.orders[s] = g.order.clone();
+                bp.sizes[s] = g.sizes.clone();
+            }
+        }
+    }
+}
+
+/// The gather stage, after the register tiles: a vector loop along which
+/// an access is strided (cholesky's `A[j][k]` along `j`), in a group left
+/// without a register tile, gathers at every iteration. The band's
+/// innermost loop is kept there instead when every access of the
+/// statements with the most loops (the bulk of the work) is contiguous or
+/// invariant along it: cholesky at LARGE, 0.54 s -> 0.47 s, its `A[i][j]`
+/// updated along `k` through memory.
+pub(super) fn gather(cx: &Cx, plans: &mut [BandPlan]) {
+    let Cx { scop, sched, .. } = *cx;
+    for (band, bp) in cx.bands.iter().zip(plans) {
+        if !bp.tiled {
+            continue;
+        }
+        let last = band.len - 1;
+        for (_, members) in &bp.groups {
+            let s0 = members[0];
+            let v = bp.orders[s0].last().copied().unwrap_or(last);
+            let deepest = deepest(scop, members);
+            if !bp.vector[s0]
+                || bp.reg[s0].is_some()
+                || v == last
+                || contiguous_along(scop, sched, band, v, &deepest)
+                || !contiguous_along(scop, sched, band, last, &deepest)
+            {
+                continue;
+            }
+            for &s in members {
+                bp.orders[s] = (0..band.len).collect();
+                bp.sizes[s] = bp.base_sizes.clone();
+                bp.vector[s] = false;
+            }
+            let moved = format!(
+                "point loop φ{} moved innermost (stride-1 accesses)",
+                band.first + v
+            );
+            let ns = bp.orders.len();
+            let still = (0..ns).any(|s| bp.vector[s] && bp.orders[s].last() == Some(&v));
+            if !still {
+                bp.notes.retain(|n| *n != moved);
+            }
+            bp.notes.push(format!(
+                "point loop φ{} kept innermost (contiguous accesses; φ{} would gather)",
+                band.first + last,
+                band.first + v
+            ));
+        }
+    }
 }
 
 /// The point order of `band`'s loops for the statements `members`, from
 /// the tile sizes `base_sizes`; what it did goes into `notes` (once each).
-pub(super) fn choose(
+fn choose(
     cx: &Cx,
+    parallel_taken: bool,
     band: &Band,
     members: &[usize],
     base_sizes: &[i64],
@@ -55,8 +120,8 @@ pub(super) fn choose(
         sched,
         deps,
         opts,
-        parallel_taken,
         first_coincident,
+        ..
     } = *cx;
     let jam_wanted = opts.unroll_jam.max(0);
     let mut vector = false;

@@ -6,21 +6,47 @@
 //! ([`crate::target::cpu`]) and the tile sizes around it from its caches.
 
 use super::analysis::{blocks_rectangular, register_dims, Band};
+use super::band_plan::{BandPlan, Cx};
 use super::sizes::register_tile_sizes;
 use super::Options;
 use crate::sched::pluto::PlutoSchedule;
 use crate::scop::model::Scop;
 
 /// The register tiles of one band.
-pub(super) struct RegisterTiles {
+struct RegisterTiles {
     /// Per statement: its point dimensions `(u, v, r)` (the blocks' two
     /// unrolled loops, `v` the vector loop, and the loop inside the
     /// blocks), or `None` without a register tile.
-    pub(super) reg: Vec<Option<(usize, usize, usize)>>,
+    reg: Vec<Option<(usize, usize, usize)>>,
     /// Iterations of `u` per block.
-    pub(super) ru: i64,
+    ru: i64,
     /// Iterations of `v` per block.
-    pub(super) rv: i64,
+    rv: i64,
+}
+
+/// The register-tile stage: the register tiles of each tiled band, after
+/// its point order and unroll-and-jam.
+pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
+    for (band, bp) in cx.bands.iter().zip(plans) {
+        if !bp.tiled {
+            continue;
+        }
+        let RegisterTiles { reg, ru, rv } = choose(
+            cx.scop,
+            cx.sched,
+            cx.opts,
+            band,
+            &bp.groups,
+            &bp.vector,
+            &bp.orders,
+            &mut bp.sizes,
+            bp.jam,
+            bp.par_dim,
+        );
+        bp.reg = reg;
+        bp.ru = ru;
+        bp.rv = rv;
+    }
 }
 
 /// The register tiles of `band` for its `groups` of statements (their
@@ -29,7 +55,7 @@ pub(super) struct RegisterTiles {
 /// `par_dim`; with the default sizes, the tile sizes of the register-tiled
 /// statements in `sizes_of` become the target's.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn choose(
+fn choose(
     scop: &Scop,
     sched: &PlutoSchedule,
     opts: &Options,

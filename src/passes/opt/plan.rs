@@ -9,7 +9,9 @@ use crate::deps::Dependence;
 use crate::sched::pluto::{schedule, DimKind, Options as SchedOptions, PlutoSchedule};
 use crate::sched::verify_parallel;
 use crate::scop::model::Scop;
-use crate::transform::{is_skewed, original_parallel_plan, plan, Options as PlanOptions, Plan};
+use crate::transform::{
+    is_skewed, original_parallel_plan, plan_checked, Options as PlanOptions, Plan, PlanError,
+};
 
 use super::OptOptions;
 
@@ -87,6 +89,40 @@ pub(super) fn plan_scop(
     }
 }
 
+/// The plan of `sched` ([`crate::transform::plan`]). Debug and test
+/// builds hand the plan after each of its stages to the checker
+/// ([`super::check::run`]): a violation is an internal error of that stage,
+/// reported as a warning, and the SCoP is left unchanged.
+fn staged_plan(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    deps: &[Dependence],
+    opts: &PlanOptions,
+) -> Result<Plan, PlanError> {
+    #[cfg(debug_assertions)]
+    {
+        use super::check::{run, Rejected};
+        use crate::ffi::shim::{emit as diag, Severity};
+        let mut check = |_: &str, p: &Plan| match run(scop, deps, p) {
+            // A limit: the final plan's check reports it.
+            Ok(()) | Err(Rejected::Failed(_)) => Ok(()),
+            Err(Rejected::Violation(message)) => Err(message),
+        };
+        let planned = plan_checked(scop, sched, deps, opts, Some(&mut check));
+        if let Err(PlanError::Rejected { stage, why }) = &planned {
+            let message = why.replacen(
+                "internal error:",
+                &format!("internal error in the plan's {stage} stage:"),
+                1,
+            );
+            diag(scop.first_op.loc(), Severity::Warning, &message, None);
+        }
+        planned
+    }
+    #[cfg(not(debug_assertions))]
+    plan_checked(scop, sched, deps, opts, None)
+}
+
 /// [`plan_scop`] for a schedule already computed.
 pub(super) fn plan_with(
     scop: &Scop,
@@ -102,7 +138,7 @@ pub(super) fn plan_with(
     let mut fallback_note = None;
     let mut jam_note: Option<String> = None;
     let built: Result<(Plan, Tree), String> = loop {
-        let plan = match plan(scop, &sched, deps, &attempt) {
+        let plan = match staged_plan(scop, &sched, deps, &attempt) {
             Ok(p) => p,
             Err(e) => break Err(format!("tiling: {e}")),
         };
@@ -132,7 +168,7 @@ pub(super) fn plan_with(
             let guards_of_own = || -> bool {
                 let mut plain = attempt.clone();
                 plain.register_tile = (0, 0);
-                let own = crate::transform::plan(scop, &sched, deps, &plain)
+                let own = staged_plan(scop, &sched, deps, &plain)
                     .ok()
                     .and_then(|p| generate(scop, &p).ok())
                     .map(|t| t.inner_guards() > 0);

@@ -1,0 +1,534 @@
+//! The declarative plan of a schedule's bands ([`BandPlan`]): what the
+//! stages of [`super::plan`] decide, one band at a time, before any
+//! schedule row is written; and [`materialize`], the one step that turns
+//! the decisions into the final [`Plan`] (tile locals, point rows, register
+//! blocks, wavefronts, each dimension's role and the remark's phrases).
+//!
+//! Every state of the band plans materializes to a legal plan: tiles of a
+//! permutable band in any point order, its first coincident tile loop in
+//! parallel, wavefronts of tiles whose distances are non-negative in every
+//! coordinate. That is what lets the orchestrator hand the plan of each
+//! stage to the checker.
+
+use super::analysis::{band_groups, Band};
+use super::{tile_local, Options, Plan, PlanDim, MAX_JAM_COPIES};
+use crate::deps::Dependence;
+use crate::math::MathError;
+use crate::sched::pluto::{DimKind, PlutoSchedule};
+use crate::sched::Schedule;
+use crate::scop::form::{Form, Locals};
+use crate::scop::model::Scop;
+
+/// What every stage reads: the SCoP, its schedule and dependences, the
+/// options, and the schedule's bands.
+pub(super) struct Cx<'a> {
+    pub(super) scop: &'a Scop,
+    pub(super) sched: &'a PlutoSchedule,
+    pub(super) deps: &'a [Dependence],
+    pub(super) opts: &'a Options,
+    /// The schedule's bands, in order.
+    pub(super) bands: Vec<Band>,
+    /// The schedule's first dimension whose loop can be parallel (its
+    /// tile loop when its band is tiled).
+    pub(super) first_coincident: Option<usize>,
+}
+
+impl<'a> Cx<'a> {
+    pub(super) fn new(
+        scop: &'a Scop,
+        sched: &'a PlutoSchedule,
+        deps: &'a [Dependence],
+        opts: &'a Options,
+    ) -> Self {
+        let bands = super::analysis::bands(sched);
+        let tiled = |b: &Band| opts.tile && b.len >= 2;
+        let first_coincident = bands.iter().find_map(|b| {
+            (0..b.len)
+                .find(|&d| {
+                    if tiled(b) {
+                        b.tile_parallel(d)
+                    } else {
+                        b.coincident[d]
+                    }
+                })
+                .map(|d| b.first + d)
+        });
+        Cx {
+            scop,
+            sched,
+            deps,
+            opts,
+            bands,
+            first_coincident,
+        }
+    }
+}
+
+/// The decisions for one band. Per-statement fields are indexed by
+/// statement (only the band's tiled statements' entries matter); a
+/// statement's point dimensions are numbered `0..band.len` in the band's
+/// order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct BandPlan {
+    /// The band is tiled (at least two loops, with `tile`).
+    pub(super) tiled: bool,
+    /// A loop before the band runs in parallel.
+    pub(super) parallel_before: bool,
+    /// An untiled band: per dimension, its loop runs in parallel.
+    pub(super) parallel: Vec<bool>,
+    /// A tiled band: the dimension whose (outermost) tile loop runs in
+    /// parallel.
+    pub(super) par_dim: Option<usize>,
+    /// A tiled band without a parallel tile loop: its tiles run as a
+    /// wavefront (the first tile coordinate replaced by the sum of the
+    /// first two, the second then parallel).
+    pub(super) wavefront: bool,
+    /// The groups of statements sharing the band's loops
+    /// ([`band_groups`]).
+    pub(super) groups: Vec<(Vec<i64>, Vec<usize>)>,
+    /// The tile sizes from the options, per band dimension.
+    pub(super) base_sizes: Vec<i64>,
+    /// Per statement, its point dimensions, outermost first.
+    pub(super) orders: Vec<Vec<usize>>,
+    /// Per statement, its tile sizes per band dimension.
+    pub(super) sizes: Vec<Vec<i64>>,
+    /// Per statement, its group's innermost point loop is a stride-1
+    /// parallel loop (the vector loop).
+    pub(super) vector: Vec<bool>,
+    /// Per statement, its tiles' points run along wavefronts.
+    pub(super) inner_wave: Vec<bool>,
+    /// How many point loops just outside the innermost are unrolled and
+    /// jammed (by `opts.unroll_jam`).
+    pub(super) jam: usize,
+    /// Per statement, its register tile's point dimensions `(u, v, r)`
+    /// (see [`super::register_tile::RegisterTiles`]).
+    pub(super) reg: Vec<Option<(usize, usize, usize)>>,
+    /// Register blocks' iterations of `u` and of `v`.
+    pub(super) ru: i64,
+    pub(super) rv: i64,
+    /// What the stages did, one phrase each, for the remark.
+    pub(super) notes: Vec<String>,
+}
+
+impl BandPlan {
+    /// The plan of `band` before any stage: tiled with the options' sizes
+    /// when it has two loops or more, points in the band's order, nothing
+    /// parallel.
+    pub(super) fn new(cx: &Cx, band: &Band) -> Self {
+        let ns = cx.scop.statements.len();
+        let opts = cx.opts;
+        let tiled = opts.tile && band.len >= 2;
+        let size = |d: usize| -> i64 {
+            opts.sizes
+                .get(d)
+                .or(opts.sizes.last())
+                .copied()
+                .unwrap_or(32)
+                .max(1)
+        };
+        let base_sizes: Vec<i64> = (0..band.len).map(size).collect();
+        BandPlan {
+            tiled,
+            parallel_before: false,
+            parallel: vec![false; band.len],
+            par_dim: None,
+            wavefront: false,
+            groups: if tiled {
+                band_groups(cx.sched, band.first)
+            } else {
+                Vec::new()
+            },
+            orders: vec![(0..band.len).collect(); ns],
+            sizes: vec![base_sizes.clone(); ns],
+            base_sizes,
+            vector: vec![false; ns],
+            inner_wave: vec![false; ns],
+            jam: 0,
+            reg: vec![None; ns],
+            ru: 0,
+            rv: 0,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// The final plan of the band plans `plans` (one per band of `cx.bands`).
+pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError> {
+    let Cx {
+        scop, sched, opts, ..
+    } = *cx;
+    let ns = scop.statements.len();
+    let kinds = &sched.dims;
+    let band_of = |k: usize| {
+        cx.bands
+            .iter()
+            .position(|b| k >= b.first && k < b.first + b.len)
+    };
+    let mut notes = Vec::new();
+    let mut dims: Vec<Vec<Form>> = vec![Vec::new(); ns];
+    let mut locals: Vec<Locals> = vec![Locals::default(); ns];
+    let mut plan_dims: Vec<PlanDim> = Vec::new();
+    let mut max_tiled_band = 0;
+    let mut register_tiles = Vec::new();
+    let mut register_r_size = vec![0i64; ns];
+    let mut restarted_wavefront = None;
+    let mut k = 0;
+    while k < kinds.len() {
+        let Some(bi) = band_of(k) else {
+            for (s, d) in dims.iter_mut().enumerate() {
+                d.push(sched.schedule.dims[s][k].clone());
+            }
+            plan_dims.push(PlanDim {
+                scalar: true,
+                parallel: false,
+                only: None,
+                unroll: false,
+                what: "sequence".into(),
+            });
+            k += 1;
+            continue;
+        };
+        let band = &cx.bands[bi];
+        let bp = &plans[bi];
+        if !bp.tiled {
+            for d in 0..band.len {
+                for (s, row) in dims.iter_mut().enumerate() {
+                    row.push(sched.schedule.dims[s][band.first + d].clone());
+                }
+                plan_dims.push(PlanDim {
+                    scalar: false,
+                    parallel: bp.parallel[d],
+                    only: None,
+                    unroll: false,
+                    what: format!("φ{}", band.first + d),
+                });
+            }
+            k += band.len;
+            continue;
+        }
+        notes.extend(bp.notes.iter().cloned());
+        let orders = &bp.orders;
+        let sizes_of = &bp.sizes;
+        let reg = &bp.reg;
+        let (ru, rv) = (bp.ru, bp.rv);
+        let wavefront = bp.wavefront;
+        for (s, r) in reg.iter().enumerate() {
+            if let Some((_, _, r)) = r {
+                register_r_size[s] = sizes_of[s][*r];
+            }
+        }
+        let jam_positions: Vec<usize> = (band.len - 1 - bp.jam..band.len - 1).collect();
+        let same_order = orders.windows(2).all(|w| w[0] == w[1]);
+        let reg_on = reg.iter().any(Option::is_some);
+        let l2 = opts.l2_factor > 1;
+        for s in 0..ns {
+            let jam: Vec<usize> = jam_positions.iter().map(|&p| orders[s][p]).collect();
+            let phis: Vec<Form> = (0..band.len)
+                .map(|d| sched.schedule.dims[s][band.first + d].clone())
+                .collect();
+            let mut tile_locals = Vec::new();
+            let mut l2_locals = Vec::new();
+            for (d, phi) in phis.iter().enumerate() {
+                let mut def = |t: i64| tile_local(&mut locals[s], phi, t);
+                let sizes = &sizes_of[s];
+                if l2 {
+                    let big = sizes[d]
+                        .checked_mul(opts.l2_factor)
+                        .ok_or(MathError::Overflow)?;
+                    l2_locals.push(def(big)?);
+                }
+                tile_locals.push(def(sizes[d])?);
+            }
+            let tile_forms = |ls: &[usize]| -> Vec<Form> {
+                let mut f: Vec<Form> = ls.iter().map(|&l| Form::local(l)).collect();
+                if wavefront {
+                    f[0] = Form::local(ls[0])
+                        .plus(&Form::local(ls[1]))
+                        .unwrap_or_else(|_| Form::local(ls[0]));
+                }
+                f
+            };
+            if l2 {
+                dims[s].extend(tile_forms(&l2_locals));
+            }
+            dims[s].extend(tile_forms(&tile_locals));
+            if reg_on {
+                // [other points], ⌊φu/ru⌋, ⌊φv/rv⌋, φr, φu, φv: the last two
+                // unrolled inside the loop over φr.
+                match reg[s] {
+                    Some((u, v, r)) => {
+                        for &d in &orders[s] {
+                            if d != u && d != v && d != r {
+                                dims[s].push(phis[d].clone());
+                            }
+                        }
+                        let qu = tile_local(&mut locals[s], &phis[u], ru)?;
+                        let qv = tile_local(&mut locals[s], &phis[v], rv)?;
+                        dims[s].push(Form::local(qu));
+                        dims[s].push(Form::local(qv));
+                        dims[s].push(phis[r].clone());
+                        dims[s].push(phis[u].clone());
+                        dims[s].push(phis[v].clone());
+                    }
+                    None => {
+                        for &d in &orders[s] {
+                            dims[s].push(phis[d].clone());
+                        }
+                        dims[s].push(Form::constant(0));
+                        dims[s].push(Form::constant(0));
+                    }
+                }
+                continue;
+            }
+            // Wavefronts inside the tile: the last two point dimensions
+            // `a, b` become `a + b, b`, for every statement of the group
+            // alike (a unimodular change of the pair: the rows span what
+            // they spanned, even where `a` and `b` are dependent for a
+            // statement, `i` and `3i` say).
+            if bp.inner_wave[s] && jam.is_empty() && orders[s].len() >= 2 {
+                let n = orders[s].len();
+                for &d in &orders[s][..n - 2] {
+                    dims[s].push(phis[d].clone());
+                }
+                let (a, b) = (orders[s][n - 2], orders[s][n - 1]);
+                dims[s].push(phis[a].plus(&phis[b]).map_err(|_| MathError::Overflow)?);
+                dims[s].push(phis[b].clone());
+                continue;
+            }
+            // Unroll-and-jam: a jammed point loop runs over blocks of `u`
+            // (`u·q <= φ <= u·q + u - 1`) and its points come innermost,
+            // after the other point loops, to be unrolled.
+            for &d in &orders[s] {
+                if jam.contains(&d) {
+                    let q = tile_local(&mut locals[s], &phis[d], opts.unroll_jam)?;
+                    dims[s].push(Form::local(q));
+                } else {
+                    dims[s].push(phis[d].clone());
+                }
+            }
+            for &d in orders[s].iter().filter(|d| jam.contains(d)) {
+                dims[s].push(phis[d].clone());
+            }
+        }
+        let levels: Vec<&str> = if l2 {
+            vec!["L2 tile", "tile"]
+        } else {
+            vec!["tile"]
+        };
+        for (li, level) in levels.iter().enumerate() {
+            for d in 0..band.len {
+                let outermost_level = li == 0;
+                let par = if wavefront {
+                    outermost_level && d == 1
+                } else {
+                    outermost_level && Some(d) == bp.par_dim
+                };
+                let what = if wavefront && d == 0 {
+                    format!("{level} wavefront φ{} + φ{}", band.first, band.first + 1)
+                } else {
+                    format!("{level} of φ{}", band.first + d)
+                };
+                let only = if par && !wavefront {
+                    band.tile_partial[d].clone()
+                } else {
+                    None
+                };
+                if let Some(mask) = &only {
+                    let names = |on: bool| -> Vec<&str> {
+                        (0..ns)
+                            .filter(|&s| mask[s] == on)
+                            .map(|s| scop.statements[s].name.as_str())
+                            .collect()
+                    };
+                    notes.push(format!(
+                        "tile loop of φ{} parallel for {} only ({} in order: loops of their own, along one dimension of the band)",
+                        band.first + d,
+                        names(true).join(", "),
+                        names(false).join(", ")
+                    ));
+                }
+                plan_dims.push(PlanDim {
+                    scalar: false,
+                    parallel: par,
+                    only,
+                    unroll: false,
+                    what,
+                });
+            }
+        }
+        let point_name = |pos: usize| {
+            if same_order {
+                format!("φ{}", band.first + orders[0][pos])
+            } else {
+                format!("point loop {pos} of the band")
+            }
+        };
+        if reg_on {
+            let point = |pos: usize, what: &str| PlanDim {
+                scalar: false,
+                parallel: false,
+                only: None,
+                unroll: false,
+                what: format!("{what} (point loop {pos} of the band)"),
+            };
+            for pos in 0..band.len - 3 {
+                plan_dims.push(point(pos, "point"));
+            }
+            plan_dims.push(point(band.len - 3, "register blocks"));
+            plan_dims.push(point(band.len - 2, "register blocks of the vector loop"));
+            plan_dims.push(point(band.len - 1, "loop inside the register tile"));
+            register_tiles.push((plan_dims.len(), ru, rv));
+            for what in ["unrolled register tile", "unrolled register tile (vector)"] {
+                plan_dims.push(PlanDim {
+                    scalar: false,
+                    parallel: false,
+                    only: None,
+                    unroll: true,
+                    what: what.into(),
+                });
+            }
+            notes.push(format!("register tile {ru}x{rv}"));
+        }
+        for pos in 0..band.len {
+            if reg_on {
+                break;
+            }
+            plan_dims.push(PlanDim {
+                scalar: false,
+                parallel: false,
+                only: None,
+                unroll: false,
+                what: if jam_positions.contains(&pos) {
+                    format!("unroll-jam blocks of {}", point_name(pos))
+                } else {
+                    format!("point {}", point_name(pos))
+                },
+            });
+        }
+        for &pos in &jam_positions {
+            plan_dims.push(PlanDim {
+                scalar: false,
+                parallel: false,
+                only: None,
+                unroll: true,
+                what: format!("unrolled {}", point_name(pos)),
+            });
+        }
+        if bp.jam > 0 {
+            notes.push(format!(
+                "{} point loop{} unrolled and jammed by {}",
+                bp.jam,
+                if bp.jam == 1 { "" } else { "s" },
+                opts.unroll_jam
+            ));
+        }
+        max_tiled_band = max_tiled_band.max(band.len);
+        let mut size_texts: Vec<String> = Vec::new();
+        for sizes in sizes_of {
+            let t: Vec<String> = sizes.iter().map(i64::to_string).collect();
+            let t = t.join("x");
+            if !size_texts.contains(&t) {
+                size_texts.push(t);
+            }
+        }
+        notes.push(format!(
+            "band of {} loops tiled {}{}",
+            band.len,
+            size_texts.join(" / "),
+            if l2 {
+                format!(" (second level x{})", opts.l2_factor)
+            } else {
+                String::new()
+            }
+        ));
+        if wavefront {
+            // Inside a sequential loop the wavefront fills and drains once
+            // per iteration of it: worth saying, since it may not pay
+            // (floyd-warshall: 0.89x, memory bound; gramschmidt: 3-5x).
+            let outer = (0..band.first)
+                .filter(|&k| !matches!(kinds[k], DimKind::Scalar))
+                .count();
+            if outer > 0 && restarted_wavefront.is_none() {
+                restarted_wavefront = Some(band.first);
+            }
+            notes.push(if outer == 0 {
+                "tiles run as a parallel wavefront".into()
+            } else {
+                format!(
+                    "tiles run as a parallel wavefront, restarted at every iteration of the {} \
+                     around it",
+                    if outer == 1 {
+                        "sequential loop".to_string()
+                    } else {
+                        format!("{outer} sequential loops")
+                    }
+                )
+            });
+        }
+        k += band.len;
+    }
+    Ok(Plan {
+        schedule: Schedule { dims, locals },
+        dims: plan_dims,
+        notes,
+        max_tiled_band,
+        restarted_wavefront,
+        register_tiles,
+        register_r_size,
+        inner_distributed: false,
+    })
+}
+
+/// The unroll-and-jam stage: in each tiled band, the point loops just
+/// outside the innermost, as many as keep the unrolled body at most
+/// [`MAX_JAM_COPIES`] statement copies (the same count for every group:
+/// one set of dimensions).
+pub(super) fn unroll_jam(cx: &Cx, plans: &mut [BandPlan]) {
+    let factor = cx.opts.unroll_jam;
+    if factor <= 1 {
+        return;
+    }
+    for (band, bp) in cx.bands.iter().zip(plans) {
+        if !bp.tiled {
+            continue;
+        }
+        let mut c = 0usize;
+        let mut copies = factor;
+        while c + 1 < band.len && copies <= MAX_JAM_COPIES {
+            c += 1;
+            copies = copies.saturating_mul(factor);
+        }
+        bp.jam = c;
+    }
+}
+
+/// The parallel stage: the first coincident dimension of the schedule
+/// gets the parallel loop (its tile loop when its band is tiled), or every
+/// coincident one with `nested`; a tiled band without a parallel tile loop,
+/// when no loop before it is parallel, runs its tiles as a wavefront.
+pub(super) fn parallel(cx: &Cx, plans: &mut [BandPlan]) {
+    let opts = cx.opts;
+    if !opts.parallel {
+        return;
+    }
+    let mut taken = false;
+    let first = |band: &Band, d: usize, taken: bool| {
+        opts.nested || (!taken && Some(band.first + d) == cx.first_coincident)
+    };
+    for (band, bp) in cx.bands.iter().zip(plans) {
+        bp.parallel_before = taken;
+        if !bp.tiled {
+            for d in 0..band.len {
+                bp.parallel[d] = band.coincident[d] && first(band, d, taken);
+                taken |= bp.parallel[d];
+            }
+            continue;
+        }
+        bp.par_dim = (0..band.len).find(|&d| band.tile_parallel(d) && first(band, d, taken));
+        bp.wavefront = opts.wavefront
+            && !taken
+            && !(0..band.len).any(|d| band.tile_parallel(d))
+            && band.len >= 2;
+        taken |= bp.par_dim.is_some() || bp.wavefront;
+    }
+}
