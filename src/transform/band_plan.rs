@@ -101,7 +101,7 @@ pub(super) struct BandPlan {
     /// jammed (by `opts.unroll_jam`).
     pub(super) jam: usize,
     /// Per statement, its register tile's point dimensions `(u, v, r)`
-    /// (see [`super::register_tile::RegisterTiles`]).
+    /// (see `register_tile.rs`).
     pub(super) reg: Vec<Option<(usize, usize, usize)>>,
     /// Register blocks' iterations of `u` and of `v`.
     pub(super) ru: i64,

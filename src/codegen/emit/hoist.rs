@@ -1,0 +1,646 @@
+//! Hoisting of a register tile's block-invariant operands: the values its
+//! statement instances compute from loads that do not change from one block
+//! of the vector loop to the next are computed once per block row, into a
+//! stack buffer, and read from it inside the blocks.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{
+    affine_for, in_scop, is_nested_in_loop, straight_line, subscript_rows, EmitError, Emitter,
+    Instances,
+};
+use crate::codegen::{Bound, Node, Row};
+use crate::ffi::build::{self, Point};
+use crate::ffi::ir::{Op, Val};
+
+/// Operands of a register tile's statement instances that do not change
+/// from one block of the vector loop to the next, computed once per block
+/// row into a buffer (see [`Emitter::hoisted_operands`]).
+pub(super) struct Hoist {
+    /// The loop over the tile's inner dimension whose instances read them.
+    node: *const Node,
+    /// That loop's body is being emitted.
+    active: bool,
+    /// Per instance of its body, in emission order: (the operation whose
+    /// value is read from the buffer, its slot).
+    instances: Vec<Vec<(usize, usize)>>,
+    /// The next instance to emit.
+    next: usize,
+    /// The buffer, `memref<T x Q x elem>`.
+    buffer: Val,
+    /// The loop's dimension and tile size `T`: slot `[t mod T][q]`.
+    k_dim: usize,
+    size: i64,
+}
+
+/// Per statement: its slice, and its operations computable ahead with the
+/// loads below each ([`Emitter::ahead_ops`]).
+type AheadOps = HashMap<usize, (Vec<Op>, Vec<(Op, Vec<Op>)>)>;
+
+/// A slot of the buffer of hoisted operands: the instance that computes it
+/// and its operation.
+struct Slot {
+    stmt: usize,
+    iters: Vec<Row>,
+    root: Op,
+}
+
+/// The plan of [`Emitter::hoisted_operands`] for one loop over blocks.
+pub(super) struct HoistPlan {
+    node: *const Node,
+    lower: Vec<Bound>,
+    upper: Vec<Bound>,
+    slots: Vec<Slot>,
+    instances: Vec<Vec<(usize, usize)>>,
+    elem: String,
+    size: i64,
+    k_dim: usize,
+}
+
+impl Hoist {
+    /// `n` is the loop whose instances read the buffer.
+    pub(super) fn is_read_by(&self, n: &Node) -> bool {
+        std::ptr::eq(n as *const Node, self.node)
+    }
+
+    /// That loop's body is being emitted (or no longer).
+    pub(super) fn set_active(&mut self, on: bool) {
+        self.active = on;
+    }
+}
+
+impl Emitter<'_> {
+    /// Inside the loop that reads the buffer of hoisted operands: the
+    /// values of statement `s`'s next instance that come from the buffer,
+    /// loaded at `at` and entered in `map` (old value → new); the
+    /// operations of `slice` (the statement's) not to clone: those and the
+    /// ones only they use. Empty elsewhere.
+    pub(super) fn read_hoisted(
+        &mut self,
+        s: usize,
+        slice: &[Op],
+        at: Point,
+        created: &mut Vec<Op>,
+        map: &mut HashMap<usize, Val>,
+    ) -> Result<HashSet<usize>, EmitError> {
+        let st = &self.scop.statements[s];
+        let mut skip = HashSet::new();
+        let Some(h) = self.hoist.as_mut().filter(|h| h.active) else {
+            return Ok(skip);
+        };
+        let hoisted = h
+            .instances
+            .get(h.next)
+            .cloned()
+            .ok_or("internal error: an instance the hoisting analysis did not see")?;
+        h.next += 1;
+        let (buffer, k_dim, size) = (h.buffer, h.k_dim, h.size);
+        for (root, slot) in hoisted {
+            let op = slice
+                .iter()
+                .find(|o| o.key() == root)
+                .copied()
+                .ok_or("internal error: a hoisted operation outside its statement")?;
+            let v = self.buffer_access(buffer, k_dim, size, slot, None, at, created)?;
+            if let (Some(old), Some(v)) = (op.result(0), v) {
+                map.insert(old.key(), v);
+            }
+            skip.insert(root);
+        }
+        // Walking back from the store: an operation all of whose users in
+        // the slice are skipped is skipped too.
+        for &op in slice.iter().rev() {
+            if skip.contains(&op.key()) || op.key() == st.op.key() {
+                continue;
+            }
+            let users: Vec<&Op> = slice
+                .iter()
+                .filter(|u| {
+                    u.operands()
+                        .iter()
+                        .any(|v| v.defining_op().is_some_and(|d| d.key() == op.key()))
+                })
+                .collect();
+            if !users.is_empty() && users.iter().all(|u| skip.contains(&u.key())) {
+                skip.insert(op.key());
+            }
+        }
+        Ok(skip)
+    }
+
+    /// The operations of statement `s` whose values can be computed ahead
+    /// of their instance: pure arithmetic on loads of arrays that no
+    /// statement of the SCoP writes and on values defined outside the
+    /// SCoP's loops, with at least one load below. Each comes with the
+    /// loads below it, in program order (gemm's `alpha * A[i][k]` with
+    /// `A[i][k]`, and the product with `B[k][j]` with both).
+    fn ahead_ops(&self, s: usize) -> Vec<(Op, Vec<Op>)> {
+        use crate::scop::model::AccessKind;
+        let scop = self.scop;
+        let st = &scop.statements[s];
+        let slice = self.slice(s);
+        let written: Vec<usize> = scop
+            .statements
+            .iter()
+            .flat_map(|t| &t.accesses)
+            .filter(|a| a.kind == AccessKind::Write)
+            .map(|a| scop.arrays[a.array.0].root().key())
+            .collect();
+        // Per operation of the slice computable ahead: its loads.
+        let mut ahead: HashMap<usize, Vec<Op>> = HashMap::new();
+        let mut out = Vec::new();
+        for &op in &slice {
+            let name = op.name();
+            if name == "affine.load" {
+                let Some(a) = st.accesses.iter().find(|a| a.op.key() == op.key()) else {
+                    continue;
+                };
+                let root = scop.arrays[a.array.0].root().key();
+                if !written.contains(&root) && !self.expanded.contains_key(&op.key()) {
+                    ahead.insert(op.key(), vec![op]);
+                }
+                continue;
+            }
+            let pure = (name.starts_with("arith.") || name.starts_with("math."))
+                && op.num_results() == 1
+                && op.regions().is_empty();
+            if !pure {
+                continue;
+            }
+            let mut loads = Vec::new();
+            let mut ok = true;
+            for v in op.operands() {
+                match v.defining_op() {
+                    Some(d) if slice.iter().any(|o| o.key() == d.key()) => {
+                        match ahead.get(&d.key()) {
+                            Some(l) => loads.extend(l.iter().copied()),
+                            None => ok = false,
+                        }
+                    }
+                    // Defined outside the loops: a parameter or a constant.
+                    Some(d) if !(in_scop(scop, d) && is_nested_in_loop(scop, d)) => {}
+                    Some(_) => ok = false,
+                    // A block argument: an induction variable (not
+                    // mapped ahead), or a function argument.
+                    None => {
+                        if st.iv_values.iter().any(|iv| iv.key() == v.key())
+                            || v.owner_block()
+                                .and_then(|b| b.parent_op())
+                                .is_some_and(|p| {
+                                    in_scop(scop, p) || scop.ops.iter().any(|r| p.is_within(*r))
+                                })
+                        {
+                            ok = false;
+                        }
+                    }
+                }
+            }
+            if ok && !loads.is_empty() {
+                loads.sort_by_key(|l| self.order.get(&l.key()).copied().unwrap_or(usize::MAX));
+                loads.dedup_by_key(|l| l.key());
+                ahead.insert(op.key(), loads.clone());
+                out.push((op, loads));
+            }
+        }
+        out
+    }
+
+    /// Block-invariant operands of a register tile (see the module text of
+    /// [`crate::transform`]): for the loop over `dim`, the blocks of the
+    /// vector loop, whose body holds a loop over `k` (the loop inside the
+    /// tile) with a straight-line body, the operations of that body's
+    /// instances that [`Emitter::ahead_ops`] can compute ahead and
+    /// whose loads' subscripts do not depend on `dim`: gemm's `alpha *
+    /// A[i][k]`, recomputed for every block of `j` although it depends on
+    /// `i` and `k` only. `None` when there are none, when `k`'s bounds
+    /// depend on `dim`, or when the statements' tile sizes of `k` differ.
+    ///
+    /// Exactness: the buffer is filled, before the loop over `dim`, by a
+    /// loop over `k` with the same bounds, with the same operations on the
+    /// same cells (loads of arrays no statement of the SCoP writes, which
+    /// therefore hold the same values earlier), so each instance reads the
+    /// value it would have computed. The inner loop's values lie in one
+    /// tile of `k` (its tile size `T`: consecutive values), so slot
+    /// `[k mod T][q]` holds one value per iteration.
+    pub(super) fn hoisted_operands(
+        &self,
+        dim: usize,
+        k: usize,
+        block_bounds: (&[Bound], &[Bound]),
+        body: &Node,
+    ) -> Result<Option<HoistPlan>, EmitError> {
+        if block_bounds
+            .0
+            .iter()
+            .chain(block_bounds.1)
+            .any(|b| b.div != 1)
+        {
+            return Ok(None);
+        }
+        let np = self.np();
+        let w = np + self.ivs.len() + self.divs.len() + 1;
+        let children: Vec<&Node> = match body {
+            Node::Seq(v) => v.iter().collect(),
+            other => vec![other],
+        };
+        let mut best: Option<(&Node, Instances)> = None;
+        for c in children {
+            if let Node::Loop {
+                dim: d, body: kb, ..
+            } = c
+            {
+                if *d == k {
+                    if let Some(inst) = straight_line(kb, np) {
+                        if best.as_ref().is_none_or(|(_, b)| b.len() < inst.len()) {
+                            best = Some((c, inst));
+                        }
+                    }
+                }
+            }
+        }
+        let Some((node, instances)) = best else {
+            return Ok(None);
+        };
+
+        let Node::Loop {
+            lower,
+            upper,
+            stride: None,
+            ..
+        } = node
+        else {
+            return Ok(None);
+        };
+        if lower
+            .iter()
+            .chain(upper.iter())
+            .any(|b| b.div != 1 || b.row[np + dim] != 0)
+        {
+            return Ok(None);
+        }
+        let size = match instances.first() {
+            Some((s, _)) => self.r_size.get(*s).copied().unwrap_or(0),
+            None => 0,
+        };
+        if size < 1
+            || instances
+                .iter()
+                .any(|(s, _)| self.r_size.get(*s).copied() != Some(size))
+        {
+            return Ok(None);
+        }
+        let mut ahead_of: AheadOps = HashMap::new();
+        let mut slots: Vec<Slot> = Vec::new();
+        let mut keys: Vec<(usize, Vec<Vec<Row>>)> = Vec::new();
+        let mut per_instance = Vec::new();
+        let mut elem: Option<String> = None;
+        for (s, its) in &instances {
+            let st = &self.scop.statements[*s];
+            let (slice, ahead) = ahead_of
+                .entry(*s)
+                .or_insert_with(|| (self.slice(*s), self.ahead_ops(*s)))
+                .clone();
+            // The operations whose loads are the same in every block, with
+            // their subscripts at this instance.
+            let mut good: Vec<(Op, Vec<Vec<Row>>)> = Vec::new();
+            for (op, loads) in &ahead {
+                let mut rows = Vec::new();
+                for l in loads {
+                    let Some(a) = st.accesses.iter().find(|a| a.op.key() == l.key()) else {
+                        break;
+                    };
+                    match subscript_rows(a, its, np, np + self.ivs.len(), w) {
+                        // Outer loops and `k` only: not the blocks of the
+                        // vector loop, nothing unbound.
+                        Some(r)
+                            if r.iter().all(|row| {
+                                (0..self.ivs.len()).all(|d| {
+                                    row[np + d] == 0
+                                        || (d != dim && (d == k || self.ivs[d].is_some()))
+                                })
+                            }) =>
+                        {
+                            rows.push(r)
+                        }
+                        _ => break,
+                    }
+                }
+                if rows.len() == loads.len() {
+                    good.push((*op, rows));
+                }
+            }
+            // The roots: used by an operation that is not among them.
+            let is_good = |o: &Op| good.iter().any(|(g, _)| g.key() == o.key());
+            let roots: Vec<(Op, Vec<Vec<Row>>)> = good
+                .iter()
+                .filter(|(op, _)| {
+                    slice.iter().any(|u| {
+                        !is_good(u)
+                            && u.operands()
+                                .iter()
+                                .any(|v| v.defining_op().is_some_and(|d| d.key() == op.key()))
+                    })
+                })
+                .cloned()
+                .collect();
+            let mut here = Vec::new();
+            for (root, rows) in roots {
+                let Some(ty) = root.result(0).map(|r| r.type_text()) else {
+                    continue;
+                };
+                if elem.as_ref().is_some_and(|e| *e != ty) {
+                    continue;
+                }
+                elem = Some(ty);
+                let key = (root.key(), rows);
+                let slot = match keys.iter().position(|x| *x == key) {
+                    Some(q) => q,
+                    None => {
+                        keys.push(key);
+                        slots.push(Slot {
+                            stmt: *s,
+                            iters: its.clone(),
+                            root,
+                        });
+                        slots.len() - 1
+                    }
+                };
+                here.push((root.key(), slot));
+            }
+            per_instance.push(here);
+        }
+        let Some(elem) = elem else {
+            return Ok(None);
+        };
+        if slots.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(HoistPlan {
+            node: node as *const Node,
+            lower: lower.clone(),
+            upper: upper.clone(),
+            slots,
+            instances: per_instance,
+            elem,
+            size,
+            k_dim: k,
+        }))
+    }
+
+    /// A load of slot `[k mod size][slot]` of `buffer`, or with `store`, a
+    /// store of that value there; returns the loaded value.
+    #[allow(clippy::too_many_arguments)]
+    fn buffer_access(
+        &self,
+        buffer: Val,
+        k: usize,
+        size: i64,
+        slot: usize,
+        store: Option<Val>,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<Option<Val>, EmitError> {
+        let (dims, operands) = self.operands();
+        let mut row = vec![0i64; self.np() + self.ivs.len() + 1];
+        row[self.np() + k] = 1;
+        let map = self.attr(&format!(
+            "affine_map<{} -> (({}) mod {size}, {slot})>",
+            self.map_header(&dims),
+            self.text(&row, &dims)
+        ))?;
+        let top = matches!(at, Point::Before(_));
+        match store {
+            Some(v) => {
+                let mut ops = vec![v, buffer];
+                ops.extend(operands);
+                let (st, _) = self
+                    .b
+                    .create(at, "affine.store", &ops, 0, &[("map", map)], &[]);
+                if top {
+                    created.push(st);
+                }
+                Ok(None)
+            }
+            None => {
+                let mut ops = vec![buffer];
+                ops.extend(operands);
+                let elem = buffer
+                    .type_text()
+                    .rsplit('x')
+                    .next()
+                    .map(|t| t.trim_end_matches('>').to_string())
+                    .ok_or("buffer type without element type")?;
+                let ld = self
+                    .b
+                    .create_typed(at, "affine.load", &ops, &[&elem], &[("map", map)])
+                    .ok_or_else(|| format!("cannot build the type {elem}"))?;
+                if top {
+                    created.push(ld);
+                }
+                Ok(ld.result(0))
+            }
+        }
+    }
+
+    /// Where a stack buffer goes: at the start of the innermost enclosing
+    /// `affine.parallel` body (private to each of its iterations; the
+    /// OpenMP lowering frees it at the end of each, with the
+    /// `memref.alloca_scope` it wraps the body in), or at the start of the
+    /// function (once, whatever loops surround the SCoP).
+    fn stack_point(&self) -> Result<Point, EmitError> {
+        if let Some(b) = self.parallel_bodies.last() {
+            return b
+                .ops()
+                .first()
+                .map(|&op| Point::Before(op))
+                .ok_or_else(|| "internal error: empty parallel body".to_string());
+        }
+        let mut f = self.scop.first_op;
+        while f.name() != "func.func" {
+            f = f.parent().ok_or("the SCoP is not inside a function")?;
+        }
+        f.regions()
+            .first()
+            .and_then(|r| r.blocks().first().copied())
+            .and_then(|b| b.ops().first().copied())
+            .map(Point::Before)
+            .ok_or_else(|| "function without a body".to_string())
+    }
+
+    /// The loop `n` over blocks of a register tile's vector loop, preceded
+    /// by the loop over `k` that fills the buffer of `plan`, a
+    /// `memref.alloca` placed by [`Emitter::stack_point`].
+    pub(super) fn hoisting_loop(
+        &mut self,
+        n: &Node,
+        plan: HoistPlan,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let Node::Loop {
+            dim,
+            lower,
+            upper,
+            parallel,
+            body,
+            ..
+        } = n
+        else {
+            return Err("internal error: hoisting outside a loop".into());
+        };
+        let inside = at;
+        let ty = format!("memref<{}x{}x{}>", plan.size, plan.slots.len(), plan.elem);
+        let segs = self.attr("array<i32: 0, 0>")?;
+        let place = self.stack_point()?;
+        let alloca = self
+            .b
+            .create_typed(
+                place,
+                "memref.alloca",
+                &[],
+                &[&ty],
+                &[("operandSegmentSizes", segs)],
+            )
+            .ok_or_else(|| format!("cannot build the type {ty}"))?;
+        if self.parallel_bodies.is_empty() {
+            created.push(alloca);
+        }
+        let buffer = alloca.result(0).ok_or("memref.alloca without result")?;
+        // The fill: a loop over `k` with the inner loop's bounds, only when
+        // the loop over blocks runs (so that it loads no cell the blocks
+        // would not load).
+        let (dims, operands) = self.operands();
+        let mut conds = Vec::new();
+        for l in lower {
+            for u in upper {
+                if l.div != 1 || u.div != 1 {
+                    return Err("internal error: hoisting with divided block bounds".into());
+                }
+                let row: Row = u
+                    .row
+                    .iter()
+                    .zip(&l.row)
+                    .map(|(a, b)| a.checked_sub(*b))
+                    .collect::<Option<_>>()
+                    .ok_or("loop bounds overflow")?;
+                let last = row.len() - 1;
+                if row[..last].iter().all(|&c| c == 0) {
+                    if row[last] >= 0 {
+                        continue;
+                    }
+                    return Ok(()); // a constant empty range
+                }
+                conds.push(format!("{} >= 0", self.text(&row, &dims)));
+            }
+        }
+        let mut fill_point = inside;
+        let mut guard = None;
+        if !conds.is_empty() {
+            let header = self.map_header(&dims);
+            let then = self.affine_if(&header, &conds, &operands, inside, created)?;
+            fill_point = Point::End(then);
+            guard = Some(then);
+        }
+        let (lmap, umap) = self.bound_maps(&plan.lower, &plan.upper, &dims)?;
+        let (fill_op, fill) = affine_for(&self.b, fill_point, lmap, umap, &operands, &[])?;
+        if matches!(fill_point, Point::Before(_)) {
+            created.push(fill_op);
+        }
+        let iv = fill.arg(0).ok_or("loop without induction variable")?;
+        self.ivs[plan.k_dim] = Some(iv);
+        let fill_at = Point::End(fill);
+        let mut result = Ok(());
+        for (q, slot) in plan.slots.iter().enumerate() {
+            result = self.hoisted_value(slot, buffer, plan.k_dim, plan.size, q, fill_at, created);
+            if result.is_err() {
+                break;
+            }
+        }
+        self.ivs[plan.k_dim] = None;
+        result?;
+        self.b.create(fill_at, "affine.yield", &[], 0, &[], &[]);
+        if let Some(then) = guard {
+            self.b
+                .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
+        }
+        self.hoisted_loops += 1;
+        self.hoist = Some(Hoist {
+            node: plan.node,
+            active: false,
+            instances: plan.instances,
+            next: 0,
+            buffer,
+            k_dim: plan.k_dim,
+            size: plan.size,
+        });
+        let r = self.plain_loop(*dim, lower, upper, None, *parallel, body, inside, created);
+        let h = self.hoist.take();
+        r?;
+        if h.is_some_and(|h| h.next != h.instances.len()) {
+            return Err("internal error: hoisted-operand instances out of step".into());
+        }
+        Ok(())
+    }
+
+    /// Computes `slot`'s operation at its instance (the loads below it and
+    /// the arithmetic, cloned) and stores it in slot `q` of `buffer`.
+    #[allow(clippy::too_many_arguments)]
+    fn hoisted_value(
+        &mut self,
+        slot: &Slot,
+        buffer: Val,
+        k: usize,
+        size: i64,
+        q: usize,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let st = &self.scop.statements[slot.stmt];
+        let mut map: HashMap<usize, Val> = HashMap::new();
+        for (i, row) in slot.iters.iter().enumerate() {
+            let v = self.apply(row, at, created)?;
+            map.insert(st.iv_values[i].key(), v);
+        }
+        // The root's backward slice within the statement.
+        let slice = self.slice(slot.stmt);
+        let mut needed: std::collections::HashSet<usize> = std::collections::HashSet::new();
+        needed.insert(slot.root.key());
+        for op in slice.iter().rev() {
+            if !needed.contains(&op.key()) {
+                continue;
+            }
+            for v in op.operands() {
+                if let Some(d) = v.defining_op() {
+                    needed.insert(d.key());
+                }
+            }
+        }
+        for op in slice.iter().filter(|o| needed.contains(&o.key())) {
+            let c = self.b.clone_op(at, *op);
+            for (i, v) in op.operands().into_iter().enumerate() {
+                if let Some(&nv) = map.get(&v.key()) {
+                    build::set_operand(c, i, nv);
+                } else if let Some(p) = self
+                    .scop
+                    .param_values
+                    .iter()
+                    .position(|pv| pv.key() == v.key())
+                {
+                    build::set_operand(c, i, self.params[p]);
+                }
+            }
+            for r in 0..op.num_results() {
+                if let (Some(old), Some(new)) = (op.result(r), c.result(r)) {
+                    map.insert(old.key(), new);
+                }
+            }
+        }
+        let v = slot
+            .root
+            .result(0)
+            .and_then(|r| map.get(&r.key()).copied())
+            .ok_or("internal error: hoisted value not computed")?;
+        self.buffer_access(buffer, k, size, q, Some(v), at, created)?;
+        Ok(())
+    }
+}

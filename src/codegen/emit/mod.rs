@@ -1,0 +1,1010 @@
+//! Emits a loop [`Node`] tree as `affine` operations in place of a SCoP.
+//!
+//! * Loops become `affine.for` (or single-dimension `affine.parallel`) with
+//!   `max`/`min` bound maps whose dimensions are the enclosing new loops and
+//!   whose symbols are the SCoP's parameters; guards become `affine.if`.
+//! * A statement instance is a clone of the statement's operations (its
+//!   store and the backward slice inside the SCoP: loads, index arithmetic,
+//!   the computation) with each old induction variable replaced by an
+//!   `affine.apply` of the new loops; MLIR's affine canonicalization later
+//!   folds those applies into the access maps.
+//! * The SCoP's top-level pure operations (between its loop nests) move in
+//!   front of the new code, parameters computed inside its loops are
+//!   recomputed in front of it, and the old loop nests are erased.
+//!
+//! [`check`] runs before anything changes and refuses what could not be
+//! emitted correctly, so that a rewrite is never left half done.
+
+use std::collections::HashMap;
+
+use super::{Bound, Cond, Div, Node, Row, Stride, Tree};
+use crate::ffi::build::{self, AttrHandle, Builder, Point};
+use crate::ffi::ir::{Op, Val};
+use crate::ffi::shim;
+use crate::scop::model::{Access, Scop};
+
+mod copy_back;
+pub mod gpu;
+mod hoist;
+mod scalar_replace;
+
+use copy_back::{copy_back, expanded_map};
+use hoist::Hoist;
+use scalar_replace::Carry;
+
+/// Why the SCoP cannot be rewritten here.
+pub type EmitError = String;
+
+fn is_nest(op: Op) -> bool {
+    matches!(
+        op.name().as_str(),
+        "affine.for" | "affine.parallel" | "affine.if"
+    )
+}
+
+fn in_scop(scop: &Scop, op: Op) -> bool {
+    scop.ops.iter().any(|&r| op.is_within(r))
+}
+
+/// The parameters that bounds, guards or iterators of `tree` use, directly
+/// or through the divisions they use (the symbols of the new affine maps;
+/// others stay in the statement bodies).
+pub fn used_params(tree: &Tree, np: usize) -> Vec<bool> {
+    let mut used = vec![false; np];
+    let nd = tree.divs.len();
+    let mut divs_used = vec![false; nd];
+    let mut mark = |row: &Row| {
+        for (p, u) in used.iter_mut().enumerate() {
+            *u |= row[p] != 0;
+        }
+        let first = row.len() - 1 - nd;
+        for (j, u) in divs_used.iter_mut().enumerate() {
+            *u |= row[first + j] != 0;
+        }
+    };
+    fn walk(n: &Node, mark: &mut dyn FnMut(&Row)) {
+        match n {
+            Node::Seq(v) => v.iter().for_each(|c| walk(c, mark)),
+            Node::Loop {
+                lower,
+                upper,
+                stride,
+                body,
+                ..
+            } => {
+                lower.iter().chain(upper).for_each(|b| mark(&b.row));
+                if let Some(s) = stride {
+                    mark(&s.offset);
+                }
+                walk(body, mark);
+            }
+            Node::If { conds, body } => {
+                conds.iter().for_each(|c| mark(&c.row));
+                walk(body, mark);
+            }
+            Node::Let { row, body, .. } => {
+                mark(row);
+                walk(body, mark);
+            }
+            Node::Stmt { iters, .. } => iters.iter().for_each(mark),
+        }
+    }
+    walk(&tree.root, &mut mark);
+    // Divisions use parameters and earlier divisions: latest first.
+    for j in (0..nd).rev() {
+        if divs_used[j] {
+            let row = &tree.divs[j].row;
+            for (p, u) in used.iter_mut().enumerate() {
+                *u |= row[p] != 0;
+            }
+            let first = row.len() - 1 - j;
+            for (i, u) in divs_used.iter_mut().enumerate().take(j) {
+                *u |= row[first + i] != 0;
+            }
+        }
+    }
+    used
+}
+
+/// Refuses SCoPs whose rewrite would break the IR: parameters of the new
+/// loops that are not valid affine symbols where the loops go, and values
+/// of the SCoP used after it.
+pub fn check(scop: &Scop, tree: &Tree) -> Result<(), EmitError> {
+    let top_level = scop
+        .first_op
+        .parent()
+        .is_some_and(|p| p.name() == "func.func");
+    let used = used_params(tree, scop.params.len());
+    for (p, &v) in scop.param_values.iter().enumerate() {
+        if !used[p] {
+            continue;
+        }
+        match v.defining_op() {
+            Some(def) if in_scop(scop, def) => {
+                if !top_level {
+                    return Err(format!(
+                        "parameter '{}' is computed inside the loops and the SCoP is not at the top level of its function",
+                        scop.params[p]
+                    ));
+                }
+            }
+            _ => {
+                if !shim::is_valid_symbol(v) {
+                    return Err(format!(
+                        "parameter '{}' is not a valid affine symbol where the new loops go",
+                        scop.params[p]
+                    ));
+                }
+            }
+        }
+    }
+    for &op in &scop.ops {
+        if is_nest(op) && build::has_outside_uses(op) {
+            return Err("a value computed inside the loops is used after them".into());
+        }
+    }
+    Ok(())
+}
+
+struct Emitter<'a> {
+    b: Builder,
+    scop: &'a Scop,
+    params: Vec<Val>,
+    /// Parameters that are symbols of the new maps.
+    used: Vec<bool>,
+    /// The loop induction variables on the current path, by schedule dimension.
+    ivs: Vec<Option<Val>>,
+    /// Preorder position of every operation of the SCoP (clone order).
+    order: HashMap<usize, usize>,
+    /// Accesses to expanded arrays, by access operation: the expanded
+    /// buffer, the number of leading iterators, their lower bounds.
+    expanded: HashMap<usize, (Val, usize, Vec<i64>)>,
+    /// Loop dimensions whose innermost loops keep loop-invariant cells in
+    /// registers (see `emit/scalar_replace.rs`).
+    carry_dims: Vec<usize>,
+    /// While such a loop's body is emitted: the cells' current values.
+    carry: Option<Carry>,
+    /// Register tiles: (the dimension of the blocks of the vector loop, the
+    /// dimension of the loop inside the tile), whose block-invariant
+    /// operands are computed once per block row (see
+    /// [`Emitter::hoisted_operands`]).
+    hoist_dims: Vec<(usize, usize)>,
+    /// Per statement, the tile size of its register tile's inner loop.
+    r_size: Vec<i64>,
+    /// While a loop over such blocks is emitted: the buffer of the
+    /// operands and where they go.
+    hoist: Option<Hoist>,
+    /// The bodies of the `affine.parallel` loops around the current point,
+    /// innermost last.
+    parallel_bodies: Vec<crate::ffi::ir::Block>,
+    /// Loops over blocks given a buffer of hoisted operands so far.
+    hoisted_loops: usize,
+    /// Every innermost sequential loop keeps its loop-invariant cells in
+    /// registers, not only those of `carry_dims`.
+    carry_all: bool,
+    /// The divisions of the tree's rows.
+    divs: Vec<Div>,
+    /// The GPU mapping, when the code is for a GPU.
+    gpu: Option<gpu::Gpu>,
+}
+
+/// What [`emit`] created.
+pub struct Emitted {
+    /// The new top-level operations, in order.
+    pub created: Vec<Op>,
+    /// Loops over register-tile blocks whose block-invariant operands are
+    /// computed once per block row.
+    pub hoisted_loops: usize,
+    /// For a GPU: one phrase per kernel launched (grid and block), for the
+    /// remark.
+    pub launches: Vec<String>,
+    /// For a GPU: which arrays are copied to the device and back, for the
+    /// remark.
+    pub copies: String,
+}
+
+/// Statement instances of a straight-line loop body: the statement and its
+/// iterator rows.
+type Instances = Vec<(usize, Vec<Row>)>;
+
+/// Replaces the SCoP by the code of `tree`. Call [`check`] first.
+///
+/// Innermost sequential loops over the dimensions `carry_dims` (all of
+/// them, with `carry_all`) keep the array cells their statements access at
+/// loop-invariant subscripts in registers (`iter_args`) when that is exact:
+/// see `emit/scalar_replace.rs`. Loops over the dimensions `hoist_dims.0`
+/// (blocks of a register tile's vector loop) get the operands of their
+/// inner loop over `hoist_dims.1` that do not change from block to block
+/// computed once, before them: see `emit/hoist.rs`;
+/// `r_size` gives each statement's tile size of that inner loop.
+///
+/// With `gpu_opts` (each dimension's [`crate::transform::gpu::GpuRole`], the memory), the code is for a GPU: see
+/// [`gpu`] (launches, device buffers and copies).
+#[allow(clippy::too_many_arguments)]
+pub fn emit(
+    scop: &Scop,
+    tree: &Tree,
+    n_dims: usize,
+    carry_dims: &[usize],
+    hoist_dims: &[(usize, usize)],
+    r_size: &[i64],
+    carry_all: bool,
+    gpu_opts: Option<gpu::GpuEmit>,
+) -> Result<Emitted, EmitError> {
+    let first = scop.first_op;
+    let mut order = HashMap::new();
+    let mut counter = 0usize;
+    fn number(op: Op, order: &mut HashMap<usize, usize>, counter: &mut usize) {
+        order.insert(op.key(), *counter);
+        *counter += 1;
+        for r in op.regions() {
+            for b in r.blocks() {
+                for o in b.ops() {
+                    number(o, order, counter);
+                }
+            }
+        }
+    }
+    for &op in &scop.ops {
+        number(op, &mut order, &mut counter);
+    }
+    // Pure top-level operations move in front of the new code.
+    for &op in &scop.ops {
+        if !is_nest(op) {
+            build::move_before(op, first);
+        }
+    }
+    // Expanded temporaries: one buffer each, allocated in front.
+    let builder = Builder::new(first);
+    let mut buffers: Vec<Val> = Vec::new();
+    let mut expanded = HashMap::new();
+    for x in &scop.expansions {
+        let ty = x.expanded_type();
+        let segs = builder.attr("array<i32: 0, 0>")?;
+        let alloc = builder
+            .create_typed(
+                Point::Before(first),
+                "memref.alloc",
+                &[],
+                &[&ty],
+                &[("operandSegmentSizes", segs)],
+            )
+            .ok_or_else(|| format!("cannot build the type {ty}"))?;
+        let buf = alloc.result(0).ok_or("memref.alloc without result")?;
+        buffers.push(buf);
+        let lows: Vec<i64> = x.bounds.iter().map(|&(lo, _)| lo).collect();
+        let root = scop.arrays[x.array.0].root().key();
+        for &s in &x.stmts {
+            for acc in &scop.statements[s].accesses {
+                if scop.arrays[acc.array.0].root().key() == root {
+                    expanded.insert(acc.op.key(), (buf, x.depth, lows.clone()));
+                }
+            }
+        }
+    }
+    let mut e = Emitter {
+        b: builder,
+        scop,
+        params: Vec::new(),
+        used: used_params(tree, scop.params.len()),
+        ivs: vec![None; n_dims],
+        order,
+        expanded,
+        carry_dims: carry_dims.to_vec(),
+        carry: None,
+        hoist_dims: hoist_dims.to_vec(),
+        r_size: r_size.to_vec(),
+        hoist: None,
+        parallel_bodies: Vec::new(),
+        hoisted_loops: 0,
+        carry_all,
+        divs: tree.divs.clone(),
+        gpu: gpu_opts.map(gpu::Gpu::new),
+    };
+    // Parameters computed inside the loops are recomputed in front.
+    let mut hoisted: HashMap<usize, Val> = HashMap::new();
+    let mut params = Vec::new();
+    for (p, &v) in scop.param_values.iter().enumerate() {
+        params.push(if e.used[p] {
+            e.hoist(v, Point::Before(first), &mut hoisted)?
+        } else {
+            v
+        });
+    }
+    e.params = params;
+    let mut created = Vec::new();
+    if e.gpu.is_some() {
+        e.device_buffers(first)?;
+    }
+    e.node(&tree.root, Point::Before(first), &mut created)?;
+    for &op in &scop.ops {
+        if is_nest(op) {
+            build::erase(op);
+        }
+    }
+    // The first operation after the new code, taken before the
+    // simplification, which may erase the last new operations (a promoted
+    // single-iteration loop).
+    let after = created.last().and_then(|&op| build::next_op(op));
+    let after = || after.ok_or("no operation after the rewritten loops");
+    shim::simplify_affine(&mut created);
+    let (launches, copies) = match e.gpu.take() {
+        Some(g) => g.finish(&e.b, after()?)?,
+        None => (Vec::new(), String::new()),
+    };
+    // Expanded temporaries: the last iteration's copy goes back to the
+    // array (what code after the SCoP would have seen), then the buffer is
+    // freed.
+    if !scop.expansions.is_empty() {
+        let after = after()?;
+        for (x, &buf) in scop.expansions.iter().zip(&buffers) {
+            if let Some(last) = &x.last {
+                copy_back(&e.b, x, last, buf, scop.arrays[x.array.0].root(), after)?;
+            }
+            e.b.create(Point::Before(after), "memref.dealloc", &[buf], 0, &[], &[]);
+        }
+    }
+    Ok(Emitted {
+        created,
+        hoisted_loops: e.hoisted_loops,
+        launches,
+        copies,
+    })
+}
+
+/// An `affine.for` with step 1 at `at` whose bound maps both take
+/// `operands`, carrying `carried` through `iter_args` (its results), with
+/// an empty body block (no terminator yet).
+fn affine_for(
+    b: &Builder,
+    at: Point,
+    lmap: AttrHandle,
+    umap: AttrHandle,
+    operands: &[Val],
+    carried: &[Val],
+) -> Result<(Op, crate::ffi::ir::Block), EmitError> {
+    let n = operands.len();
+    let mut all = operands.to_vec();
+    all.extend(operands.iter().copied());
+    let attrs = [
+        ("lowerBoundMap", lmap),
+        ("upperBoundMap", umap),
+        ("step", b.attr("1 : index")?),
+        (
+            "operandSegmentSizes",
+            b.attr(&format!("array<i32: {n}, {n}, {}>", carried.len()))?,
+        ),
+    ];
+    Ok(b.create_carrying(at, "affine.for", &all, carried, &attrs))
+}
+
+/// An affine expression text of `row` over `[params | t | divisions |
+/// constant]` (`n` time dimensions; the division columns are the first of
+/// `divs`, however many the row has), with the loop dimensions in `dims`
+/// (their positions are the map's `d<k>`). A division is printed as
+/// `(e) floordiv c`.
+fn expr_text(
+    row: &Row,
+    np: usize,
+    n: usize,
+    divs: &[Div],
+    dims: &[usize],
+    syms: &[usize],
+) -> String {
+    let mut terms: Vec<(i64, String)> = Vec::new();
+    for (pos, &k) in dims.iter().enumerate() {
+        let c = row[np + k];
+        if c != 0 {
+            terms.push((c, format!("d{pos}")));
+        }
+    }
+    for (pos, &p) in syms.iter().enumerate() {
+        let c = row[p];
+        if c != 0 {
+            terms.push((c, format!("s{pos}")));
+        }
+    }
+    let nd = row.len() - 1 - np - n;
+    for (j, d) in divs.iter().enumerate().take(nd) {
+        let c = row[np + n + j];
+        if c != 0 {
+            let inner = expr_text(&d.row, np, n, divs, dims, syms);
+            terms.push((c, format!("(({inner}) floordiv {})", d.den)));
+        }
+    }
+    // A parameter that is not a symbol of the map would silently drop out
+    // of it (another cell, another bound): a bug, never to reach the IR.
+    assert!(
+        (0..np).all(|p| row[p] == 0 || syms.contains(&p)),
+        "an affine expression uses a parameter that is not a symbol of its map"
+    );
+    let c = row[row.len() - 1];
+    let mut out = String::new();
+    for (i, (coef, name)) in terms.iter().enumerate() {
+        let mag = coef.unsigned_abs();
+        let body = if mag == 1 {
+            name.clone()
+        } else {
+            format!("{name} * {mag}")
+        };
+        if i == 0 {
+            out.push_str(&if *coef < 0 { format!("-{body}") } else { body });
+        } else {
+            out.push_str(&format!(" {} {body}", if *coef < 0 { "-" } else { "+" }));
+        }
+    }
+    if out.is_empty() {
+        out = c.to_string();
+    } else if c != 0 {
+        out.push_str(&format!(
+            " {} {}",
+            if c < 0 { "-" } else { "+" },
+            c.unsigned_abs()
+        ));
+    }
+    out
+}
+
+impl Emitter<'_> {
+    fn np(&self) -> usize {
+        self.scop.params.len()
+    }
+
+    /// The current loop dimensions (in order) and the map operands
+    /// (their induction variables, then the parameters).
+    fn operands(&self) -> (Vec<usize>, Vec<Val>) {
+        let dims: Vec<usize> = (0..self.ivs.len())
+            .filter(|&k| self.ivs[k].is_some())
+            .collect();
+        let mut ops: Vec<Val> = dims
+            .iter()
+            .map(|&k| self.ivs[k].expect("filtered"))
+            .collect();
+        ops.extend(self.syms().iter().map(|&p| self.params[p]));
+        (dims, ops)
+    }
+
+    /// The parameters that are map symbols, in order.
+    fn syms(&self) -> Vec<usize> {
+        (0..self.np()).filter(|&p| self.used[p]).collect()
+    }
+
+    fn text(&self, row: &Row, dims: &[usize]) -> String {
+        expr_text(
+            row,
+            self.np(),
+            self.ivs.len(),
+            &self.divs,
+            dims,
+            &self.syms(),
+        )
+    }
+
+    fn map_header(&self, dims: &[usize]) -> String {
+        let d: Vec<String> = (0..dims.len()).map(|k| format!("d{k}")).collect();
+        let s: Vec<String> = (0..self.syms().len()).map(|k| format!("s{k}")).collect();
+        format!("({})[{}]", d.join(", "), s.join(", "))
+    }
+
+    fn bound_text(&self, b: &Bound, dims: &[usize], lower: bool) -> String {
+        let e = self.text(&b.row, dims);
+        match (lower, b.div) {
+            (true, 1) => e,
+            (true, d) => format!("({e}) ceildiv {d}"),
+            (false, 1) => format!("{e} + 1"),
+            (false, d) => format!("({e}) floordiv {d} + 1"),
+        }
+    }
+
+    fn attr(&self, text: &str) -> Result<AttrHandle, EmitError> {
+        self.b.attr(text)
+    }
+
+    /// Makes `v` available before `at`: values defined outside the SCoP
+    /// are used as they are; pure operations inside it are cloned there.
+    fn hoist(&self, v: Val, at: Point, memo: &mut HashMap<usize, Val>) -> Result<Val, EmitError> {
+        if let Some(&h) = memo.get(&v.key()) {
+            return Ok(h);
+        }
+        let Some(def) = v.defining_op() else {
+            return Ok(v);
+        };
+        if !in_scop(self.scop, def) || !is_nested_in_loop(self.scop, def) {
+            return Ok(v);
+        }
+        let operands = def.operands();
+        let mut mapped = Vec::new();
+        for &o in &operands {
+            mapped.push(self.hoist(o, at, memo)?);
+        }
+        let c = self.b.clone_op(at, def);
+        for (k, m) in mapped.into_iter().enumerate() {
+            build::set_operand(c, k, m);
+        }
+        for r in 0..def.num_results() {
+            if let (Some(old), Some(new)) = (def.result(r), c.result(r)) {
+                memo.insert(old.key(), new);
+            }
+        }
+        memo.get(&v.key())
+            .copied()
+            .ok_or_else(|| "internal error: hoisted value missing".to_string())
+    }
+
+    fn node(&mut self, n: &Node, at: Point, created: &mut Vec<Op>) -> Result<(), EmitError> {
+        if let Some(done) = self.gpu_node(n, at, created) {
+            return done;
+        }
+        match n {
+            Node::Seq(v) => {
+                for c in v {
+                    self.node(c, at, created)?;
+                }
+                Ok(())
+            }
+            Node::Loop {
+                stride: Some(stride),
+                dim,
+                lower,
+                upper,
+                parallel,
+                body,
+            } => {
+                // A strided loop runs as it is (no carried cells: they
+                // would be loaded before the loop on the assumption that
+                // it runs when its bounds are in order).
+                self.plain_loop(
+                    *dim,
+                    lower,
+                    upper,
+                    Some(stride),
+                    *parallel,
+                    body,
+                    at,
+                    created,
+                )
+            }
+            Node::Loop {
+                dim,
+                lower,
+                upper,
+                parallel,
+                body,
+                ..
+            } => {
+                if self.hoist.is_none() {
+                    if let Some(&(_, k)) = self.hoist_dims.iter().find(|(b, _)| b == dim) {
+                        if let Some(plan) = self.hoisted_operands(*dim, k, (lower, upper), body)? {
+                            return self.hoisting_loop(n, plan, at, created);
+                        }
+                    }
+                }
+                let reads_hoisted = self.hoist.as_ref().is_some_and(|h| h.is_read_by(n));
+                if reads_hoisted {
+                    if let Some(h) = self.hoist.as_mut() {
+                        h.set_active(true);
+                    }
+                }
+                let r = if !*parallel
+                    && (self.carry_all || self.carry_dims.contains(dim))
+                    && self.carry.is_none()
+                {
+                    self.sequential_loop(*dim, lower, upper, body, at, created)
+                } else {
+                    self.plain_loop(*dim, lower, upper, None, *parallel, body, at, created)
+                };
+                if reads_hoisted {
+                    if let Some(h) = self.hoist.as_mut() {
+                        h.set_active(false);
+                    }
+                }
+                r
+            }
+            Node::If { conds, body } => {
+                let (dims, operands) = self.operands();
+                let header = self.map_header(&dims);
+                let cs: Vec<String> = conds
+                    .iter()
+                    .map(|Cond { row, eq }| {
+                        format!(
+                            "{} {} 0",
+                            self.text(row, &dims),
+                            if *eq { "==" } else { ">=" }
+                        )
+                    })
+                    .collect();
+                let then = self.affine_if(&header, &cs, &operands, at, created)?;
+                let inner = Point::End(then);
+                self.node(body, inner, created)?;
+                self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
+                Ok(())
+            }
+            Node::Let { dim, row, body } => {
+                self.ivs[*dim] = Some(self.apply(row, at, created)?);
+                let r = self.node(body, at, created);
+                self.ivs[*dim] = None;
+                r
+            }
+            Node::Stmt { stmt, iters } => self.statement(*stmt, iters, at, created),
+        }
+    }
+
+    /// An `affine.for` (or `affine.parallel`) over `dim` around `body`.
+    #[allow(clippy::too_many_arguments)]
+    fn plain_loop(
+        &mut self,
+        dim: usize,
+        lower: &[Bound],
+        upper: &[Bound],
+        stride: Option<&Stride>,
+        parallel: bool,
+        body: &Node,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        // Inside a GPU kernel, the loops that are not mapped run in order.
+        let parallel = parallel && !self.in_kernel();
+        let (dims, operands) = self.operands();
+        // A strided loop runs over the quotient q of t = offset + step·q:
+        // from ⌈(l - offset) / step⌉ to ⌊(u - offset) / step⌋, with
+        // t ≥ ⌈row / div⌉ ⇔ q ≥ ⌈(row - div·offset) / (div·step)⌉. No `mod`
+        // in the bounds: MLIR's canonicalization of loop bounds folds
+        // `d0 mod 2` over d0 in [1, 9] to the constant 1 (a miscompile).
+        let quotient = |bounds: &[Bound]| -> Result<Vec<Bound>, EmitError> {
+            let s = stride.expect("called for strided loops");
+            bounds
+                .iter()
+                .map(|b| {
+                    let row = b
+                        .row
+                        .iter()
+                        .zip(&s.offset)
+                        .map(|(r, o)| o.checked_mul(b.div).and_then(|x| r.checked_sub(x)))
+                        .collect::<Option<Row>>()
+                        .ok_or("loop bounds overflow")?;
+                    let div = b.div.checked_mul(s.step).ok_or("loop bounds overflow")?;
+                    Ok(Bound { row, div })
+                })
+                .collect()
+        };
+        let (lower, upper) = match stride {
+            Some(_) => (quotient(lower)?, quotient(upper)?),
+            None => (lower.to_vec(), upper.to_vec()),
+        };
+        let (lmap, umap) = self.bound_maps(&lower, &upper, &dims)?;
+        let (op, block) = if parallel {
+            let mut all = operands.clone();
+            all.extend(operands.iter().copied());
+            let attrs = [
+                ("lowerBoundsMap", lmap),
+                ("upperBoundsMap", umap),
+                (
+                    "lowerBoundsGroups",
+                    self.attr(&format!("dense<[{}]> : tensor<1xi32>", lower.len()))?,
+                ),
+                (
+                    "upperBoundsGroups",
+                    self.attr(&format!("dense<[{}]> : tensor<1xi32>", upper.len()))?,
+                ),
+                ("steps", self.attr("[1]")?),
+                ("reductions", self.attr("[]")?),
+            ];
+            let (op, blocks) = self
+                .b
+                .create(at, "affine.parallel", &all, 0, &attrs, &[Some(1)]);
+            (op, blocks[0])
+        } else {
+            affine_for(&self.b, at, lmap, umap, &operands, &[])?
+        };
+        if matches!(at, Point::Before(_)) {
+            created.push(op);
+        }
+        let iv = block.arg(0).ok_or("loop without induction variable")?;
+        self.ivs[dim] = Some(iv);
+        let inner = Point::End(block);
+        if let Some(s) = stride {
+            // t = offset + step·q, with the loop's q in t's place.
+            let mut row = s.offset.clone();
+            row[self.np() + dim] = s.step;
+            let t = self.apply(&row, inner, created)?;
+            self.ivs[dim] = Some(t);
+        }
+        if parallel {
+            self.parallel_bodies.push(block);
+        }
+        let r = self.node(body, inner, created);
+        if parallel {
+            self.parallel_bodies.pop();
+        }
+        self.ivs[dim] = None;
+        r?;
+        self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
+        Ok(())
+    }
+
+    /// The lower and upper bound maps (`max`/`min` of `lower`/`upper`) over
+    /// the loop dimensions `dims` and the symbols.
+    fn bound_maps(
+        &self,
+        lower: &[Bound],
+        upper: &[Bound],
+        dims: &[usize],
+    ) -> Result<(AttrHandle, AttrHandle), EmitError> {
+        let header = self.map_header(dims);
+        let text = |bounds: &[Bound], is_lower: bool| -> Vec<String> {
+            bounds
+                .iter()
+                .map(|b| self.bound_text(b, dims, is_lower))
+                .collect()
+        };
+        let lmap = self.attr(&format!(
+            "affine_map<{header} -> ({})>",
+            text(lower, true).join(", ")
+        ))?;
+        let umap = self.attr(&format!(
+            "affine_map<{header} -> ({})>",
+            text(upper, false).join(", ")
+        ))?;
+        Ok((lmap, umap))
+    }
+
+    /// An `affine.if` at `at` on the constraints `conds` (`e >= 0`, `e == 0`
+    /// texts over the map `header`), without an else block; returns its
+    /// (empty, unterminated) then block.
+    fn affine_if(
+        &self,
+        header: &str,
+        conds: &[String],
+        operands: &[Val],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<crate::ffi::ir::Block, EmitError> {
+        let set = self.attr(&format!("affine_set<{header} : ({})>", conds.join(", ")))?;
+        let (op, blocks) = self.b.create(
+            at,
+            "affine.if",
+            operands,
+            0,
+            &[("condition", set)],
+            &[Some(0), None],
+        );
+        if matches!(at, Point::Before(_)) {
+            created.push(op);
+        }
+        Ok(blocks[0])
+    }
+
+    /// An `affine.apply` of `row` over the current loops and parameters.
+    fn apply(&self, row: &Row, at: Point, created: &mut Vec<Op>) -> Result<Val, EmitError> {
+        let (dims, operands) = self.operands();
+        let header = self.map_header(&dims);
+        let m = self.attr(&format!(
+            "affine_map<{header} -> ({})>",
+            self.text(row, &dims)
+        ))?;
+        let (op, _) = self
+            .b
+            .create(at, "affine.apply", &operands, 1, &[("map", m)], &[]);
+        if matches!(at, Point::Before(_)) {
+            created.push(op);
+        }
+        op.result(0)
+            .ok_or_else(|| "affine.apply without result".to_string())
+    }
+
+    /// The store of statement `s` and its backward slice inside the
+    /// SCoP's loops, in program order.
+    fn slice(&self, s: usize) -> Vec<Op> {
+        let st = &self.scop.statements[s];
+        let mut slice: Vec<Op> = Vec::new();
+        let mut stack = vec![st.op];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(op) = stack.pop() {
+            if !seen.insert(op.key()) {
+                continue;
+            }
+            slice.push(op);
+            for v in op.operands() {
+                if let Some(def) = v.defining_op() {
+                    if in_scop(self.scop, def) && !is_nest(def) && is_nested_in_loop(self.scop, def)
+                    {
+                        stack.push(def);
+                    }
+                }
+            }
+        }
+        slice.sort_by_key(|op| self.order.get(&op.key()).copied().unwrap_or(usize::MAX));
+        slice
+    }
+
+    fn statement(
+        &mut self,
+        s: usize,
+        iters: &[Row],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let scop = self.scop;
+        let st = &scop.statements[s];
+        // Inside a loop with carried cells: this instance's cells.
+        let cells_of = match &mut self.carry {
+            Some(c) => Some(c.next_cells()?),
+            None => None,
+        };
+        self.b.set_loc_of(st.op);
+        let mut map: HashMap<usize, Val> = HashMap::new();
+        for (k, row) in iters.iter().enumerate() {
+            let v = self.apply(row, at, created)?;
+            map.insert(st.iv_values[k].key(), v);
+        }
+        // Operations whose values come from the buffer of hoisted operands
+        // (and the ones only they use): not cloned.
+        let slice = self.slice(s);
+        let skip = self.read_hoisted(s, &slice, at, created, &mut map)?;
+        for op in slice {
+            if skip.contains(&op.key()) {
+                continue;
+            }
+            // A carried cell: a load reads its current value, a store
+            // replaces it.
+            let cell = cells_of.as_ref().and_then(|cells| {
+                let a = st.accesses.iter().position(|a| a.op.key() == op.key())?;
+                cells[a]
+            });
+            if let (Some(c), Some(carry)) = (cell, self.carry.as_mut()) {
+                if op.name() == "affine.store" {
+                    let v = *op.operands().first().ok_or("store without value")?;
+                    let nv = match map.get(&v.key()) {
+                        Some(&nv) => nv,
+                        None => match scop.param_values.iter().position(|pv| pv.key() == v.key()) {
+                            Some(p) => self.params[p],
+                            None => v,
+                        },
+                    };
+                    carry.values[c] = nv;
+                } else {
+                    let old = op.result(0).ok_or("load without result")?;
+                    map.insert(old.key(), carry.values[c]);
+                }
+                continue;
+            }
+            let c = self.b.clone_op(at, op);
+            if matches!(at, Point::Before(_)) {
+                created.push(c);
+            }
+            for (k, v) in op.operands().into_iter().enumerate() {
+                if let Some(&nv) = map.get(&v.key()) {
+                    build::set_operand(c, k, nv);
+                } else if let Some(p) = self
+                    .scop
+                    .param_values
+                    .iter()
+                    .position(|pv| pv.key() == v.key())
+                {
+                    build::set_operand(c, k, self.params[p]);
+                }
+            }
+            if let Some((buf, lead, lows)) = self.expanded.get(&op.key()) {
+                // X[i] becomes X'[c - lb, i]: the buffer, then the values of
+                // the expanded iterators, then the old map operands.
+                let at_memref = if op.name() == "affine.store" { 1 } else { 0 };
+                let old = c.operands();
+                let mut operands: Vec<Val> = old[..at_memref].to_vec();
+                operands.push(*buf);
+                for k in 0..*lead {
+                    let v = map
+                        .get(&st.iv_values[k].key())
+                        .copied()
+                        .ok_or("expanded iterator without a value")?;
+                    operands.push(v);
+                }
+                operands.extend(old[at_memref + 1..].iter().copied());
+                let text = c
+                    .attr(c"map")
+                    .map(|a| a.text())
+                    .ok_or("access without a map")?;
+                let new_map = expanded_map(&text, *lead, lows)
+                    .ok_or_else(|| format!("cannot rewrite the access map {text}"))?;
+                let attr = self.attr(&new_map)?;
+                build::set_operands(c, &operands);
+                build::set_attr(c, "map", attr);
+            }
+            for r in 0..op.num_results() {
+                if let (Some(old), Some(new)) = (op.result(r), c.result(r)) {
+                    map.insert(old.key(), new);
+                }
+            }
+        }
+        self.b.set_loc_of(self.scop.first_op);
+        Ok(())
+    }
+}
+
+/// Substitutes the rows of `env` (dimension, row over `[params | t | 1]`)
+/// for those dimensions in `row`; `None` on overflow.
+fn subst_row(row: &Row, env: &[(usize, Row)], np: usize) -> Option<Row> {
+    let mut out = row.clone();
+    for (d, e) in env {
+        let c = out[np + d];
+        if c != 0 {
+            out[np + d] = 0;
+            for (o, x) in out.iter_mut().zip(e) {
+                *o = o.checked_add(c.checked_mul(*x)?)?;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The statement instances of a straight-line loop body (sequences, lets
+/// and statements only), in emission order, each with its iterator rows
+/// and the let dimensions substituted into them; `None` when the body has
+/// a loop or a guard.
+fn straight_line(body: &Node, np: usize) -> Option<Instances> {
+    fn walk(
+        n: &Node,
+        env: &mut Vec<(usize, Row)>,
+        out: &mut Vec<(usize, Vec<Row>)>,
+        np: usize,
+    ) -> Option<()> {
+        match n {
+            Node::Seq(v) => v.iter().try_for_each(|c| walk(c, env, out, np)),
+            Node::Let { dim, row, body } => {
+                let r = subst_row(row, env, np)?;
+                env.push((*dim, r));
+                let res = walk(body, env, out, np);
+                env.pop();
+                res
+            }
+            Node::Stmt { stmt, iters } => {
+                let its = iters
+                    .iter()
+                    .map(|r| subst_row(r, env, np))
+                    .collect::<Option<Vec<_>>>()?;
+                out.push((*stmt, its));
+                Some(())
+            }
+            Node::Loop { .. } | Node::If { .. } => None,
+        }
+    }
+    let mut out = Vec::new();
+    walk(body, &mut Vec::new(), &mut out, np)?;
+    Some(out)
+}
+
+/// The subscripts of access `a` at an instance whose iterators are the rows
+/// `its`, as rows over `[params | t | divisions | 1]` (`w` columns, the
+/// divisions from column `plain`); `None` when a subscript uses a local, an
+/// iterator it uses is a division (its value is not affine in the loops),
+/// or a coefficient overflows.
+fn subscript_rows(a: &Access, its: &[Row], np: usize, plain: usize, w: usize) -> Option<Vec<Row>> {
+    let mut index = Vec::new();
+    for f in &a.index {
+        if f.locals.iter().any(|&c| c != 0) || f.params.len() > np {
+            return None;
+        }
+        let mut row = vec![0i64; w];
+        for (p, &c) in f.params.iter().enumerate() {
+            row[p] = c;
+        }
+        row[w - 1] = f.constant;
+        for (i, &c) in f.iters.iter().enumerate() {
+            let it = its.get(i)?;
+            if c != 0 && (it.len() != w || it[plain..w - 1].iter().any(|&v| v != 0)) {
+                return None;
+            }
+            for (o, x) in row.iter_mut().zip(it) {
+                *o = o.checked_add(c.checked_mul(*x)?)?;
+            }
+        }
+        index.push(row);
+    }
+    Some(index)
+}
+
+/// True when `op` lies inside one of the SCoP's loop nests (not at its top level).
+fn is_nested_in_loop(scop: &Scop, op: Op) -> bool {
+    scop.ops
+        .iter()
+        .any(|&r| is_nest(r) && op.key() != r.key() && op.is_within(r))
+}

@@ -1,0 +1,352 @@
+//! Scalar replacement: the array cells an innermost sequential loop
+//! accesses at loop-invariant subscripts kept in registers across it
+//! (`iter_args`), loaded before the loop and stored after it, when that is
+//! exact (no other access of the loop may touch them).
+
+use super::{
+    affine_for, in_scop, is_nested_in_loop, straight_line, subscript_rows, EmitError, Emitter,
+};
+use crate::codegen::{Bound, Node, Row};
+use crate::ffi::build::Point;
+use crate::ffi::ir::{Op, Val};
+
+/// A cell of an array kept in a register across an innermost loop.
+#[derive(Debug, Clone)]
+struct Cell {
+    /// The memref.
+    memref: Val,
+    /// The element type (MLIR text).
+    elem: String,
+    /// The subscripts over `[params | t | constant]`, outer loops only.
+    index: Vec<Row>,
+    /// Some instance writes it: stored back after the loop.
+    written: bool,
+}
+
+/// Per statement instance of a loop body, in emission order: per access of
+/// the statement, the carried cell it touches.
+type InstanceCells = Vec<Vec<Option<usize>>>;
+
+/// The state of an innermost loop whose cells are carried.
+pub(super) struct Carry {
+    instances: InstanceCells,
+    /// The next instance to emit.
+    next: usize,
+    /// The current value of each cell.
+    pub(super) values: Vec<Val>,
+}
+
+impl Carry {
+    /// The cells of the loop body's next statement instance, per access.
+    pub(super) fn next_cells(&mut self) -> Result<Vec<Option<usize>>, EmitError> {
+        let v = self
+            .instances
+            .get(self.next)
+            .cloned()
+            .ok_or("internal error: an instance the carried-cell analysis did not see")?;
+        self.next += 1;
+        Ok(v)
+    }
+}
+
+impl Emitter<'_> {
+    /// A sequential loop over `dim` around `body`, keeping in registers the
+    /// cells [`Self::carried_cells`] finds (a plain loop without any).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn sequential_loop(
+        &mut self,
+        dim: usize,
+        lower: &[Bound],
+        upper: &[Bound],
+        body: &Node,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        match self.carried_cells(dim, body)? {
+            Some((cells, instances)) => {
+                self.carried_loop(dim, lower, upper, body, cells, instances, at, created)
+            }
+            None => self.plain_loop(dim, lower, upper, None, false, body, at, created),
+        }
+    }
+
+    /// The cells an innermost loop over `k` can keep in registers, and per
+    /// statement instance of its body (in emission order) the cell of each
+    /// access; `None` when there are none.
+    ///
+    /// Exactness: the body must be straight-line (no loops, no guards), so
+    /// every instance runs in every iteration. An array's accesses are
+    /// carried only when every subscript of every access to it in the body
+    /// is independent of `k` (exact affine forms over the outer loops, with
+    /// the unrolled dimensions substituted), every two different cells
+    /// differ by a nonzero constant in some subscript (so they never
+    /// overlap), and every cell is read. The values are then loaded before
+    /// the loop, passed from iteration to iteration, and stored after it:
+    /// the same values reach memory and every load sees the value the
+    /// original load would have read, assuming distinct memrefs do not
+    /// alias (the dependence model's assumption). The loop may be empty;
+    /// the caller guards the loads and stores by its non-emptiness.
+    fn carried_cells(
+        &self,
+        k: usize,
+        body: &Node,
+    ) -> Result<Option<(Vec<Cell>, InstanceCells)>, EmitError> {
+        let np = self.np();
+        let Some(instances) = straight_line(body, np) else {
+            return Ok(None);
+        };
+        let n = self.ivs.len();
+        let w = np + n + self.divs.len() + 1;
+        // Per access of each instance: (root, array, memref, elem, index, write).
+        type Seen = (usize, usize, Val, String, Vec<Row>, bool);
+        let mut poisoned: Vec<usize> = Vec::new();
+        let mut seen: Vec<Vec<Option<Seen>>> = Vec::new();
+        for (s, its) in &instances {
+            let st = &self.scop.statements[*s];
+            let mut per = Vec::new();
+            for a in &st.accesses {
+                let root = self.scop.arrays[a.array.0].root().key();
+                let write = a.kind == crate::scop::model::AccessKind::Write;
+                let name = a.op.name();
+                let ops = a.op.operands();
+                let (memref, elem) = match (name.as_str(), write) {
+                    ("affine.store", true) if ops.len() >= 2 => (ops[1], ops[0].type_text()),
+                    ("affine.load", false) if !ops.is_empty() => match a.op.result(0) {
+                        Some(r) => (ops[0], r.type_text()),
+                        None => (ops[0], String::new()),
+                    },
+                    _ => match ops.first() {
+                        Some(&m) => (m, String::new()),
+                        None => return Ok(None),
+                    },
+                };
+                let inside = memref
+                    .defining_op()
+                    .is_some_and(|d| in_scop(self.scop, d) && is_nested_in_loop(self.scop, d));
+                let mut ok = !elem.is_empty() && !inside;
+                // An expanded array: its buffer (the model's subscripts
+                // already start with the expanded iterators).
+                let (root, memref) = match self.expanded.get(&a.op.key()) {
+                    Some((buf, _, _)) => (buf.key(), *buf),
+                    None => (root, memref),
+                };
+                let index = if ok {
+                    subscript_rows(a, its, np, np + n, w).unwrap_or_else(|| {
+                        ok = false;
+                        Vec::new()
+                    })
+                } else {
+                    Vec::new()
+                };
+                // Only the outer loops (bound now) may appear, and only the
+                // parameters that are symbols of the new maps (a subscript's
+                // parameter that no bound uses is not one: it would be
+                // dropped from the map, which then reads another cell).
+                if index.iter().any(|row| {
+                    (0..n).any(|d| row[np + d] != 0 && (d == k || self.ivs[d].is_none()))
+                        || (0..np).any(|p| row[p] != 0 && !self.used[p])
+                }) {
+                    ok = false;
+                }
+                if !ok {
+                    if !poisoned.contains(&root) {
+                        poisoned.push(root);
+                    }
+                    per.push(None);
+                } else {
+                    per.push(Some((root, a.array.0, memref, elem, index, write)));
+                }
+            }
+            seen.push(per);
+        }
+        // Cells per array root; arrays reached through two array ids, or
+        // with two cells that may overlap, are not carried.
+        let mut cells: Vec<(usize, usize, Cell, bool)> = Vec::new(); // (root, array, cell, read)
+        for per in &seen {
+            for (root, array, memref, elem, index, write) in per.iter().flatten() {
+                if poisoned.contains(root) {
+                    continue;
+                }
+                match cells
+                    .iter_mut()
+                    .find(|(r, _, c, _)| r == root && c.index == *index)
+                {
+                    Some((_, arr, c, read)) => {
+                        if *arr != *array || c.memref.key() != memref.key() {
+                            poisoned.push(*root);
+                        }
+                        c.written |= *write;
+                        *read |= !*write;
+                    }
+                    None => cells.push((
+                        *root,
+                        *array,
+                        Cell {
+                            memref: *memref,
+                            elem: elem.clone(),
+                            index: index.clone(),
+                            written: *write,
+                        },
+                        !*write,
+                    )),
+                }
+            }
+        }
+        for i in 0..cells.len() {
+            let (root, _, a, read) = &cells[i];
+            if !*read {
+                poisoned.push(*root);
+            }
+            for (r2, _, b, _) in &cells[i + 1..] {
+                if r2 != root {
+                    continue;
+                }
+                let distinct = a.index.iter().zip(&b.index).any(|(x, y)| {
+                    let same_form = x[..w - 1] == y[..w - 1];
+                    same_form && x[w - 1] != y[w - 1]
+                });
+                if !distinct {
+                    poisoned.push(*root);
+                }
+            }
+        }
+        let kept: Vec<usize> = (0..cells.len())
+            .filter(|&i| !poisoned.contains(&cells[i].0))
+            .collect();
+        if kept.is_empty() {
+            return Ok(None);
+        }
+        let mut per_instance = Vec::new();
+        for per in &seen {
+            let mut v = Vec::new();
+            for acc in per {
+                v.push(acc.as_ref().and_then(|(root, _, _, _, index, _)| {
+                    kept.iter()
+                        .position(|&i| cells[i].0 == *root && cells[i].2.index == *index)
+                }));
+            }
+            per_instance.push(v);
+        }
+        let out = kept.iter().map(|&i| cells[i].2.clone()).collect();
+        Ok(Some((out, per_instance)))
+    }
+
+    /// The loop over `dim` with `cells` loaded before it, carried through
+    /// `iter_args`, and the written ones stored after it, all under a guard
+    /// that the loop runs at least once (unless that is a constant fact).
+    #[allow(clippy::too_many_arguments)]
+    fn carried_loop(
+        &mut self,
+        dim: usize,
+        lower: &[Bound],
+        upper: &[Bound],
+        body: &Node,
+        cells: Vec<Cell>,
+        instances: InstanceCells,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        if lower.iter().chain(upper).any(|b| b.div != 1) {
+            return self.plain_loop(dim, lower, upper, None, false, body, at, created);
+        }
+        let (dims, operands) = self.operands();
+        let header = self.map_header(&dims);
+        let mut conds = Vec::new();
+        for l in lower {
+            for u in upper {
+                let row: Row = u
+                    .row
+                    .iter()
+                    .zip(&l.row)
+                    .map(|(a, b)| a.checked_sub(*b))
+                    .collect::<Option<_>>()
+                    .ok_or("loop bounds overflow")?;
+                let last = row.len() - 1;
+                if row[..last].iter().all(|&c| c == 0) {
+                    if row[last] >= 0 {
+                        continue;
+                    }
+                    return Ok(()); // a constant empty range
+                }
+                conds.push(format!("{} >= 0", self.text(&row, &dims)));
+            }
+        }
+        let mut point = at;
+        let mut guard_block = None;
+        if !conds.is_empty() {
+            let then = self.affine_if(&header, &conds, &operands, at, created)?;
+            point = Point::End(then);
+            guard_block = Some(then);
+        }
+        let top = matches!(point, Point::Before(_));
+        let mut maps = Vec::new();
+        for c in &cells {
+            let subs: Vec<String> = c.index.iter().map(|r| self.text(r, &dims)).collect();
+            maps.push(self.attr(&format!("affine_map<{header} -> ({})>", subs.join(", ")))?);
+        }
+        let mut inits = Vec::new();
+        for (c, &map) in cells.iter().zip(&maps) {
+            let mut ops = vec![c.memref];
+            ops.extend(operands.iter().copied());
+            let ld = self
+                .b
+                .create_typed(point, "affine.load", &ops, &[&c.elem], &[("map", map)])
+                .ok_or_else(|| format!("cannot build the type {}", c.elem))?;
+            if top {
+                created.push(ld);
+            }
+            inits.push(ld.result(0).ok_or("affine.load without result")?);
+        }
+        let (lmap, umap) = self.bound_maps(lower, upper, &dims)?;
+        let (op, block) = affine_for(&self.b, point, lmap, umap, &operands, &inits)?;
+        if top {
+            created.push(op);
+        }
+        let iv = block.arg(0).ok_or("loop without induction variable")?;
+        let values = (0..inits.len())
+            .map(|i| block.arg(i + 1))
+            .collect::<Option<Vec<Val>>>()
+            .ok_or("loop without its carried values")?;
+        self.ivs[dim] = Some(iv);
+        self.carry = Some(Carry {
+            instances,
+            next: 0,
+            values,
+        });
+        let r = self.node(body, Point::End(block), created);
+        self.ivs[dim] = None;
+        let carry = self.carry.take();
+        r?;
+        let carry = carry.ok_or("internal error: carried values lost")?;
+        if carry.next != carry.instances.len() {
+            return Err("internal error: carried-cell instances out of step".into());
+        }
+        self.b.create(
+            Point::End(block),
+            "affine.yield",
+            &carry.values,
+            0,
+            &[],
+            &[],
+        );
+        for (i, c) in cells.iter().enumerate() {
+            if !c.written {
+                continue;
+            }
+            let v = op.result(i).ok_or("affine.for without result")?;
+            let mut ops = vec![v, c.memref];
+            ops.extend(operands.iter().copied());
+            let (st, _) = self
+                .b
+                .create(point, "affine.store", &ops, 0, &[("map", maps[i])], &[]);
+            if top {
+                created.push(st);
+            }
+        }
+        if let Some(b) = guard_block {
+            self.b
+                .create(Point::End(b), "affine.yield", &[], 0, &[], &[]);
+        }
+        Ok(())
+    }
+}
