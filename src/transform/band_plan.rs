@@ -11,7 +11,7 @@
 //! stage to the checker.
 
 use super::analysis::{band_groups, Band};
-use super::{tile_local, Options, Plan, PlanDim, MAX_JAM_COPIES};
+use super::{tile_local, Options, Plan, PlanDim};
 use crate::deps::Dependence;
 use crate::math::MathError;
 use crate::sched::pluto::{DimKind, PlutoSchedule};
@@ -477,58 +477,4 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
         register_r_size,
         inner_distributed: false,
     })
-}
-
-/// The unroll-and-jam stage: in each tiled band, the point loops just
-/// outside the innermost, as many as keep the unrolled body at most
-/// [`MAX_JAM_COPIES`] statement copies (the same count for every group:
-/// one set of dimensions).
-pub(super) fn unroll_jam(cx: &Cx, plans: &mut [BandPlan]) {
-    let factor = cx.opts.unroll_jam;
-    if factor <= 1 {
-        return;
-    }
-    for (band, bp) in cx.bands.iter().zip(plans) {
-        if !bp.tiled {
-            continue;
-        }
-        let mut c = 0usize;
-        let mut copies = factor;
-        while c + 1 < band.len && copies <= MAX_JAM_COPIES {
-            c += 1;
-            copies = copies.saturating_mul(factor);
-        }
-        bp.jam = c;
-    }
-}
-
-/// The parallel stage: the first coincident dimension of the schedule
-/// gets the parallel loop (its tile loop when its band is tiled), or every
-/// coincident one with `nested`; a tiled band without a parallel tile loop,
-/// when no loop before it is parallel, runs its tiles as a wavefront.
-pub(super) fn parallel(cx: &Cx, plans: &mut [BandPlan]) {
-    let opts = cx.opts;
-    if !opts.parallel {
-        return;
-    }
-    let mut taken = false;
-    let first = |band: &Band, d: usize, taken: bool| {
-        opts.nested || (!taken && Some(band.first + d) == cx.first_coincident)
-    };
-    for (band, bp) in cx.bands.iter().zip(plans) {
-        bp.parallel_before = taken;
-        if !bp.tiled {
-            for d in 0..band.len {
-                bp.parallel[d] = band.coincident[d] && first(band, d, taken);
-                taken |= bp.parallel[d];
-            }
-            continue;
-        }
-        bp.par_dim = (0..band.len).find(|&d| band.tile_parallel(d) && first(band, d, taken));
-        bp.wavefront = opts.wavefront
-            && !taken
-            && !(0..band.len).any(|d| band.tile_parallel(d))
-            && band.len >= 2;
-        taken |= bp.par_dim.is_some() || bp.wavefront;
-    }
 }

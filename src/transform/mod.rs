@@ -50,17 +50,21 @@
 mod analysis;
 mod band_plan;
 mod display;
+mod gather;
 pub mod gpu;
+mod inner_distribute;
+mod parallel;
 mod point_order;
 mod register_tile;
 mod sizes;
+mod unroll_jam;
 
 use band_plan::{BandPlan, Cx};
 
 use crate::deps::Dependence;
 use crate::math::MathError;
 use crate::sched::pluto::PlutoSchedule;
-use crate::sched::{verify_parallel, Schedule};
+use crate::sched::Schedule;
 use crate::scop::form::{Form, Locals};
 use crate::scop::model::Scop;
 
@@ -205,13 +209,13 @@ type Stage = fn(&Cx, &mut [BandPlan]);
 /// The plan's stages, in order, after tiling (every band of two loops or
 /// more, in the scheduler's point order: [`BandPlan::new`]). Each edits
 /// the declarative band plans; [`band_plan::materialize`] writes the
-/// schedule once, at the end, then [`inner_distribute`] runs on it.
+/// schedule once, at the end, then [`inner_distribute::run`] runs on it.
 const STAGES: [(&str, Stage); 5] = [
-    ("parallel", band_plan::parallel),
+    ("parallel", parallel::run),
     ("point order", point_order::run),
-    ("unroll-and-jam", band_plan::unroll_jam),
+    ("unroll-and-jam", unroll_jam::run),
     ("register tile", register_tile::run),
-    ("gather", point_order::gather),
+    ("gather", gather::run),
 ];
 
 /// Why no plan was made.
@@ -287,7 +291,7 @@ pub fn plan_checked(
         .last()
         .zip(plans.last())
         .is_some_and(|(_, b)| b.tiled && b.wavefront);
-    inner_distribute(&cx, last_wavefront, &mut plan);
+    inner_distribute::run(&cx, last_wavefront, &mut plan);
     Ok(plan)
 }
 
@@ -302,53 +306,6 @@ fn break_stage(stage: &str, plans: &mut [BandPlan]) {
             bp.par_dim = Some(0);
             bp.wavefront = false;
         }
-    }
-}
-
-/// Statements that share the innermost loop only because the scalar
-/// dimension ordering them comes last (the sweeps of a fused, skewed
-/// Jacobi stencil: one reads what the other wrote a few iterations before,
-/// and LLVM vectorizes neither) get a loop each when ordering them first is
-/// legal. Only inside wavefront tiles (`last_wavefront`: skewed stencils):
-/// gemver's fused updates run faster in one vectorized loop than in two.
-fn inner_distribute(cx: &Cx, last_wavefront: bool, plan: &mut Plan) {
-    let Cx { scop, deps, .. } = *cx;
-    let ns = scop.statements.len();
-    let n = plan.dims.len();
-    let dims = &plan.dims;
-    if n < 2
-        || !last_wavefront
-        || !dims[n - 1].scalar
-        || dims[n - 2].scalar
-        || dims[n - 2].unroll
-        || dims[n - 2].parallel
-        || !plan.register_tiles.is_empty()
-    {
-        return;
-    }
-    let sigma = |s: usize| plan.schedule.dims[s][n - 1].as_constant();
-    if !(1..ns).any(|s| sigma(s) != sigma(0)) {
-        return;
-    }
-    // The swap is legal when no dependence from a statement ordered later
-    // by the scalar dimension to one ordered earlier is carried by the
-    // innermost loop (the plan itself is legal: equal outer dimensions and
-    // a positive distance there are what it would reverse). One level, only
-    // those dependences: the full check of the final plan comes later, in
-    // the pass.
-    let backward: Vec<Dependence> = deps
-        .iter()
-        .filter(|d| sigma(d.source.0) > sigma(d.sink.0))
-        .cloned()
-        .collect();
-    if verify_parallel(scop, &backward, &plan.schedule, n - 2).is_ok_and(|v| v.is_empty()) {
-        for row in plan.schedule.dims.iter_mut() {
-            row.swap(n - 2, n - 1);
-        }
-        plan.dims.swap(n - 2, n - 1);
-        plan.inner_distributed = true;
-        plan.notes
-            .push("statements of the innermost loop distributed".into());
     }
 }
 

@@ -56,55 +56,6 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
     }
 }
 
-/// The gather stage, after the register tiles: a vector loop along which
-/// an access is strided (cholesky's `A[j][k]` along `j`), in a group left
-/// without a register tile, gathers at every iteration. The band's
-/// innermost loop is kept there instead when every access of the
-/// statements with the most loops (the bulk of the work) is contiguous or
-/// invariant along it: cholesky at LARGE, 0.54 s -> 0.47 s, its `A[i][j]`
-/// updated along `k` through memory.
-pub(super) fn gather(cx: &Cx, plans: &mut [BandPlan]) {
-    let Cx { scop, sched, .. } = *cx;
-    for (band, bp) in cx.bands.iter().zip(plans) {
-        if !bp.tiled {
-            continue;
-        }
-        let last = band.len - 1;
-        for (_, members) in &bp.groups {
-            let s0 = members[0];
-            let v = bp.orders[s0].last().copied().unwrap_or(last);
-            let deepest = deepest(scop, members);
-            if !bp.vector[s0]
-                || bp.reg[s0].is_some()
-                || v == last
-                || contiguous_along(scop, sched, band, v, &deepest)
-                || !contiguous_along(scop, sched, band, last, &deepest)
-            {
-                continue;
-            }
-            for &s in members {
-                bp.orders[s] = (0..band.len).collect();
-                bp.sizes[s] = bp.base_sizes.clone();
-                bp.vector[s] = false;
-            }
-            let moved = format!(
-                "point loop φ{} moved innermost (stride-1 accesses)",
-                band.first + v
-            );
-            let ns = bp.orders.len();
-            let still = (0..ns).any(|s| bp.vector[s] && bp.orders[s].last() == Some(&v));
-            if !still {
-                bp.notes.retain(|n| *n != moved);
-            }
-            bp.notes.push(format!(
-                "point loop φ{} kept innermost (contiguous accesses; φ{} would gather)",
-                band.first + last,
-                band.first + v
-            ));
-        }
-    }
-}
-
 /// The point order of `band`'s loops for the statements `members`, from
 /// the tile sizes `base_sizes`; what it did goes into `notes` (once each).
 fn choose(

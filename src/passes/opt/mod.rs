@@ -26,6 +26,7 @@ mod distribute;
 mod gpu;
 mod plan;
 mod privatize;
+mod profitability;
 mod split;
 
 use std::time::Duration;

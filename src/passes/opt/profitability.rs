@@ -1,0 +1,197 @@
+//! The profitability rules (`profitability=true`, the default), applied in
+//! order by [`super::plan::plan_with`] to a plan and its loop tree: one may
+//! replace the plan (time-skewed stencils), one may run parallel loops
+//! sequentially, and the others leave the SCoP unchanged (`Err` says why).
+//! Each rule is a function; none decides legality (a replaced plan goes to
+//! the checker like any other).
+
+use crate::codegen::{generate, work_per_loop, Tree};
+use crate::deps::Dependence;
+use crate::sched::pluto::{DimKind, PlutoSchedule};
+use crate::sched::verify_parallel;
+use crate::scop::model::Scop;
+use crate::transform::{is_skewed, original_parallel_plan, original_plan, Plan};
+
+/// Smallest number of statement instances per execution of a parallel loop
+/// (below it, OpenMP's fork and join cost more than two threads gain).
+const PARALLEL_MIN_WORK: f64 = 50_000.0;
+
+/// How many times fewer instances a parallel loop needs when its innermost
+/// loop carries a dependence (see [`demote_small_parallel`]).
+const LATENCY_FACTOR: f64 = 5.0;
+
+/// Smallest estimated number of statement instances of a SCoP worth
+/// transforming: gemm at SMALL (340,000) runs in 12 µs untouched and in
+/// 20 µs tiled and forked; gesummv at LARGE (3.4 million, 0.9 ms) twice as
+/// fast with its rows in parallel.
+const SCOP_MIN_WORK: f64 = 1_000_000.0;
+
+/// Time-skewed stencils: on few cores, the space loops of each time step in
+/// parallel beat a wavefront of skewed tiles whose innermost loop runs two
+/// statements that depend on each other a few iterations apart (it does not
+/// vectorize), and beat a skewed schedule left without parallel loops (its
+/// tiles dropped for guards) by far. With a loop per statement inside the
+/// tiles, the wavefront wins (jacobi-2d and heat-3d at LARGE: 2.3x and 2.6x
+/// the baseline, the parallel space loops 1.3-2.2x and 2.0x). The plan of
+/// the original loops with their outermost parallel loop, and its tree, in
+/// place of `plan` when that applies and the tree needs no guards inside
+/// innermost loops.
+pub(super) fn stencil_space_loops(
+    scop: &Scop,
+    deps: &[Dependence],
+    sched: &PlutoSchedule,
+    plan: &Plan,
+) -> Option<(Plan, Tree)> {
+    let applies = is_skewed(sched)
+        && !plan.inner_distributed
+        && (plan.notes.iter().any(|n| n.contains("wavefront"))
+            || !plan.dims.iter().any(|d| d.parallel));
+    if !applies {
+        return None;
+    }
+    let alt = original_parallel_plan(scop, |s, k| {
+        Ok(verify_parallel(scop, deps, s, k)
+            .map(|v| v.is_empty())
+            .unwrap_or(false))
+    });
+    let alt = alt.ok()??;
+    let t = generate(scop, &alt).ok()?;
+    (t.inner_guards() == 0).then_some((alt, t))
+}
+
+/// Parallel loops whose executions run little work cost more in OpenMP
+/// forks than they gain: they run sequentially. Instances of an innermost
+/// loop that carries a dependence (a reduction or a recurrence: each waits
+/// for the previous one) cost several times those of one that vectorizes,
+/// so such loops need less work per execution (trisolv's wavefront: about
+/// 34,000 instances per execution, 0.45 ms in parallel against 1.0 ms
+/// sequential; jacobi-1d's vectorized one, 36,000: 0.50 ms against
+/// 0.14 ms). The note for the remark when a loop of `plan` was made
+/// sequential (its tree must then be generated again).
+pub(super) fn demote_small_parallel(
+    scop: &Scop,
+    deps: &[Dependence],
+    plan: &mut Plan,
+) -> Option<String> {
+    let mut demoted = Vec::new();
+    let innermost = (0..plan.dims.len()).rev().find(|&k| !plan.dims[k].scalar);
+    let latency_bound = innermost.is_some_and(|k| {
+        verify_parallel(scop, deps, &plan.schedule, k).is_ok_and(|v| !v.is_empty())
+    });
+    let min_work = if latency_bound {
+        PARALLEL_MIN_WORK / LATENCY_FACTOR
+    } else {
+        PARALLEL_MIN_WORK
+    };
+    for k in 0..plan.dims.len() {
+        if !plan.dims[k].parallel {
+            continue;
+        }
+        if let Ok(Some(w)) = work_per_loop(scop, plan, k) {
+            if w < min_work {
+                plan.dims[k].parallel = false;
+                demoted.push(format!("{w:.0}"));
+            }
+        }
+    }
+    (!demoted.is_empty()).then(|| {
+        format!(
+            "parallel loop kept sequential: about {} statement instances per execution",
+            demoted.join(", ")
+        )
+    })
+}
+
+/// A SCoP with little work in all gains nothing from tiles or forks (its
+/// instances counted on its original loops: the widths of tiled loops
+/// over-estimate).
+pub(super) fn enough_work(scop: &Scop) -> Result<(), String> {
+    let original = original_plan(scop);
+    match work_per_loop(scop, &original, 0) {
+        Ok(Some(w)) if w < SCOP_MIN_WORK => Err(format!(
+            "no profitable transformation: about {w:.0} statement instances in all, too few for tiles or parallel loops to pay"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Matrix-vector shapes (no band of three loops) whose schedule takes apart
+/// two statements of one innermost input loop that read the same cells
+/// (bicg's `A[i][j]`, read by both updates: separate nests, or one nest
+/// whose hyperplanes run them in transposed orders): the array is streamed
+/// twice, and such kernels are bound by memory traffic, so the parallel
+/// loops gained do not pay for the second pass.
+pub(super) fn one_pass_over_shared_reads(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    plan: &Plan,
+) -> Result<(), String> {
+    if plan.max_tiled_band > 2 {
+        return Ok(());
+    }
+    let Some((a, b, array)) = split_shared_reads(scop, sched) else {
+        return Ok(());
+    };
+    Err(format!(
+        "no profitable transformation: {} and {} share their innermost loop and read {} at the same cells, which the schedule would read at distant times (a second pass over {} in a memory-bound nest)",
+        scop.statements[a].name,
+        scop.statements[b].name,
+        scop.arrays[array].name,
+        scop.arrays[array].name
+    ))
+}
+
+/// Tiles of two-loop bands alone (matrix-vector shapes: reuse along one
+/// dimension only, which the untiled loops already have) cost more in loop
+/// overhead than they save.
+pub(super) fn more_than_two_loop_tiles(plan: &Plan) -> Result<(), String> {
+    if !plan.dims.iter().any(|d| d.parallel) && (1..=2).contains(&plan.max_tiled_band) {
+        return Err(
+            "no profitable transformation: no parallel loop, and tiles of two-loop bands alone do not pay".to_string(),
+        );
+    }
+    Ok(())
+}
+
+/// A plan with neither a tiled band nor a parallel loop gains nothing
+/// (`fallback_note`: why it lost its tiles, if it did).
+pub(super) fn something_gained(plan: &Plan, fallback_note: Option<&str>) -> Result<(), String> {
+    if !plan.dims.iter().any(|d| d.parallel) && plan.max_tiled_band == 0 {
+        return Err(format!(
+            "no profitable transformation: no tilable band of two or more loops and no parallel loop{}",
+            fallback_note.map(|n| format!(" ({n})")).unwrap_or_default()
+        ));
+    }
+    Ok(())
+}
+
+/// Two statements of the same innermost input loop (same enclosing loops)
+/// that read one array at the same subscripts, which the schedule takes
+/// apart: their rows first differ at a sequence dimension before any loop
+/// (separate nests), or some loop dimension gives them different
+/// hyperplanes (the same cell read at distant times). The statements and
+/// the array.
+fn split_shared_reads(scop: &Scop, sched: &PlutoSchedule) -> Option<(usize, usize, usize)> {
+    let sts = &scop.statements;
+    for a in 0..sts.len() {
+        for b in a + 1..sts.len() {
+            if sts[a].loops != sts[b].loops || sts[a].loops.is_empty() {
+                continue;
+            }
+            let Some(shared) = sts[a].shared_read(&sts[b]) else {
+                continue;
+            };
+            let (da, db) = (&sched.schedule.dims[a], &sched.schedule.dims[b]);
+            let scalar = |k: usize| matches!(sched.dims[k], DimKind::Scalar);
+            let first_diff = (0..sched.dims.len()).find(|&k| da.get(k) != db.get(k));
+            let separate_nests =
+                first_diff.is_some_and(|k| scalar(k) && (0..k).all(scalar));
+            let transposed = (0..sched.dims.len())
+                .any(|k| !scalar(k) && da.get(k).map(|f| &f.iters) != db.get(k).map(|f| &f.iters));
+            if separate_nests || transposed {
+                return Some((a, b, shared.array.0));
+            }
+        }
+    }
+    None
+}
