@@ -510,29 +510,13 @@ impl Emitter<'_> {
         // the loop over blocks runs (so that it loads no cell the blocks
         // would not load).
         let (dims, operands) = self.operands();
-        let mut conds = Vec::new();
-        for l in lower {
-            for u in upper {
-                if l.div != 1 || u.div != 1 {
-                    return Err("internal error: hoisting with divided block bounds".into());
-                }
-                let row: Row = u
-                    .row
-                    .iter()
-                    .zip(&l.row)
-                    .map(|(a, b)| a.checked_sub(*b))
-                    .collect::<Option<_>>()
-                    .ok_or("loop bounds overflow")?;
-                let last = row.len() - 1;
-                if row[..last].iter().all(|&c| c == 0) {
-                    if row[last] >= 0 {
-                        continue;
-                    }
-                    return Ok(()); // a constant empty range
-                }
-                conds.push(format!("{} >= 0", self.text(&row, &dims)));
-            }
+        let pairs = !lower.is_empty() && !upper.is_empty();
+        if pairs && lower.iter().chain(upper).any(|b| b.div != 1) {
+            return Err("internal error: hoisting with divided block bounds".into());
         }
+        let Some(conds) = self.runs_once_conds(lower, upper, &dims)? else {
+            return Ok(()); // a constant empty range
+        };
         let mut fill_point = inside;
         let mut guard = None;
         if !conds.is_empty() {

@@ -486,6 +486,40 @@ impl Emitter<'_> {
         format!("({})[{}]", d.join(", "), s.join(", "))
     }
 
+    /// The conditions `u - l >= 0`, over the loops `dims`, under which a
+    /// loop from the undivided bounds `lower` (their maximum) to `upper`
+    /// (their minimum) runs at least once, leaving out the pairs whose
+    /// difference is a constant; `None` when one of those is negative (the
+    /// loop never runs).
+    fn runs_once_conds(
+        &self,
+        lower: &[Bound],
+        upper: &[Bound],
+        dims: &[usize],
+    ) -> Result<Option<Vec<String>>, EmitError> {
+        let mut conds = Vec::new();
+        for l in lower {
+            for u in upper {
+                let row: Row = u
+                    .row
+                    .iter()
+                    .zip(&l.row)
+                    .map(|(a, b)| a.checked_sub(*b))
+                    .collect::<Option<_>>()
+                    .ok_or("loop bounds overflow")?;
+                let last = row.len() - 1;
+                if row[..last].iter().all(|&c| c == 0) {
+                    if row[last] >= 0 {
+                        continue;
+                    }
+                    return Ok(None);
+                }
+                conds.push(format!("{} >= 0", self.text(&row, dims)));
+            }
+        }
+        Ok(Some(conds))
+    }
+
     fn bound_text(&self, b: &Bound, dims: &[usize], lower: bool) -> String {
         let e = self.text(&b.row, dims);
         match (lower, b.div) {

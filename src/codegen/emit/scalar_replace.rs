@@ -251,26 +251,9 @@ impl Emitter<'_> {
         }
         let (dims, operands) = self.operands();
         let header = self.map_header(&dims);
-        let mut conds = Vec::new();
-        for l in lower {
-            for u in upper {
-                let row: Row = u
-                    .row
-                    .iter()
-                    .zip(&l.row)
-                    .map(|(a, b)| a.checked_sub(*b))
-                    .collect::<Option<_>>()
-                    .ok_or("loop bounds overflow")?;
-                let last = row.len() - 1;
-                if row[..last].iter().all(|&c| c == 0) {
-                    if row[last] >= 0 {
-                        continue;
-                    }
-                    return Ok(()); // a constant empty range
-                }
-                conds.push(format!("{} >= 0", self.text(&row, &dims)));
-            }
-        }
+        let Some(conds) = self.runs_once_conds(lower, upper, &dims)? else {
+            return Ok(()); // a constant empty range
+        };
         let mut point = at;
         let mut guard_block = None;
         if !conds.is_empty() {
