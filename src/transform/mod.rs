@@ -286,11 +286,7 @@ pub fn plan_checked(
         }
     }
     let mut plan = band_plan::materialize(&cx, &plans)?;
-    let last_wavefront = cx
-        .bands
-        .last()
-        .zip(plans.last())
-        .is_some_and(|(_, b)| b.tiled && b.wavefront);
+    let last_wavefront = plans.last().is_some_and(|b| b.tiled && b.wavefront);
     inner_distribute::run(&cx, last_wavefront, &mut plan);
     Ok(plan)
 }
