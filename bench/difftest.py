@@ -226,6 +226,12 @@ def candidate(kernel, size, work, bin_dir, opt_args, threads, init="polybench", 
         ok, out, err = run([os.path.join(bin_dir, "polyrs-opt"), mlir] + opt_args)
         if not ok:
             return None, "polyrs-opt: " + err.strip().splitlines()[-1] if err.strip() else "polyrs-opt failed"
+        # Debug builds check the plan after each stage: a stage's wrong
+        # decision is caught (a warning, the SCoP left unchanged), and the
+        # output is still right, but the stage has a bug.
+        internal = [l for l in err.splitlines() if "internal error" in l]
+        if internal:
+            return None, "polyrs-opt: " + internal[0]
         src = "-"
         text = out
     else:

@@ -21,6 +21,8 @@
 //!
 //! # Modules
 //!
+//! * [`analysis`] — what the plan's heuristics ask of the model (which
+//!   dependences a schedule dimension carries), apart from the checker.
 //! * [`ffi`] — every call into C and C++: the shim in `cpp/shim.cpp` (pass
 //!   registration, diagnostics, mlir-opt main) and read-only IR handles.
 //! * [`cli`] — the command-line parser of `polyrs-translate` and `polyrs-runner`.
@@ -43,6 +45,7 @@
 
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod cli;
 pub mod codegen;
 pub mod deps;

@@ -3,8 +3,8 @@
 
 use super::band_plan::Cx;
 use super::Plan;
+use crate::analysis::carried::carries;
 use crate::deps::Dependence;
-use crate::sched::verify_parallel;
 
 /// Statements that share the innermost loop only because the scalar
 /// dimension ordering them comes last (the sweeps of a fused, skewed
@@ -42,7 +42,7 @@ pub(super) fn run(cx: &Cx, last_wavefront: bool, plan: &mut Plan) {
         .filter(|d| sigma(d.source.0) > sigma(d.sink.0))
         .cloned()
         .collect();
-    if verify_parallel(scop, &backward, &plan.schedule, n - 2).is_ok_and(|v| v.is_empty()) {
+    if matches!(carries(scop, &backward, &plan.schedule, n - 2), Ok(false)) {
         for row in plan.schedule.dims.iter_mut() {
             row.swap(n - 2, n - 1);
         }

@@ -11,8 +11,8 @@ use super::analysis::{
 };
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::parallel_vector_tile;
+use crate::analysis::carried::carries;
 use crate::deps::Dependence;
-use crate::sched::verify_parallel;
 use crate::scop::form::Form;
 use crate::scop::model::AccessKind;
 
@@ -122,7 +122,7 @@ fn choose(
                 row.extend(order);
             }
             let at = band.first + band.len - 1;
-            verify_parallel(scop, &among_deepest, &trial, at).is_ok_and(|v| v.is_empty())
+            matches!(carries(scop, &among_deepest, &trial, at), Ok(false))
         };
         // A statement of the group depends on itself along point
         // dimension `d` (seidel's `A[i][j]` on `A[i][j-1]`), not only
@@ -144,8 +144,7 @@ fn choose(
                 .cloned()
                 .collect();
             let at = band.first + d;
-            !own.is_empty()
-                && verify_parallel(scop, &own, &sched.schedule, at).is_ok_and(|v| !v.is_empty())
+            !own.is_empty() && matches!(carries(scop, &own, &sched.schedule, at), Ok(true))
         };
         // Candidates by decreasing stride score (ties: the later
         // dimension first); the polyhedral test runs only until

@@ -4,7 +4,7 @@
 use crate::codegen::generate;
 use crate::deps::Dependence;
 use crate::sched::pluto::{schedule, Options as SchedOptions, PlutoSchedule};
-use crate::sched::verify_parallel;
+use crate::analysis::carried::carries;
 use crate::scop::model::Scop;
 use crate::target::gpu::GpuTarget;
 use crate::transform::gpu::{original_schedule, plan as gpu_plan, GpuPlan, GpuRole};
@@ -49,7 +49,7 @@ pub(super) fn plan(
     }
     if mapped.is_none() {
         let s = original_schedule(scop, |s, k| {
-            Ok(verify_parallel(scop, deps, s, k).is_ok_and(|v| v.is_empty()))
+            Ok(matches!(carries(scop, deps, s, k), Ok(false)))
         })
         .map_err(failed)?;
         mapped = noted(

@@ -8,7 +8,7 @@
 use crate::codegen::{generate, work_per_loop, Tree};
 use crate::deps::Dependence;
 use crate::sched::pluto::{DimKind, PlutoSchedule};
-use crate::sched::verify_parallel;
+use crate::analysis::carried::carries;
 use crate::scop::model::Scop;
 use crate::transform::{is_skewed, original_parallel_plan, original_plan, Plan};
 
@@ -50,9 +50,7 @@ pub(super) fn stencil_space_loops(
         return None;
     }
     let alt = original_parallel_plan(scop, |s, k| {
-        Ok(verify_parallel(scop, deps, s, k)
-            .map(|v| v.is_empty())
-            .unwrap_or(false))
+        Ok(matches!(carries(scop, deps, s, k), Ok(false)))
     });
     let alt = alt.ok()??;
     let t = generate(scop, &alt).ok()?;
@@ -76,7 +74,7 @@ pub(super) fn demote_small_parallel(
     let mut demoted = Vec::new();
     let innermost = (0..plan.dims.len()).rev().find(|&k| !plan.dims[k].scalar);
     let latency_bound = innermost.is_some_and(|k| {
-        verify_parallel(scop, deps, &plan.schedule, k).is_ok_and(|v| !v.is_empty())
+        matches!(carries(scop, deps, &plan.schedule, k), Ok(true))
     });
     let min_work = if latency_bound {
         PARALLEL_MIN_WORK / LATENCY_FACTOR

@@ -1,0 +1,172 @@
+//! Which dependences a schedule dimension carries: "may the loop over
+//! dimension `k` run its iterations in any order", for the heuristics that
+//! pick loop orders, distribute statements and weigh parallel loops.
+//!
+//! The route is relational, unlike the checker's: each statement's schedule
+//! becomes a map `S[i] -> [t]` (its tile coordinates existential), each
+//! dependence piece `S[i] -> T[j]` is carried into schedule space by
+//! composition, `[t] -> [t'] = σ_S⁻¹ ; D ; σ_T`, and its distance set
+//! `{ t' - t }` (the math core's `deltas`) is tested: dimension `k` carries
+//! the dependence when some distance is zero before `k` and not zero at `k`.
+//! The checker ([`crate::sched::verify_parallel`]) instead lays the source's
+//! and the sink's schedule forms out by hand over the dependence's columns
+//! and tests the differences; the two agree on every exact input, and debug
+//! builds compare them on every question a heuristic asks ([`carries`]).
+
+use crate::deps::Dependence;
+use crate::math::{BasicRel, MathError, Space, Tuple};
+use crate::sched::Schedule;
+use crate::scop::model::Scop;
+
+/// Whether dimension `k` of `schedule` carries some dependence of `deps`:
+/// an instance pair at distance zero on the dimensions before `k` and not
+/// zero at `k`. A loop over a dimension that carries none may run its
+/// iterations in any order. Stops at the first dependence piece found.
+///
+/// Debug and test builds ask the checker too
+/// ([`crate::sched::verify_parallel`]) and assert that both answer alike
+/// (unless either meets a limit of the math core): the two routes must
+/// agree on every exact input, so a disagreement is a bug in one of them,
+/// reported at the pass boundary as an internal error.
+pub fn carries(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    k: usize,
+) -> Result<bool, MathError> {
+    let ours = first_carried(scop, deps, schedule, k);
+    #[cfg(debug_assertions)]
+    if let (Ok(ours), Ok(checker)) = (
+        &ours,
+        crate::sched::verify_parallel(scop, deps, schedule, k),
+    ) {
+        assert_eq!(
+            *ours,
+            !checker.is_empty(),
+            "the carried-dependence analysis and the checker disagree on dimension {k}"
+        );
+    }
+    ours
+}
+
+fn first_carried(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    k: usize,
+) -> Result<bool, MathError> {
+    let n = dims(scop, schedule)?;
+    for d in deps {
+        for piece in &d.relation {
+            if carried_by(&distances(schedule, d, piece, n)?, k, n)? {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// The number of dimensions of `schedule`, or an error when it does not fit
+/// `scop`.
+fn dims(scop: &Scop, schedule: &Schedule) -> Result<usize, MathError> {
+    let n = schedule.dims.first().map_or(0, Vec::len);
+    if schedule.dims.len() != scop.statements.len()
+        || schedule.locals.len() != scop.statements.len()
+        || schedule.dims.iter().any(|d| d.len() != n)
+    {
+        return Err(MathError::Space(
+            "the schedule does not fit the SCoP's statements".into(),
+        ));
+    }
+    Ok(n)
+}
+
+/// The distances `{ t' - t }` in schedule space of one piece of `d`.
+fn distances(
+    schedule: &Schedule,
+    d: &Dependence,
+    piece: &BasicRel,
+    n: usize,
+) -> Result<BasicRel, MathError> {
+    let space = piece.space();
+    let source = schedule_map(schedule, d.source.0, space, space.expect_map()?.clone(), n)?;
+    let sink = schedule_map(schedule, d.sink.0, space, space.output.clone(), n)?;
+    source
+        .reverse()?
+        .apply_range(piece)?
+        .apply_range(&sink)?
+        .deltas()
+}
+
+/// Whether some distance of `set` (over `[params | δ | locals]`, `n`
+/// dimensions) is zero before dimension `k` and not zero at `k`.
+fn carried_by(set: &BasicRel, k: usize, n: usize) -> Result<bool, MathError> {
+    if k >= n {
+        return Err(MathError::Space(format!(
+            "dimension {k} does not exist (the schedule has {n})"
+        )));
+    }
+    let np = set.space().n_param();
+    let unit = |dim: usize, sign: i64, constant: i64| {
+        let mut r = vec![0i64; set.n_col() + 1];
+        r[np + dim] = sign;
+        r[set.n_col()] = constant;
+        r
+    };
+    let mut before = set.clone();
+    for dim in 0..k {
+        before.add_eq(unit(dim, 1, 0))?;
+    }
+    for sign in [1, -1] {
+        // sign · δ_k - 1 >= 0
+        let mut v = before.clone();
+        v.add_ineq(unit(k, sign, -1))?;
+        if !v.is_empty()? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Statement `s`'s schedule as a map `tuple -> [t0, ..., t(n-1)]` over
+/// `[params | iters | t | schedule locals]`, the locals existential.
+fn schedule_map(
+    schedule: &Schedule,
+    s: usize,
+    dep_space: &Space,
+    tuple: Tuple,
+    n: usize,
+) -> Result<BasicRel, MathError> {
+    let (np, ni) = (dep_space.n_param(), tuple.len());
+    let locals = &schedule.locals[s];
+    let nl = locals.count;
+    let space = Space {
+        params: dep_space.params.clone(),
+        input: Some(tuple),
+        output: Tuple::anonymous(None, n),
+    };
+    // A form over [params | iters | locals | 1] widened with the t columns.
+    let widen = |row: Vec<i64>| {
+        let mut r = row[..np + ni].to_vec();
+        r.extend(std::iter::repeat_n(0, n));
+        r.extend_from_slice(&row[np + ni..]);
+        r
+    };
+    let mut eqs = Vec::with_capacity(n + locals.eqs.len());
+    for (k, f) in schedule.dims[s].iter().enumerate() {
+        // t_k - f = 0
+        let mut r = widen(f.row(np, ni, nl));
+        for c in r.iter_mut() {
+            *c = c.checked_neg().ok_or(MathError::Overflow)?;
+        }
+        r[np + ni + k] = 1;
+        eqs.push(r);
+    }
+    eqs.extend(locals.eqs.iter().map(|f| widen(f.row(np, ni, nl))));
+    let ineqs = locals
+        .ineqs
+        .iter()
+        .map(|f| widen(f.row(np, ni, nl)))
+        .collect();
+    BasicRel::from_constraints(space, nl, eqs, ineqs)
+}
