@@ -226,6 +226,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Allow LLVM to fuse each multiply and the add or subtract that uses it into a fused multiply-add, in the rewritten loop nests (fastmath<contract> on their arith.mulf, addf, subf): faster on CPUs with FMA, what gcc -O3 and clang -O3 do by default, but results may differ in the last bits from the input's (off: bit-identical)">,
     Option<"printPlan", "print-plan", "bool", /*default=*/"false",
            "Print each rewritten SCoP's plan (the role of every schedule dimension, each statement's final schedule with the constraints that define its tile coordinates) and the loop tree generated from it, as a remark: for stage-level tests and bug reports">,
+    Option<"printStages", "print-stages", "bool", /*default=*/"false",
+           "Print each rewritten SCoP's plan after tiling and after each stage of the plan that changed it (parallel, point order, unroll-and-jam, register tile, gather, inner distribute), in print-plan's form, as remarks: for stage-level tests">,
     Option<"timeBudget", "time-budget", "unsigned", /*default=*/"5",
            "Seconds of work per SCoP (dependences, schedule, plan, checks, code generation) before it is left unchanged with a remark naming the stage that ran out (0: no limit)">,
   ];

@@ -476,5 +476,6 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
         register_tiles,
         register_r_size,
         inner_distributed: false,
+        stages: Vec::new(),
     })
 }

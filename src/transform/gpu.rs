@@ -221,6 +221,7 @@ pub fn plan(
             register_r_size: vec![0; ns],
             inner_distributed: false,
             restarted_wavefront: None,
+            stages: Vec::new(),
         },
         roles,
     }))

@@ -125,6 +125,9 @@ pub struct Options {
     /// iterations of another point loop and `v` of the vector loop, which
     /// are unrolled, so the written cells stay in registers across it.
     pub register_tile: (i64, i64),
+    /// Record the plan's text after tiling and after each stage that
+    /// changed it ([`Plan::stages`]).
+    pub trace_stages: bool,
 }
 
 /// Largest number of copies of a statement that unroll-and-jam makes.
@@ -184,6 +187,10 @@ pub struct Plan {
     /// drains at every iteration of them): the schedule dimension where
     /// that band starts, the first one.
     pub restarted_wavefront: Option<usize>,
+    /// With [`Options::trace_stages`]: each stage that changed the plan
+    /// (after the first, "tile") and the plan's text after it
+    /// ([`Plan::to_text`]); empty for a plan not built by [`plan_checked`].
+    pub stages: Vec<(&'static str, String)>,
 }
 
 /// A new local `l` of `locals` with `t·l <= φ <= t·l + t - 1`: the block
@@ -252,7 +259,9 @@ pub fn plan(
 /// [`plan`], with `check` (when given) asked for the plan after tiling and
 /// after each stage that changed it (Cranelift's `verify_if`): the pass
 /// gives its independent checker in debug and test builds, so that a wrong
-/// decision is reported with the stage that made it.
+/// decision is reported with the stage that made it. With
+/// [`Options::trace_stages`], the plan's text at those points goes into
+/// [`Plan::stages`].
 pub fn plan_checked(
     scop: &Scop,
     sched: &PlutoSchedule,
@@ -262,22 +271,29 @@ pub fn plan_checked(
 ) -> Result<Plan, PlanError> {
     let cx = Cx::new(scop, sched, deps, opts);
     let mut plans: Vec<BandPlan> = cx.bands.iter().map(|b| BandPlan::new(&cx, b)).collect();
-    let checking = check.is_some();
+    let observing = check.is_some() || opts.trace_stages;
+    let mut trace = Vec::new();
     let mut verify_if = |stage: &'static str, plans: &[BandPlan]| -> Result<(), PlanError> {
-        let Some(check) = check.as_mut() else {
+        if !observing {
             return Ok(());
-        };
+        }
         // The final plan's own errors are reported by the last step.
         let Ok(p) = band_plan::materialize(&cx, plans) else {
             return Ok(());
         };
-        check(stage, &p).map_err(|why| PlanError::Rejected { stage, why })
+        if opts.trace_stages {
+            trace.push((stage, p.to_text(scop)));
+        }
+        match check.as_mut() {
+            Some(check) => check(stage, &p).map_err(|why| PlanError::Rejected { stage, why }),
+            None => Ok(()),
+        }
     };
     if plans.iter().any(|b| b.tiled) {
         verify_if("tile", &plans)?;
     }
     for (stage, run) in STAGES {
-        let before = checking.then(|| plans.clone());
+        let before = observing.then(|| plans.clone());
         run(&cx, &mut plans);
         #[cfg(debug_assertions)]
         break_stage(stage, &mut plans);
@@ -288,6 +304,10 @@ pub fn plan_checked(
     let mut plan = band_plan::materialize(&cx, &plans)?;
     let last_wavefront = plans.last().is_some_and(|b| b.tiled && b.wavefront);
     inner_distribute::run(&cx, last_wavefront, &mut plan);
+    if opts.trace_stages && plan.inner_distributed {
+        trace.push(("inner distribute", plan.to_text(scop)));
+    }
+    plan.stages = trace;
     Ok(plan)
 }
 
@@ -362,6 +382,7 @@ pub fn original_plan(scop: &Scop) -> Plan {
         inner_distributed: false,
         restarted_wavefront: None,
         notes: Vec::new(),
+        stages: Vec::new(),
     }
 }
 

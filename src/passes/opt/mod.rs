@@ -338,6 +338,12 @@ fn rewrite(
             format!("target {target}")
         });
         diag(at, Severity::Remark, &format!("poly-opt: {}", what.join("; ")), None);
+        if options.print_stages {
+            for (stage, text) in &plan.stages {
+                let text = format!("poly-opt plan after the {stage} stage:\n{text}");
+                diag(at, Severity::Remark, &text, None);
+            }
+        }
         if options.print_plan {
             let text = format!(
                 "poly-opt plan:\n{}loop tree (p: parameters, t: schedule dimensions, d: divisions):\n{}",

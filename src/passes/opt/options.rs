@@ -107,6 +107,7 @@ pub(super) fn translate(options: &OptOptions) -> Result<Translated, PassError> {
         } else {
             0
         },
+        trace_stages: options.print_stages,
     };
     Ok(Translated {
         sched_options,
