@@ -329,9 +329,11 @@ fn break_stage(stage: &str, plans: &mut [BandPlan]) {
 /// or `None` when the original schedule has no parallel loop.
 ///
 /// `parallel(k)` must prove that loop dimension `k` of the original schedule
-/// carries no dependence (the caller passes the independent checker). Used
-/// for time-stepped stencils, where running the space loops of each time
-/// step in parallel beats a skewed wavefront of tiles on few cores.
+/// carries no dependence (the caller passes
+/// [`crate::analysis::carried::carries`]; the checker verifies the plan
+/// afterwards). Used for time-stepped stencils, where running the space
+/// loops of each time step in parallel beats a skewed wavefront of tiles on
+/// few cores.
 pub fn original_parallel_plan(
     scop: &Scop,
     mut parallel: impl FnMut(&Schedule, usize) -> Result<bool, MathError>,
