@@ -41,11 +41,10 @@ impl<'a> Cx<'a> {
         opts: &'a Options,
     ) -> Self {
         let bands = super::analysis::bands(sched);
-        let tiled = |b: &Band| opts.tile && b.len >= 2;
         let first_coincident = bands.iter().find_map(|b| {
             (0..b.len)
                 .find(|&d| {
-                    if tiled(b) {
+                    if tiles(opts, b) {
                         b.tile_parallel(d)
                     } else {
                         b.coincident[d]
@@ -62,6 +61,11 @@ impl<'a> Cx<'a> {
             first_coincident,
         }
     }
+}
+
+/// Whether `band` is tiled: with `tile`, every band of two loops or more.
+fn tiles(opts: &Options, band: &Band) -> bool {
+    opts.tile && band.len >= 2
 }
 
 /// The decisions for one band. Per-statement fields are indexed by
@@ -117,7 +121,7 @@ impl BandPlan {
     pub(super) fn new(cx: &Cx, band: &Band) -> Self {
         let ns = cx.scop.statements.len();
         let opts = cx.opts;
-        let tiled = opts.tile && band.len >= 2;
+        let tiled = tiles(opts, band);
         let size = |d: usize| -> i64 {
             opts.sizes
                 .get(d)
