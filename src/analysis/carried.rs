@@ -1,4 +1,4 @@
-//! Which dependences a schedule dimension carries: "may the loop over
+//! Whether a schedule dimension carries a dependence: "may the loop over
 //! dimension `k` run its iterations in any order", for the heuristics that
 //! pick loop orders, distribute statements and weigh parallel loops.
 //!
@@ -16,7 +16,8 @@
 use crate::deps::Dependence;
 use crate::math::{BasicRel, MathError, Space, Tuple};
 use crate::sched::Schedule;
-use crate::scop::model::Scop;
+use crate::scop::form::Form;
+use crate::scop::model::{insert_zeros, Scop};
 
 /// Whether dimension `k` of `schedule` carries some dependence of `deps`:
 /// an instance pair at distance zero on the dimensions before `k` and not
@@ -56,9 +57,14 @@ fn first_carried(
     k: usize,
 ) -> Result<bool, MathError> {
     let n = dims(scop, schedule)?;
+    if k >= n {
+        return Err(MathError::Space(format!(
+            "dimension {k} does not exist (the schedule has {n})"
+        )));
+    }
     for d in deps {
         for piece in &d.relation {
-            if carried_by(&distances(schedule, d, piece, n)?, k, n)? {
+            if carried_by(&distances(schedule, d, piece, n)?, k)? {
                 return Ok(true);
             }
         }
@@ -98,14 +104,9 @@ fn distances(
         .deltas()
 }
 
-/// Whether some distance of `set` (over `[params | δ | locals]`, `n`
-/// dimensions) is zero before dimension `k` and not zero at `k`.
-fn carried_by(set: &BasicRel, k: usize, n: usize) -> Result<bool, MathError> {
-    if k >= n {
-        return Err(MathError::Space(format!(
-            "dimension {k} does not exist (the schedule has {n})"
-        )));
-    }
+/// Whether some distance of `set` (over `[params | δ | locals]`) is zero
+/// before dimension `k` and not zero at `k`.
+fn carried_by(set: &BasicRel, k: usize) -> Result<bool, MathError> {
     let np = set.space().n_param();
     let unit = |dim: usize, sign: i64, constant: i64| {
         let mut r = vec![0i64; set.n_col() + 1];
@@ -146,27 +147,18 @@ fn schedule_map(
         output: Tuple::anonymous(None, n),
     };
     // A form over [params | iters | locals | 1] widened with the t columns.
-    let widen = |row: Vec<i64>| {
-        let mut r = row[..np + ni].to_vec();
-        r.extend(std::iter::repeat_n(0, n));
-        r.extend_from_slice(&row[np + ni..]);
-        r
-    };
+    let widen = |f: &Form| insert_zeros(&f.row(np, ni, nl), np + ni, n);
     let mut eqs = Vec::with_capacity(n + locals.eqs.len());
     for (k, f) in schedule.dims[s].iter().enumerate() {
         // t_k - f = 0
-        let mut r = widen(f.row(np, ni, nl));
+        let mut r = widen(f);
         for c in r.iter_mut() {
             *c = c.checked_neg().ok_or(MathError::Overflow)?;
         }
         r[np + ni + k] = 1;
         eqs.push(r);
     }
-    eqs.extend(locals.eqs.iter().map(|f| widen(f.row(np, ni, nl))));
-    let ineqs = locals
-        .ineqs
-        .iter()
-        .map(|f| widen(f.row(np, ni, nl)))
-        .collect();
+    eqs.extend(locals.eqs.iter().map(widen));
+    let ineqs = locals.ineqs.iter().map(widen).collect();
     BasicRel::from_constraints(space, nl, eqs, ineqs)
 }
