@@ -936,7 +936,7 @@ impl Gen<'_> {
             if u < 3 || u + 1 >= self.n {
                 continue;
             }
-            let (qu, qv, r, v) = (u - 3, u - 2, u - 1, u + 1);
+            let (qu, qv, v) = (u - 3, u - 2, u + 1);
             let (cu, cv) = (self.col(u), self.col(v));
             let mut out = Vec::new();
             for item in items {
@@ -954,7 +954,7 @@ impl Gen<'_> {
                 }
                 let mut corners = Vec::new();
                 for row in item.poly.ineqs.iter().filter(|r| touches(r)) {
-                    if row[self.col(r)] != 0 || (v + 1..self.n).any(|d| row[self.col(d)] != 0) {
+                    if (v + 1..self.n).any(|d| row[self.col(d)] != 0) {
                         continue;
                     }
                     let mut f = row.clone();

@@ -338,7 +338,7 @@ pub(super) fn register_dims(
         .iter()
         .rev()
         .copied()
-        .find(|&d| d != v && reductions_only(scop, sched, band, d, members))?;
+        .find(|&d| d != v && register_reductions(scop, sched, band, d, members))?;
     let u = order.iter().rev().copied().find(|&d| d != v && d != r);
     // The unrolled loops' bounds must not depend on `r` (triangular
     // domains such as `k < i`): each of the three hyperplanes is one
@@ -361,8 +361,7 @@ pub(super) fn register_dims(
             piece.ineqs.iter().chain(&piece.eqs).any(|f| {
                 let on_other = others.iter().any(|&i| f.iter_coef(i) != 0);
                 let touches = f.iter_coef(ir) != 0 || on_other;
-                let couples = f.iter_coef(ir) != 0 && on_other;
-                couples || (touches && f.locals.iter().any(|&c| c != 0))
+                touches && f.locals.iter().any(|&c| c != 0)
             })
         });
         if tied {
@@ -370,6 +369,76 @@ pub(super) fn register_dims(
         }
     }
     Some((u, v, r))
+}
+
+/// The register tile's reduction dimension: [`reductions_only`], or every
+/// write of `members` invariant along point dimension `d` and each read of
+/// a written array that moves along `d` kept off the statement's own write
+/// by a domain inequality (trmm's `B[k][j]` beside its write `B[i][j]`, with
+/// `k >= i + 1`). A heuristic: the code generator keeps the written cells in
+/// registers only where it proves that no other access touches them
+/// ([`crate::codegen`]'s scalar replacement).
+fn register_reductions(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    band: &Band,
+    d: usize,
+    members: &[usize],
+) -> bool {
+    if reductions_only(scop, sched, band, d, members) {
+        return true;
+    }
+    let written: Vec<usize> = members
+        .iter()
+        .flat_map(|&s| &scop.statements[s].accesses)
+        .filter(|a| a.kind == AccessKind::Write)
+        .map(|a| a.array.0)
+        .collect();
+    members.iter().all(|&s| {
+        let st = &scop.statements[s];
+        let Some(acc) = access_deltas(scop, sched, band, d, s) else {
+            return false;
+        };
+        acc.iter().zip(&st.accesses).all(|((kind, deltas), a)| {
+            if !written.contains(&a.array.0) || deltas.iter().all(|&x| x == 0) {
+                return true;
+            }
+            *kind == AccessKind::Read
+                && st
+                    .accesses
+                    .iter()
+                    .filter(|w| w.kind == AccessKind::Write && w.array == a.array)
+                    .all(|w| separated(st, &a.index, &w.index))
+        })
+    })
+}
+
+/// True when in every piece of `st`'s domain some inequality says that
+/// subscripts `a` and `b` differ in some position: `a_p - b_p >= 1` or
+/// `b_p - a_p >= 1` written as one constraint.
+fn separated(st: &crate::scop::model::Statement, a: &[Form], b: &[Form]) -> bool {
+    let same_terms = |f: &Form, g: &Form| -> bool {
+        let n = |v: &[i64], k: usize| v.get(k).copied().unwrap_or(0);
+        let np = f.params.len().max(g.params.len());
+        let ni = f.iters.len().max(g.iters.len());
+        let nl = f.locals.len().max(g.locals.len());
+        (0..np).all(|k| n(&f.params, k) == n(&g.params, k))
+            && (0..ni).all(|k| n(&f.iters, k) == n(&g.iters, k))
+            && (0..nl).all(|k| n(&f.locals, k) == n(&g.locals, k))
+    };
+    a.len() == b.len()
+        && st.domain.iter().all(|piece| {
+            a.iter().zip(b).any(|(x, y)| {
+                let (Ok(diff), Ok(neg)) = (x.minus(y), y.minus(x)) else {
+                    return false;
+                };
+                piece.ineqs.iter().any(|g| {
+                    [&diff, &neg]
+                        .iter()
+                        .any(|f| same_terms(g, f) && g.constant < f.constant)
+                })
+            })
+        })
 }
 
 /// True when every access of `members` to an array they write is invariant

@@ -68,14 +68,59 @@ func.func @gemm(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf
   return
 }
 
-// B[i][j] += A[k][i] * B[k][j]: B is written at [i][j] and read at [k][j],
-// so no loop keeps every access to B on one cell: no register tile.
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 profitability=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRMM
-// TRMM: register-tile.mlir:[[@LINE+2]]:3: remark: poly-opt: 1 statement, {{.*}} 0 guards; point loop φ0 moved innermost (stride-1 accesses); band of 3 loops tiled 32x32x32; legality verified
+// trmm: B[i][j] += A[k][i] * B[k][j] with k > i. B is read at [k][j]
+// beside the cells the block writes, B[i][j]; the domain keeps the two apart
+// (k >= i + 1), so k is the loop inside the register tile. The blocks that
+// the triangle k > i cuts (k < 2*t3 + 2 for rows 2*t3 and 2*t3 + 1) run
+// first, point by point; in the full blocks (k >= 2*t3 + 2, every row of the
+// block below k) the loop's bounds prove B[k][j] off the block's cells, so
+// the cells are carried through the k loop and B[k][j] is read from memory.
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 profitability=false' 2>&1 | FileCheck %s --check-prefix=TRMM
+// TRMM: register-tile.mlir:[[@LINE+22]]:3: remark: poly-opt: 1 statement, {{.*}} 0 guards; point loop φ0 moved innermost (stride-1 accesses); register tile 2x4; band of 3 loops tiled 32x32x64; legality verified
+// TRMM-LABEL: func.func @trmm_like
+// The cut blocks: row 2*t3 at k = 2*t3 + 1, through memory.
+// TRMM:      affine.load %arg1[%[[U:arg[0-9]+]] * 2 + 1, %[[V:arg[0-9]+]] * 4]
+// TRMM-NEXT: affine.load %arg1[%[[U]] * 2, %[[V]] * 4]
+// TRMM:      affine.store {{.*}}, %arg1[%[[U]] * 2, %[[V]] * 4]
+// The full blocks: the 2x4 cells loaded, carried from k = 2*t3 + 2 ...
+// TRMM:      %[[C0:.*]] = affine.load %arg1[%[[U]] * 2, %[[V]] * 4]
+// TRMM:      affine.load %arg1[%[[U]] * 2 + 1, %[[V]] * 4 + 3]
+// TRMM-NEXT: %[[R:.*]]:8 = affine.for %[[K:arg[0-9]+]] = #{{.*}}(%[[U]]) to 64 iter_args(%[[X0:arg[0-9]+]] = %[[C0]], {{.*}}) -> (f64, f64, f64, f64, f64, f64, f64, f64) {
+// ... reading B[k][j] from memory and no cell of the block ...
+// TRMM-NOT:  affine.load %arg1[%[[U]]
+// TRMM:      affine.load %arg1[%[[K]], %[[V]] * 4]
+// TRMM-NOT:  affine.load %arg1[%[[U]]
+// TRMM-NOT:  affine.store
+// TRMM:      affine.yield
+// TRMM-NEXT: }
+// ... and stored after it.
+// TRMM-NEXT: affine.store %[[R]]#0, %arg1[%[[U]] * 2, %[[V]] * 4]
+// TRMM:      affine.store %[[R]]#7, %arg1[%[[U]] * 2 + 1, %[[V]] * 4 + 3]
+// TRMM-LABEL: func.func @trmm_diagonal
 func.func @trmm_like(%A: memref<64x64xf64>, %B: memref<64x64xf64>) {
   affine.for %i = 0 to 64 {
     affine.for %j = 0 to 64 {
       affine.for %k = affine_map<(d0) -> (d0 + 1)>(%i) to 64 {
+        %a = affine.load %A[%k, %i] : memref<64x64xf64>
+        %b = affine.load %B[%k, %j] : memref<64x64xf64>
+        %c = affine.load %B[%i, %j] : memref<64x64xf64>
+        %p = arith.mulf %a, %b : f64
+        %s = arith.addf %c, %p : f64
+        affine.store %s, %B[%i, %j] : memref<64x64xf64>
+      }
+    }
+  }
+  return
+}
+
+// With k >= i, B[k][j] at k = i is the cell being written: nothing keeps
+// the read off the block's cells, so no register tile.
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 profitability=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=DIAG
+// DIAG: register-tile.mlir:[[@LINE+2]]:3: remark: poly-opt: 1 statement, {{.*}} 0 guards; point loop φ0 moved innermost (stride-1 accesses); band of 3 loops tiled 32x32x32; legality verified
+func.func @trmm_diagonal(%A: memref<64x64xf64>, %B: memref<64x64xf64>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = affine_map<(d0) -> (d0)>(%i) to 64 {
         %a = affine.load %A[%k, %i] : memref<64x64xf64>
         %b = affine.load %B[%k, %j] : memref<64x64xf64>
         %c = affine.load %B[%i, %j] : memref<64x64xf64>

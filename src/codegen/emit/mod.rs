@@ -186,6 +186,11 @@ struct Emitter<'a> {
     divs: Vec<Div>,
     /// The GPU mapping, when the code is for a GPU.
     gpu: Option<gpu::Gpu>,
+    /// What holds at the current point: the bounds of the loops around it,
+    /// the values of the unrolled dimensions and the conditions of the
+    /// guards, as rows over `[params | t | divisions | constant]` (`true`:
+    /// an equality, `false`: `row >= 0`).
+    context: Vec<(Row, bool)>,
 }
 
 /// What [`emit`] created.
@@ -300,6 +305,7 @@ pub fn emit(
         carry_all,
         divs: tree.divs.clone(),
         gpu: gpu_opts.map(gpu::Gpu::new),
+        context: Vec::new(),
     };
     // Parameters computed inside the loops are recomputed in front.
     let mut hoisted: HashMap<usize, Val> = HashMap::new();
@@ -566,6 +572,49 @@ impl Emitter<'_> {
     }
 
     fn node(&mut self, n: &Node, at: Point, created: &mut Vec<Op>) -> Result<(), EmitError> {
+        let mark = self.context.len();
+        let w = self.np() + self.ivs.len() + self.divs.len() + 1;
+        let mut facts: Vec<(Row, bool)> = Vec::new();
+        match n {
+            Node::Loop {
+                dim, lower, upper, ..
+            } => {
+                let c = self.np() + dim;
+                for (b, sign) in lower
+                    .iter()
+                    .map(|b| (b, 1))
+                    .chain(upper.iter().map(|b| (b, -1)))
+                {
+                    // lower: div·t - row >= 0; upper: row - div·t >= 0.
+                    let mut f: Row = b.row.iter().map(|&x| -sign * x).collect();
+                    if f.len() == w {
+                        f[c] = f[c].saturating_add(sign * b.div);
+                        facts.push((f, false));
+                    }
+                }
+            }
+            Node::Let { dim, row, .. } if row.len() == w => {
+                let mut f: Row = row.iter().map(|&x| -x).collect();
+                f[self.np() + dim] += 1;
+                facts.push((f, true));
+            }
+            Node::If { conds, .. } => {
+                facts.extend(
+                    conds
+                        .iter()
+                        .filter(|c| c.row.len() == w)
+                        .map(|c| (c.row.clone(), c.eq)),
+                );
+            }
+            _ => {}
+        }
+        self.context.extend(facts);
+        let r = self.node_inner(n, at, created);
+        self.context.truncate(mark);
+        r
+    }
+
+    fn node_inner(&mut self, n: &Node, at: Point, created: &mut Vec<Op>) -> Result<(), EmitError> {
         if let Some(done) = self.gpu_node(n, at, created) {
             return done;
         }

@@ -9,6 +9,8 @@ use super::{
 use crate::codegen::{Bound, Node, Row};
 use crate::ffi::build::Point;
 use crate::ffi::ir::{Op, Val};
+use crate::math::simplex::lp_min;
+use crate::math::{Optimum, Rational};
 
 /// A cell of an array kept in a register across an innermost loop.
 #[derive(Debug, Clone)]
@@ -62,7 +64,7 @@ impl Emitter<'_> {
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
-        match self.carried_cells(dim, body)? {
+        match self.carried_cells(dim, lower, upper, body)? {
             Some((cells, instances)) => {
                 self.carried_loop(dim, lower, upper, body, cells, instances, at, created)
             }
@@ -80,7 +82,11 @@ impl Emitter<'_> {
     /// is independent of `k` (exact affine forms over the outer loops, with
     /// the unrolled dimensions substituted), every two different cells
     /// differ by a nonzero constant in some subscript (so they never
-    /// overlap), and every cell is read. The values are then loaded before
+    /// overlap), and every cell is read. An access whose subscripts move
+    /// with `k` is left in memory when the loop's bounds `lower` and
+    /// `upper` prove it off every carried cell of its array (trmm's
+    /// `B[k][j]` beside the block's cells `B[i][j]`, with `k >= i + 1`:
+    /// [`moves_off`]); otherwise its array is not carried. The values are then loaded before
     /// the loop, passed from iteration to iteration, and stored after it:
     /// the same values reach memory and every load sees the value the
     /// original load would have read, assuming distinct memrefs do not
@@ -89,6 +95,8 @@ impl Emitter<'_> {
     fn carried_cells(
         &self,
         k: usize,
+        lower: &[Bound],
+        upper: &[Bound],
         body: &Node,
     ) -> Result<Option<(Vec<Cell>, InstanceCells)>, EmitError> {
         let np = self.np();
@@ -100,6 +108,8 @@ impl Emitter<'_> {
         // Per access of each instance: (root, array, memref, elem, index, write).
         type Seen = (usize, usize, Val, String, Vec<Row>, bool);
         let mut poisoned: Vec<usize> = Vec::new();
+        // Accesses whose subscripts move with `k`: (root, index).
+        let mut moving: Vec<(usize, Vec<Row>)> = Vec::new();
         let mut seen: Vec<Vec<Option<Seen>>> = Vec::new();
         for (s, its) in &instances {
             let st = &self.scop.statements[*s];
@@ -142,13 +152,17 @@ impl Emitter<'_> {
                 // parameters that are symbols of the new maps (a subscript's
                 // parameter that no bound uses is not one: it would be
                 // dropped from the map, which then reads another cell).
+                let moves = ok && index.iter().any(|row| row[np + k] != 0);
                 if index.iter().any(|row| {
-                    (0..n).any(|d| row[np + d] != 0 && (d == k || self.ivs[d].is_none()))
+                    (0..n).any(|d| row[np + d] != 0 && d != k && self.ivs[d].is_none())
                         || (0..np).any(|p| row[p] != 0 && !self.used[p])
                 }) {
                     ok = false;
                 }
-                if !ok {
+                if ok && moves {
+                    moving.push((root, index));
+                    per.push(None);
+                } else if !ok {
                     if !poisoned.contains(&root) {
                         poisoned.push(root);
                     }
@@ -206,6 +220,13 @@ impl Emitter<'_> {
                     same_form && x[w - 1] != y[w - 1]
                 });
                 if !distinct {
+                    poisoned.push(*root);
+                }
+            }
+        }
+        for (root, index) in &moving {
+            for (r, _, c, _) in &cells {
+                if r == root && !moves_off(index, &c.index, np + k, lower, upper, &self.context)? {
                     poisoned.push(*root);
                 }
             }
@@ -331,5 +352,156 @@ impl Emitter<'_> {
                 .create(Point::End(b), "affine.yield", &[], 0, &[], &[]);
         }
         Ok(())
+    }
+}
+
+/// True when the loop's bounds prove that subscripts `index`, which move
+/// with the loop's counter (column `kc`), never equal the fixed subscripts
+/// `cell`: in some position the difference `c·t_k + rest` is a nonzero
+/// constant, or, with a bound `t_k >= ⌈l/d⌉` (or `t_k <= ⌊u/d⌋`),
+/// `c·l + d·rest` keeps the sign that holds it away from zero at every
+/// rational point of `context` (the loops, unrolled values and guards
+/// around the loop; exact LP).
+fn moves_off(
+    index: &[Row],
+    cell: &[Row],
+    kc: usize,
+    lower: &[Bound],
+    upper: &[Bound],
+    context: &[(Row, bool)],
+) -> Result<bool, EmitError> {
+    let Some(w) = cell.first().map(Vec::len) else {
+        return Ok(false);
+    };
+    let eqs: Vec<Row> = context
+        .iter()
+        .filter(|(_, e)| *e)
+        .map(|(r, _)| r.clone())
+        .collect();
+    let ineqs: Vec<Row> = context
+        .iter()
+        .filter(|(_, e)| !*e)
+        .map(|(r, _)| r.clone())
+        .collect();
+    // `row > 0` at every point of the context.
+    let positive = |row: &[i64]| -> Result<bool, EmitError> {
+        match lp_min(w - 1, &eqs, &ineqs, row).map_err(|e| e.to_string())? {
+            Optimum::Empty => Ok(true),
+            Optimum::Unbounded => Ok(false),
+            Optimum::Bounded((v, _)) => Ok(v > Rational::from_int(0)),
+        }
+    };
+    // `c·bound + d·rest`, times `sign`.
+    let at = |c: i64, rest: &[i64], b: &Bound, sign: i64| -> Option<Row> {
+        if b.row.len() != rest.len() {
+            return None;
+        }
+        b.row
+            .iter()
+            .zip(rest)
+            .map(|(&x, &y)| {
+                c.checked_mul(x)?
+                    .checked_add(b.div.checked_mul(y)?)?
+                    .checked_mul(sign)
+            })
+            .collect()
+    };
+    if index.len() != cell.len() || index.iter().chain(cell).any(|r| r.len() != w) {
+        return Ok(false);
+    }
+    for (m, x) in index.iter().zip(cell) {
+        let Some(diff) = m
+            .iter()
+            .zip(x)
+            .map(|(a, b)| a.checked_sub(*b))
+            .collect::<Option<Row>>()
+        else {
+            continue;
+        };
+        let c = diff[kc];
+        if c == 0 {
+            let neg: Row = diff.iter().map(|v| -v).collect();
+            if positive(&diff)? || positive(&neg)? {
+                return Ok(true);
+            }
+            continue;
+        }
+        let mut rest = diff.clone();
+        rest[kc] = 0;
+        // From a lower bound, c > 0 gives `d·diff >= value` and c < 0
+        // gives `d·diff <= value`; from an upper bound, the reverse. So
+        // `diff > 0` needs `value > 0` and `diff < 0` needs `-value > 0`.
+        let from_lower = if c > 0 { 1 } else { -1 };
+        for (bounds, sign) in [(lower, from_lower), (upper, -from_lower)] {
+            for b in bounds {
+                if let Some(v) = at(c, &rest, b, sign) {
+                    if positive(&v)? {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+    }
+    Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Rows over [t0 = i, t1 = j, t2 = k | constant] (no parameters, no
+    // divisions); the loop runs over k (column 2).
+    fn b(row: [i64; 4]) -> Bound {
+        Bound {
+            row: row.to_vec(),
+            div: 1,
+        }
+    }
+
+    #[test]
+    fn a_lower_bound_keeps_the_moving_row_off_the_cell() {
+        // B[k][j] against the cell B[i][j], k from i + 1.
+        let moving = vec![vec![0, 0, 1, 0], vec![0, 1, 0, 0]];
+        let cell = vec![vec![1, 0, 0, 0], vec![0, 1, 0, 0]];
+        let from = |c: i64| [b([1, 0, 0, c])];
+        assert!(moves_off(&moving, &cell, 2, &from(1), &[], &[]).unwrap());
+        // From k = i, the first iteration reads the cell.
+        assert!(!moves_off(&moving, &cell, 2, &from(0), &[], &[]).unwrap());
+        // An upper bound k <= i - 1 keeps it off from the other side.
+        assert!(moves_off(
+            &moving,
+            &cell,
+            2,
+            &[b([0, 0, 0, 0])],
+            &[b([1, 0, 0, -1])],
+            &[]
+        )
+        .unwrap());
+    }
+
+    #[test]
+    fn the_context_around_the_loop_completes_the_proof() {
+        // k from 4j (a tile's start), cell row i: proven only where the
+        // loops around say i <= 4j - 1.
+        let moving = vec![vec![0, 0, 1, 0]];
+        let cell = vec![vec![1, 0, 0, 0]];
+        let lower = [b([0, 4, 0, 0])];
+        assert!(!moves_off(&moving, &cell, 2, &lower, &[], &[]).unwrap());
+        let around = vec![(vec![-1, 4, 0, -1], false)];
+        assert!(moves_off(&moving, &cell, 2, &lower, &[], &around).unwrap());
+        // i <= 4j only: i = 4j meets k = 4j.
+        let loose = vec![(vec![-1, 4, 0, 0], false)];
+        assert!(!moves_off(&moving, &cell, 2, &lower, &[], &loose).unwrap());
+    }
+
+    #[test]
+    fn subscripts_apart_by_a_constant_never_meet() {
+        // A[k][j + 1] against A[i][j]: apart in the second subscript
+        // whatever k is; A[k][j] against A[i][j] is not, without bounds.
+        let cell = vec![vec![1, 0, 0, 0], vec![0, 1, 0, 0]];
+        let shifted = vec![vec![0, 0, 1, 0], vec![0, 1, 0, 1]];
+        let same = vec![vec![0, 0, 1, 0], vec![0, 1, 0, 0]];
+        assert!(moves_off(&shifted, &cell, 2, &[], &[], &[]).unwrap());
+        assert!(!moves_off(&same, &cell, 2, &[], &[], &[]).unwrap());
     }
 }
