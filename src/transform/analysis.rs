@@ -388,12 +388,7 @@ fn register_reductions(
     if reductions_only(scop, sched, band, d, members) {
         return true;
     }
-    let written: Vec<usize> = members
-        .iter()
-        .flat_map(|&s| &scop.statements[s].accesses)
-        .filter(|a| a.kind == AccessKind::Write)
-        .map(|a| a.array.0)
-        .collect();
+    let written = written_arrays(scop, members);
     members.iter().all(|&s| {
         let st = &scop.statements[s];
         let Some(acc) = access_deltas(scop, sched, band, d, s) else {
@@ -441,6 +436,16 @@ fn separated(st: &crate::scop::model::Statement, a: &[Form], b: &[Form]) -> bool
         })
 }
 
+/// The arrays that some statement of `members` writes (with repeats).
+fn written_arrays(scop: &Scop, members: &[usize]) -> Vec<usize> {
+    members
+        .iter()
+        .flat_map(|&s| &scop.statements[s].accesses)
+        .filter(|a| a.kind == AccessKind::Write)
+        .map(|a| a.array.0)
+        .collect()
+}
+
 /// True when every access of `members` to an array they write is invariant
 /// along point dimension `d` of the band: what `d` carries are reductions
 /// into cells fixed along it.
@@ -451,12 +456,7 @@ pub(super) fn reductions_only(
     d: usize,
     members: &[usize],
 ) -> bool {
-    let written: Vec<usize> = members
-        .iter()
-        .flat_map(|&s| &scop.statements[s].accesses)
-        .filter(|a| a.kind == AccessKind::Write)
-        .map(|a| a.array.0)
-        .collect();
+    let written = written_arrays(scop, members);
     members.iter().all(|&s| {
         let accesses = &scop.statements[s].accesses;
         access_deltas(scop, sched, band, d, s).is_some_and(|acc| {
