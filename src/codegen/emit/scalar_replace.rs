@@ -160,7 +160,10 @@ impl Emitter<'_> {
                     ok = false;
                 }
                 if ok && moves {
-                    moving.push((root, index));
+                    // The unrolled copies repeat the same subscripts.
+                    if !moving.iter().any(|(r, i)| *r == root && *i == index) {
+                        moving.push((root, index));
+                    }
                     per.push(None);
                 } else if !ok {
                     if !poisoned.contains(&root) {
