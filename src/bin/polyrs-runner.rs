@@ -62,8 +62,9 @@ const FLAGS: &[Flag] = &[
     Flag {
         name: "emulate-order",
         takes_value: true,
-        help: "with --gpu=emulate: the order of a launch's blocks and threads, reverse or \
-               forward (default: reverse, the opposite of the loops' order)",
+        help: "with --gpu=emulate: the order of a launch's blocks and threads (and of the \
+               threads' turns between barriers), reverse or forward (default: reverse, the \
+               opposite of the loops' order)",
     },
     Flag {
         name: "O",

@@ -25,17 +25,31 @@
 //!                     the original loops shows)
 //! ```
 //!
-//! Kernels that synchronize (`gpu.barrier`, warp operations) or use shared
-//! memory are refused with an error naming the intrinsic: running threads
-//! one after the other would not respect a barrier.
+//! Barriers and shared memory. `gpu.barrier` (NVVM's
+//! `llvm.nvvm.barrier.cta.sync.aligned.all`, or `barrier0`) becomes a call
+//! to this runtime. A launch of a kernel that synchronizes runs each thread
+//! of a block on a host thread of its own, but one at a time, in the
+//! launch's order: a thread runs until its next barrier (or its end) and
+//! hands over to the next one; when every thread of the block has arrived,
+//! the next phase starts with the first thread again. The run is as
+//! deterministic as the sequential one, and a missing barrier shows as
+//! reads of what no thread wrote yet. Every thread of a block must pass the
+//! same number of barriers (a barrier inside divergent code hangs or
+//! misbehaves on a GPU): else the run ends with an error. Shared memory
+//! (the kernels' `addrspace(3)` globals: `gpu.launch`'s `workgroup`
+//! attributions) is filled with 0xff bytes before each block, as device
+//! memory is before the first copy: a block that reads a shared cell it did
+//! not write (a footprint too small, a value left by the previous block)
+//! reads NaN. Other synchronizing intrinsics (warp shuffles, votes) and
+//! dynamic shared memory are refused with an error naming them.
 //!
 //! Errors are printed to stderr (`gpu emulation: ...`) and end the process
 //! with status 4, as a fault would end a GPU program.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use inkwell::attributes::AttributeLoc;
 use inkwell::context::Context;
@@ -66,7 +80,21 @@ pub fn set_forward_order(forward: bool) {
 thread_local! {
     /// tid, ctaid, ntid, nctaid (x, y, z each) of the running GPU thread.
     static IDS: Cell<[i32; 12]> = const { Cell::new([0; 12]) };
+    /// The baton of the launch this host thread runs a GPU thread of, and
+    /// the GPU thread's place in the launch's order (kernels that
+    /// synchronize only).
+    static BATON: RefCell<Option<(Arc<Baton>, usize)>> = const { RefCell::new(None) };
 }
+
+/// The NVVM intrinsics of `gpu.barrier` (LLVM 22 and older).
+const BARRIERS: &[&str] = &[
+    "llvm.nvvm.barrier.cta.sync.aligned.all",
+    "llvm.nvvm.barrier.cta.sync.all",
+    "llvm.nvvm.barrier0",
+];
+
+/// Host stack of one emulated GPU thread of a kernel that synchronizes.
+const THREAD_STACK: usize = 1 << 20;
 
 /// Ends the program like a fault on the GPU would.
 fn fail(msg: &str) -> ! {
@@ -117,6 +145,10 @@ struct Kernel {
     /// The pointer parameters (memref descriptors' allocated and aligned
     /// pointers).
     pointers: Vec<usize>,
+    /// Whether the kernel's module calls `gpu.barrier`.
+    syncs: bool,
+    /// Fills the module's shared memory with 0xff bytes.
+    poison_shared: extern "C" fn(),
 }
 
 static KERNELS: Mutex<Vec<Kernel>> = Mutex::new(Vec::new());
@@ -171,7 +203,7 @@ extern "C" fn launch_kernel(
     _extra: *mut *mut c_void,
     nparams: usize,
 ) {
-    let (tramp, name) = {
+    let (tramp, name, syncs, poison_shared) = {
         let kernels = KERNELS.lock().unwrap_or_else(|e| e.into_inner());
         let Some(k) = (f as usize).checked_sub(1).and_then(|i| kernels.get(i)) else {
             fail("launch of an unknown kernel")
@@ -193,7 +225,7 @@ extern "C" fn launch_kernel(
                 ));
             }
         }
-        (k.tramp, k.name.clone())
+        (k.tramp, k.name.clone(), k.syncs, k.poison_shared)
     };
     let grid = [gx, gy, gz];
     let block = [bx, by, bz];
@@ -214,33 +246,200 @@ extern "C" fn launch_kernel(
             "kernel {name}: dynamic shared memory ({smem} bytes) is not emulated"
         ));
     }
-    let forward = FORWARD.load(Ordering::Relaxed);
-    let at = |i: i64, n: i64| if forward { i } else { n - 1 - i };
-    let mut ids = [0i32; 12];
-    for d in 0..3 {
-        ids[6 + d] = block[d] as i32;
-        ids[9 + d] = grid[d] as i32;
+    let launch = Launch {
+        grid,
+        block,
+        forward: FORWARD.load(Ordering::Relaxed),
+    };
+    if syncs {
+        run_in_phases(&launch, &name, tramp, params, poison_shared);
+        return;
     }
-    for z in 0..gz {
-        for y in 0..gy {
-            for x in 0..gx {
-                ids[3] = at(x, gx) as i32;
-                ids[4] = at(y, gy) as i32;
-                ids[5] = at(z, gz) as i32;
-                for tz in 0..bz {
-                    for ty in 0..by {
-                        for tx in 0..bx {
-                            ids[0] = at(tx, bx) as i32;
-                            ids[1] = at(ty, by) as i32;
-                            ids[2] = at(tz, bz) as i32;
-                            IDS.with(|c| c.set(ids));
-                            tramp(params);
-                        }
-                    }
-                }
-            }
+    for b in 0..launch.blocks() {
+        poison_shared();
+        for t in 0..launch.threads() {
+            IDS.with(|c| c.set(launch.ids(b, t)));
+            tramp(params);
         }
     }
+}
+
+/// The shape of a launch and the order in which it runs.
+struct Launch {
+    grid: [i64; 3],
+    block: [i64; 3],
+    forward: bool,
+}
+
+impl Launch {
+    fn blocks(&self) -> i64 {
+        self.grid.iter().product()
+    }
+
+    fn threads(&self) -> i64 {
+        self.block.iter().product()
+    }
+
+    /// The special registers of the `t`-th thread of the `b`-th block in
+    /// the run's order: x fastest, from 0 (forward) or from the end.
+    fn ids(&self, b: i64, t: i64) -> [i32; 12] {
+        let at = |i: i64, n: i64| if self.forward { i } else { n - 1 - i };
+        let mut ids = [0i32; 12];
+        let (mut b, mut t) = (b, t);
+        for d in 0..3 {
+            ids[d] = at(t % self.block[d], self.block[d]) as i32;
+            ids[3 + d] = at(b % self.grid[d], self.grid[d]) as i32;
+            ids[6 + d] = self.block[d] as i32;
+            ids[9 + d] = self.grid[d] as i32;
+            t /= self.block[d];
+            b /= self.grid[d];
+        }
+        ids
+    }
+}
+
+/// Where a GPU thread of a kernel that synchronizes stands in its block.
+#[derive(Clone, Copy, PartialEq)]
+enum Stand {
+    /// Runs, or will when its turn comes.
+    Ready,
+    /// Waits at a barrier for the block's next phase.
+    AtBarrier,
+    /// Has returned from the kernel.
+    Done,
+}
+
+/// The turn of the GPU threads of one launch: one host thread per GPU
+/// thread of a block, only the one whose turn it is runs.
+struct Baton {
+    state: Mutex<Turn>,
+    /// One per thread: notified when its turn comes.
+    wake: Vec<Condvar>,
+    kernel: String,
+    poison_shared: extern "C" fn(),
+}
+
+struct Turn {
+    block: i64,
+    turn: usize,
+    stand: Vec<Stand>,
+    /// Barriers passed by each thread in this block.
+    passed: Vec<u64>,
+}
+
+impl Baton {
+    fn lock(&self) -> MutexGuard<'_, Turn> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Hands the turn on from thread `w` (which just stopped at a barrier
+    /// or returned): to the next thread of the phase, else to the first
+    /// thread of the next phase, else (every thread done) to the first
+    /// thread of the next block, after checking that every thread passed
+    /// the same number of barriers and poisoning the shared memory.
+    fn pass(&self, t: &mut Turn, w: usize) {
+        let n = t.stand.len();
+        if let Some(next) = (w + 1..n).find(|&i| t.stand[i] != Stand::Done) {
+            t.turn = next;
+        } else if let Some(first) = (0..n).find(|&i| t.stand[i] != Stand::Done) {
+            for s in t.stand.iter_mut().filter(|s| **s == Stand::AtBarrier) {
+                *s = Stand::Ready;
+            }
+            t.turn = first;
+        } else {
+            if t.passed.iter().any(|&p| p != t.passed[0]) {
+                let (lo, hi) = (
+                    t.passed.iter().min().copied().unwrap_or(0),
+                    t.passed.iter().max().copied().unwrap_or(0),
+                );
+                fail(&format!(
+                    "kernel {}: the threads of a block passed different numbers of \
+                     barriers ({lo} to {hi}); a barrier in divergent code hangs a GPU",
+                    self.kernel
+                ));
+            }
+            t.block += 1;
+            t.stand.fill(Stand::Ready);
+            t.passed.fill(0);
+            (self.poison_shared)();
+            t.turn = 0;
+        }
+        self.wake[t.turn].notify_one();
+    }
+
+    /// Blocks the calling host thread until it is GPU thread `w`'s turn in
+    /// block `b`.
+    fn wait<'a>(&'a self, mut t: MutexGuard<'a, Turn>, w: usize, b: i64) -> MutexGuard<'a, Turn> {
+        while !(t.block == b && t.turn == w && t.stand[w] == Stand::Ready) {
+            t = self.wake[w].wait(t).unwrap_or_else(|e| e.into_inner());
+        }
+        t
+    }
+}
+
+/// Runs a launch of a kernel that synchronizes: one host thread per GPU
+/// thread of a block, taking turns (see [`Baton`]); the blocks one after
+/// the other.
+fn run_in_phases(
+    launch: &Launch,
+    name: &str,
+    tramp: extern "C" fn(*mut *mut c_void),
+    params: *mut *mut c_void,
+    poison_shared: extern "C" fn(),
+) {
+    let n = launch.threads() as usize;
+    let baton = Arc::new(Baton {
+        state: Mutex::new(Turn {
+            block: 0,
+            turn: 0,
+            stand: vec![Stand::Ready; n],
+            passed: vec![0; n],
+        }),
+        wake: (0..n).map(|_| Condvar::new()).collect(),
+        kernel: name.to_string(),
+        poison_shared,
+    });
+    poison_shared();
+    // The argument array outlives the launch (the caller waits for it).
+    let params = params as usize;
+    std::thread::scope(|scope| {
+        for w in 0..n {
+            let baton = Arc::clone(&baton);
+            let spawned = std::thread::Builder::new()
+                .stack_size(THREAD_STACK)
+                .spawn_scoped(scope, move || {
+                    BATON.with(|b| *b.borrow_mut() = Some((Arc::clone(&baton), w)));
+                    for b in 0..launch.blocks() {
+                        drop(baton.wait(baton.lock(), w, b));
+                        IDS.with(|c| c.set(launch.ids(b, w as i64)));
+                        tramp(params as *mut *mut c_void);
+                        let mut t = baton.lock();
+                        t.stand[w] = Stand::Done;
+                        baton.pass(&mut t, w);
+                    }
+                    BATON.with(|b| *b.borrow_mut() = None);
+                });
+            if let Err(e) = spawned {
+                fail(&format!(
+                    "kernel {name}: cannot start a host thread per GPU thread: {e}"
+                ));
+            }
+        }
+    });
+}
+
+/// `gpu.barrier` of a kernel that synchronizes: the thread waits for the
+/// block's next phase.
+extern "C" fn barrier() {
+    let Some((baton, w)) = BATON.with(|b| b.borrow().clone()) else {
+        fail("a barrier outside a launch of a kernel that synchronizes")
+    };
+    let mut t = baton.lock();
+    let b = t.block;
+    t.stand[w] = Stand::AtBarrier;
+    t.passed[w] += 1;
+    baton.pass(&mut t, w);
+    drop(baton.wait(t, w, b));
 }
 
 extern "C" fn stream_create() -> *mut c_void {
@@ -427,7 +626,7 @@ fn load(bytes: &[u8]) -> Result<usize, String> {
     let buf = MemoryBuffer::create_from_memory_range_copy(bytes, "kernels");
     let module = Module::parse_bitcode_from_buffer(&buf, ctx)
         .map_err(|e| format!("the kernels are not LLVM bitcode: {e}"))?;
-    let found = for_host(ctx, &module)?;
+    let (found, syncs) = for_host(ctx, &module)?;
     let engine = module
         .create_jit_execution_engine(OptimizationLevel::Aggressive)
         .map_err(|e| format!("cannot compile the kernels for the host: {e}"))?;
@@ -436,6 +635,14 @@ fn load(bytes: &[u8]) -> Result<usize, String> {
             engine.add_global_mapping(&decl, *f as usize);
         }
     }
+    if let Some(decl) = module.get_function(BARRIER_SYMBOL) {
+        engine.add_global_mapping(&decl, barrier as extern "C" fn() as usize);
+    }
+    let poison = engine
+        .get_function_address(POISON_SYMBOL)
+        .map_err(|e| format!("shared memory: {e}"))?;
+    // SAFETY: built by for_host as `void f(void)`.
+    let poison_shared: extern "C" fn() = unsafe { std::mem::transmute(poison) };
     let handle = {
         let mut m = MODULES.lock().unwrap_or_else(|e| e.into_inner());
         *m += 1;
@@ -454,6 +661,8 @@ fn load(bytes: &[u8]) -> Result<usize, String> {
             tramp,
             params: k.params,
             pointers: k.pointers,
+            syncs,
+            poison_shared,
         });
     }
     std::mem::forget(engine);
@@ -464,19 +673,29 @@ fn emu_symbol(sreg: &str) -> String {
     format!("polyrs_emu_sreg_{}", sreg.replace('.', "_"))
 }
 
+/// What the kernels' barriers call.
+const BARRIER_SYMBOL: &str = "polyrs_emu_barrier";
+
+/// `void polyrs_emu_poison_shared(void)`: fills the module's shared memory
+/// with 0xff bytes.
+const POISON_SYMBOL: &str = "polyrs_emu_poison_shared";
+
 fn tramp_symbol(kernel: &str) -> String {
     format!("polyrs_emu_tramp_{kernel}")
 }
 
-/// Rewrites an NVPTX kernel module for the host: special registers become
-/// calls to the runtime, kernels plain functions with a trampoline each,
-/// NVPTX's target attributes, triple and data layout the host's.
-fn for_host<'c>(ctx: &'c Context, module: &Module<'c>) -> Result<Vec<Found>, String> {
+/// Rewrites an NVPTX kernel module for the host: special registers and
+/// barriers become calls to the runtime, kernels plain functions with a
+/// trampoline each, NVPTX's target attributes, triple and data layout the
+/// host's; adds the function that poisons the shared memory. The kernels,
+/// and whether the module synchronizes.
+fn for_host<'c>(ctx: &'c Context, module: &Module<'c>) -> Result<(Vec<Found>, bool), String> {
     let tm = super::native::host_target_machine(OptimizationLevel::Aggressive)
         .map_err(|e| e.to_string())?;
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     let mut found = Vec::new();
+    let mut syncs = false;
     let functions: Vec<FunctionValue> = module.get_functions().collect();
     for f in functions {
         let name = f.get_name().to_string_lossy().into_owned();
@@ -493,12 +712,18 @@ fn for_host<'c>(ctx: &'c Context, module: &Module<'c>) -> Result<Vec<Found>, Str
             f.replace_all_uses_with(g);
             // SAFETY: f has no uses left.
             unsafe { f.delete() };
+        } else if BARRIERS.contains(&name.as_str()) {
+            let g = module.add_function(BARRIER_SYMBOL, f.get_type(), None);
+            f.replace_all_uses_with(g);
+            // SAFETY: f has no uses left.
+            unsafe { f.delete() };
+            syncs = true;
         } else if name.starts_with("llvm.nvvm.") {
             // SAFETY: f is a live function of the module.
             if !unsafe { LLVMGetFirstUse(f.as_value_ref()) }.is_null() {
                 return Err(format!(
                     "a kernel calls '{name}', which the emulation does not model \
-                     (it runs the threads of a block one after the other)"
+                     (it runs the threads of a block in turns, synchronized only by barriers)"
                 ));
             }
         } else if f.get_call_conventions() == PTX_KERNEL_CC && f.count_basic_blocks() > 0 {
@@ -520,7 +745,38 @@ fn for_host<'c>(ctx: &'c Context, module: &Module<'c>) -> Result<Vec<Found>, Str
             });
         }
     }
-    Ok(found)
+    poison_function(ctx, module, &tm)?;
+    Ok((found, syncs))
+}
+
+/// Adds `void polyrs_emu_poison_shared(void)`, which fills every shared
+/// (`addrspace(3)`) global of the module with 0xff bytes.
+fn poison_function<'c>(
+    ctx: &'c Context,
+    module: &Module<'c>,
+    tm: &inkwell::targets::TargetMachine,
+) -> Result<(), String> {
+    let f = module.add_function(POISON_SYMBOL, ctx.void_type().fn_type(&[], false), None);
+    let b = ctx.create_builder();
+    b.position_at_end(ctx.append_basic_block(f, "entry"));
+    let err = |e: inkwell::builder::BuilderError| e.to_string();
+    let data = tm.get_target_data();
+    for g in module.get_globals() {
+        let ptr = g.as_pointer_value();
+        if ptr.get_type().get_address_space() != AddressSpace::from(3u16) {
+            continue;
+        }
+        let bytes = data.get_store_size(&g.get_value_type());
+        b.build_memset(
+            ptr,
+            1,
+            ctx.i8_type().const_int(0xff, false),
+            ctx.i64_type().const_int(bytes, false),
+        )
+        .map_err(err)?;
+    }
+    b.build_return(None).map_err(err)?;
+    Ok(())
 }
 
 /// `void polyrs_emu_tramp_<name>(void **params)`: loads argument `i` from
