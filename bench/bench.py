@@ -22,7 +22,9 @@ Usage:
                  (args may start with @DIR: that directory's polyrs-opt, e.g. an
                  older build timed beside this one: --pipeline before='@/tmp/old/target/release --poly-opt')
                  [--bin-dir target/release] [--out docs/benchmarks] [kernel ...]
-Writes OUT.md, OUT.csv and OUT.svg (default docs/benchmarks.*).
+Writes OUT.md, OUT.csv and OUT.svg (default docs/benchmarks.* for all 30 kernels;
+a run of some kernels only writes bench-partial.* in the working directory unless
+--out is given, so that the committed tables are not replaced by a partial run).
 """
 
 import argparse
@@ -253,11 +255,16 @@ def main():
     ap.add_argument("--pipelines", default="baseline,upstream,polyrs")
     ap.add_argument("--pipeline", action="append", default=[], metavar="NAME=ARGS")
     ap.add_argument("--bin-dir", default=os.path.join(ROOT, "target", "release"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks"))
+    ap.add_argument("--out", default=None,
+                    help="prefix of the tables written (default: docs/benchmarks for all "
+                         "kernels, bench-partial for a list of kernels)")
     ap.add_argument("--report-only", action="store_true",
                     help="rewrite OUT.md and OUT.svg from OUT.csv without running anything")
     ap.add_argument("kernels", nargs="*")
     args = ap.parse_args()
+    if args.out is None:
+        args.out = (os.path.join(ROOT, "docs", "benchmarks")
+                    if not args.kernels or args.report_only else "bench-partial")
 
     pipelines = {}
     for name in filter(None, args.pipelines.split(",")):
@@ -485,7 +492,7 @@ def write_report(args, rows, names, pipelines, cmd_line):
         md += ["- %s / %s: %s" % (n, k, next(v for (i, nn, kk), v in KNOWN.items() if nn == n and kk == k))
                for k, n in known]
     md += ["", "![speedups](%s.svg)" % os.path.basename(args.out), ""]
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out + ".md", "w") as f:
         f.write("\n".join(md))
     with open(args.out + ".csv", "w") as f:
