@@ -284,6 +284,20 @@ fn help_text(o: &OptionSpec) -> String {
     }
 }
 
+/// `text` as plain rustdoc text: brackets and angle brackets (`A[i][k]`,
+/// `fastmath<contract>`) escaped, so that they are not read as links or
+/// HTML tags.
+fn rustdoc_escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '[' | ']' | '<' | '>') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn rust_default(o: &OptionSpec) -> Res<String> {
     Ok(match o.kind {
         "Bool" => match o.default.as_str() {
@@ -328,7 +342,7 @@ fn generate_registry(prefix: &Path, manifest: &Path, out: &Path) -> Res<()> {
         writeln!(rs, "\n/// Options of `{}` (from Passes.td).", p.argument)?;
         writeln!(rs, "#[derive(Debug, Clone, PartialEq)]\npub struct {ty} {{")?;
         for o in &p.options {
-            writeln!(rs, "    /// {}", help_text(o))?;
+            writeln!(rs, "    /// {}", rustdoc_escaped(&help_text(o)))?;
             writeln!(rs, "    pub {}: {},", snake(&o.cpp_name), o.rust_type)?;
         }
         writeln!(

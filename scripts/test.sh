@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The test command: setup, format and lint gates, unit tests, the lit suite
+# The test command: setup, format, lint and rustdoc gates, unit tests, the lit suite
 # (through `cargo test --test lit`) and the docs/binary checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
+# The API docs build without broken links or stray HTML (private items and
+# the options' help texts included in what rustdoc checks).
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --quiet
 cargo build
 # Keep the full log, then close with one plain summary line over all harnesses
 # (the lit suite counts as one cargo test; its own summary is in the log).

@@ -562,11 +562,11 @@ fn diff_coef(
 }
 
 /// Constants of at least this magnitude in dependence polyhedra are
-/// treated as problem sizes by [`generalize`].
+/// treated as problem sizes by `generalize`.
 pub const SIZE_THRESHOLD: i64 = 8;
 
 /// The largest constant of magnitude `>= SIZE_THRESHOLD` in the rows of the
-/// dependence polyhedra, if any: the size that [`generalize`] abstracts.
+/// dependence polyhedra, if any: the size that `generalize` abstracts.
 fn size_constant(deps: &[Dependence]) -> Option<i64> {
     deps.iter()
         .flat_map(|d| d.relation.iter())

@@ -8,7 +8,7 @@
 //! loads in that slice are the statement's reads, modeled as happening at the
 //! statement's own position. That is exact only when nothing may overwrite
 //! the loaded location between the load and the store, so the builder checks
-//! it and refuses the SCoP otherwise (see [`check_load_hazard`]). A load that
+//! it and refuses the SCoP otherwise (see `Builder::check_load_hazard`). A load that
 //! feeds several statements is a read of each of them.
 //!
 //! # Domains

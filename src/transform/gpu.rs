@@ -313,7 +313,7 @@ pub struct Copies {
 /// `ty`: copied in when one of its reads may read a value from before the
 /// SCoP ([`crate::deps::reads_live_in`], exact), or when the SCoP writes it
 /// but its writes are not shown to cover every element
-/// ([`written_everywhere`]); a limit of the math core counts as "may".
+/// (`written_everywhere`); a limit of the math core counts as "may".
 pub fn copies(scop: &Scop, root: usize, ty: &str) -> Copies {
     let accesses = || {
         scop.statements.iter().enumerate().flat_map(move |(s, st)| {

@@ -86,7 +86,7 @@ pub struct Options {
     /// Tile size of that innermost vector loop (0: the size from `sizes`).
     pub vector_tile: i64,
     /// The tile sizes are the defaults (no `tile-sizes`): bands with
-    /// register tiles get sizes of their own ([`sizes::register_tile_sizes`]).
+    /// register tiles get sizes of their own (`sizes::register_tile_sizes`).
     pub auto_sizes: bool,
     /// Threads the parallel loops are tuned for: a parallel loop of
     /// register blocks with equal work per iteration gets one tile each.
@@ -120,7 +120,7 @@ pub struct Options {
     /// unrolled body at most [`MAX_JAM_COPIES`] statement copies.
     pub unroll_jam: i64,
     /// Register tile `(u, v)` of bands of three or more loops (off when
-    /// `v <= 1` or with `unroll_jam`): see [`analysis::register_dims`]; the point
+    /// `v <= 1` or with `unroll_jam`): see `analysis::register_dims`; the point
     /// loop of the writes' invariant dimension goes inside blocks of `u`
     /// iterations of another point loop and `v` of the vector loop, which
     /// are unrolled, so the written cells stay in registers across it.
@@ -143,7 +143,7 @@ pub struct PlanDim {
     /// With `parallel`: when given, only loops all of whose statements
     /// are marked here run in parallel (statements split apart by an outer
     /// scalar dimension have loops of their own: see
-    /// [`analysis::Band::tile_partial`]); the others' stay sequential.
+    /// `analysis::Band::tile_partial`); the others' stay sequential.
     pub only: Option<Vec<bool>>,
     /// The loop is unrolled when its trip count is a small constant (the
     /// inner half of an unroll-and-jam).
