@@ -3,12 +3,16 @@
 //! them or inside each thread, and the arrays live in device buffers.
 //!
 //! * A loop over [`GpuRole::Block`] dimensions on the host starts a launch.
-//!   Up to three directly nested block loops whose bounds do not depend on
-//!   each other form the grid (the innermost on `x`); each block runs the
-//!   tile `lo + blockIdx`, where `lo` is the loop's lower bound computed on
-//!   the host, and the grid has exactly the loop's trip count (a launch
-//!   whose trip count is not positive is skipped: CUDA refuses empty
-//!   grids). Up to three thread loops directly inside form the block
+//!   Up to three directly nested block loops form the grid (the innermost
+//!   on `x`); each block runs the tile `lo + blockIdx`, where `lo` is the
+//!   loop's lower bound computed on the host, and the grid has exactly the
+//!   loop's trip count (a launch whose trip count is not positive is
+//!   skipped: CUDA refuses empty grids). A block loop whose bounds depend
+//!   on an outer block loop (syrk's tiles `jt <= it / 4`, a triangle)
+//!   spans its bounding box over the outer loops' ranges instead (each
+//!   bound at the end of each outer range that its coefficient's sign
+//!   picks), and every block first checks the loop's own bounds: the
+//!   blocks outside the triangle do nothing. Up to three thread loops directly inside form the block
 //!   (`x` innermost): thread `tid` runs point `size · tile + tid`, under a
 //!   guard that holds exactly when the point is inside the loop's bounds
 //!   (partial tiles). A block dimension with a single tile (a `Let`) is
@@ -183,6 +187,10 @@ struct Mapped<'n> {
     dim: usize,
     lower: &'n [Bound],
     upper: &'n [Bound],
+    /// A block loop whose bounds depend on an outer block loop (a
+    /// triangle of tiles): the grid covers its bounding box over the outer
+    /// block loops' ranges, and each block checks its own bounds.
+    boxed: bool,
 }
 
 impl Emitter<'_> {
@@ -443,6 +451,53 @@ impl Emitter<'_> {
         r
     }
 
+    /// On the host, the bound `b` of a boxed block loop at the corner of
+    /// the outer block loops' ranges (`firsts` to `lasts`, one per loop of
+    /// `outer`) where it is smallest (`lower`: the smallest first tile) or
+    /// largest (an upper bound: the largest end, exclusive). A bound is
+    /// affine in the outer tiles (ceil or floor of an affine form, which
+    /// keeps its monotony), so each coefficient's sign picks the end.
+    #[allow(clippy::too_many_arguments)]
+    fn bound_at_corner(
+        &mut self,
+        b: &Bound,
+        lower: bool,
+        outer: &[Mapped],
+        firsts: &[Val],
+        lasts: &[Val],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<Val, EmitError> {
+        let np = self.np();
+        for (j, o) in outer.iter().enumerate() {
+            let a = b.row[np + o.dim];
+            if a != 0 {
+                self.ivs[o.dim] = Some(if (a > 0) == lower { firsts[j] } else { lasts[j] });
+            }
+        }
+        let (dims, operands) = self.operands();
+        let map = self.attr(&format!(
+            "affine_map<{} -> ({})>",
+            self.map_header(&dims),
+            self.bound_text(b, &dims, lower)
+        ));
+        for o in outer {
+            self.ivs[o.dim] = None;
+        }
+        let (op, _) = self.b.create(
+            at,
+            if lower { "affine.max" } else { "affine.min" },
+            &operands,
+            1,
+            &[("map", map?)],
+            &[],
+        );
+        if matches!(at, Point::Before(_)) {
+            created.push(op);
+        }
+        op.result(0).ok_or_else(|| "cannot build a bound of the grid".to_string())
+    }
+
     /// The launch of the block loop `n` (see the module's description).
     fn launch(
         &mut self,
@@ -471,21 +526,18 @@ impl Emitter<'_> {
                     ..
                 } if roles.get(*dim) == Some(&GpuRole::Block) && blocks.len() < 3 => {
                     let bounds = || lower.iter().chain(upper.iter());
-                    let independent = blocks
-                        .iter()
-                        .map(|m| m.dim)
-                        .chain(lets.iter().map(|&(d, _)| d))
-                        .all(|d| bounds().all(|b| b.row[np + d] == 0))
-                        && (blocks.is_empty()
-                            || bounds()
-                                .all(|b| b.row[np + nd..np + nd + nv].iter().all(|&c| c == 0)));
-                    if !independent {
+                    let on = |d: usize| bounds().any(|b| b.row[np + d] != 0);
+                    let no_divs = blocks.is_empty()
+                        || bounds().all(|b| b.row[np + nd..np + nd + nv].iter().all(|&c| c == 0));
+                    if !no_divs || lets.iter().any(|&(d, _)| on(d)) {
                         break;
                     }
+                    let boxed = blocks.iter().any(|m| on(m.dim));
                     blocks.push(Mapped {
                         dim: *dim,
                         lower,
                         upper,
+                        boxed,
                     });
                     cur = body;
                 }
@@ -532,27 +584,53 @@ impl Emitter<'_> {
             .iter()
             .map(|(m, tile, size)| (m.dim, *tile, *size))
             .collect();
-        // The grid: each block loop's first tile and trip count, on the host.
+        // The grid: each block loop's first tile and trip count, on the host
+        // (a boxed loop's over the outer block loops' ranges).
         let (dims, operands) = self.operands();
-        let mut firsts = Vec::new();
+        let mut firsts: Vec<Val> = Vec::new();
+        let mut lasts: Vec<Val> = Vec::new();
         let mut counts = Vec::new();
-        for m in &blocks {
-            let (lmap, umap) = self.bound_maps(m.lower, m.upper, &dims)?;
-            let (lo, _) = self
-                .b
-                .create(at, "affine.max", &operands, 1, &[("map", lmap)], &[]);
-            let (hi, _) = self
-                .b
-                .create(at, "affine.min", &operands, 1, &[("map", umap)], &[]);
-            for op in [lo, hi] {
-                if matches!(at, Point::Before(_)) {
-                    created.push(op);
+        for (i, m) in blocks.iter().enumerate() {
+            let (lo, hi) = if m.boxed {
+                let mut extreme = |bounds: &[Bound], lower: bool| -> Result<Val, EmitError> {
+                    let mut best: Option<Val> = None;
+                    for b in bounds {
+                        let v = self.bound_at_corner(b, lower, &blocks[..i], &firsts, &lasts, at, created)?;
+                        best = Some(match best {
+                            None => v,
+                            Some(prev) => {
+                                let op = if lower { "arith.maxsi" } else { "arith.minsi" };
+                                self.b
+                                    .create_typed(at, op, &[prev, v], &["index"], &[])
+                                    .and_then(|o| o.result(0))
+                                    .ok_or("cannot build a bound of the grid")?
+                            }
+                        });
+                    }
+                    best.ok_or_else(|| "a block loop without bounds".to_string())
+                };
+                (extreme(m.lower, true)?, extreme(m.upper, false)?)
+            } else {
+                let (lmap, umap) = self.bound_maps(m.lower, m.upper, &dims)?;
+                let (lo, _) = self
+                    .b
+                    .create(at, "affine.max", &operands, 1, &[("map", lmap)], &[]);
+                let (hi, _) = self
+                    .b
+                    .create(at, "affine.min", &operands, 1, &[("map", umap)], &[]);
+                for op in [lo, hi] {
+                    if matches!(at, Point::Before(_)) {
+                        created.push(op);
+                    }
                 }
-            }
-            let lo = lo.result(0).ok_or("affine.max without result")?;
-            let hi = hi.result(0).ok_or("affine.min without result")?;
+                (
+                    lo.result(0).ok_or("affine.max without result")?,
+                    hi.result(0).ok_or("affine.min without result")?,
+                )
+            };
             let c = self.apply_to("affine_map<(d0, d1) -> (d0 - d1)>", &[hi, lo], at)?;
             firsts.push(lo);
+            lasts.push(self.apply_to("affine_map<(d0) -> (d0 - 1)>", &[hi], at)?);
             counts.push(c);
         }
         let zero = self.index_const(0, at)?;
@@ -611,6 +689,7 @@ impl Emitter<'_> {
             self.b.create(then_at, "scf.yield", &[], 0, &[], &[]);
         }
         let inside = Point::End(body);
+        let mut guard = None;
         let id = |k: usize| body.arg(k).ok_or("gpu.launch without its ids");
         self.set_in_kernel(true);
         for (i, m) in blocks.iter().enumerate() {
@@ -625,6 +704,37 @@ impl Emitter<'_> {
         for &(dim, row) in &lets {
             self.ivs[dim] = Some(self.apply(row, inside, created)?);
         }
+        // The blocks of a bounding box outside the triangle do nothing.
+        let boxed: Vec<&Mapped> = blocks.iter().filter(|m| m.boxed).collect();
+        let inside = if boxed.is_empty() {
+            inside
+        } else {
+            let conds: Vec<Row> = boxed
+                .iter()
+                .flat_map(|m| {
+                    let lower = m.lower.iter().map(|b| {
+                        let mut r: Vec<i64> = b.row.iter().map(|&c| -c).collect();
+                        r[np + m.dim] += b.div;
+                        r
+                    });
+                    let upper = m.upper.iter().map(|b| {
+                        let mut r = b.row.clone();
+                        r[np + m.dim] -= b.div;
+                        r
+                    });
+                    lower.chain(upper).collect::<Vec<_>>()
+                })
+                .collect();
+            let (dims, operands) = self.operands();
+            let header = self.map_header(&dims);
+            let texts: Vec<String> = conds
+                .iter()
+                .map(|r| format!("{} >= 0", self.text(r, &dims)))
+                .collect();
+            let then = self.affine_if(&header, &texts, &operands, inside, created)?;
+            guard = Some(then);
+            Point::End(then)
+        };
         for (i, &(dim, tile, size)) in threads.iter().enumerate() {
             let tid = id(3 + threads.len() - 1 - i)?;
             let tile_value = self.ivs[tile].ok_or("a thread loop outside its tile loop")?;
@@ -643,6 +753,7 @@ impl Emitter<'_> {
             }
         }
         self.set_in_kernel(false);
+        let boxed_dims: Vec<usize> = blocks.iter().filter(|m| m.boxed).map(|m| m.dim).collect();
         for dim in blocks
             .iter()
             .map(|m| m.dim)
@@ -654,7 +765,12 @@ impl Emitter<'_> {
             self.ivs[dim] = None;
         }
         r?;
-        self.b.create(inside, "gpu.terminator", &[], 0, &[], &[]);
+        if let Some(then) = guard {
+            self.b
+                .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
+        }
+        self.b
+            .create(Point::End(body), "gpu.terminator", &[], 0, &[], &[]);
         let shape: Vec<String> = threads
             .iter()
             .rev()
@@ -662,11 +778,14 @@ impl Emitter<'_> {
             .collect();
         if let Some(g) = self.gpu.as_mut() {
             g.kernels.push(launch);
-            let grid = match blocks.len() {
+            let mut grid = match blocks.len() {
                 0 => "grid of 1 block (one tile)".to_string(),
                 1 => "grid over 1 tile loop".to_string(),
                 n => format!("grid over {n} tile loops"),
             };
+            if !boxed_dims.is_empty() {
+                grid.push_str(" (a triangle of tiles in its bounding box)");
+            }
             g.launches.push(format!(
                 "{grid}, block {}",
                 if shape.is_empty() {
@@ -715,6 +834,7 @@ fn thread_chain<'n>(
                 dim: *dim,
                 lower,
                 upper,
+                boxed: false,
             },
             tile,
             size,
