@@ -340,6 +340,33 @@ impl Emitter<'_> {
         Ok((op, blocks[0]))
     }
 
+    /// A privatized temporary's copy-back on the device, in front of
+    /// `after`: a kernel of one thread copies the last iteration's slice
+    /// of the expanded buffer `buf` (device memory) into the array, whose
+    /// device buffer then goes back to the host with the others.
+    pub(super) fn device_copy_back(
+        &mut self,
+        x: &crate::scop::privatize::Expansion,
+        last: &[i64],
+        buf: Val,
+        array: Val,
+        after: Op,
+    ) -> Result<(), EmitError> {
+        let at = Point::Before(after);
+        let one = self.index_const(1, at)?;
+        let (launch, body) = self.create_launch([one; 3], [one; 3], at)?;
+        let (end, _) = self
+            .b
+            .create(Point::End(body), "gpu.terminator", &[], 0, &[], &[]);
+        super::copy_back::copy_back(&self.b, x, last, buf, array, end)?;
+        if let Some(g) = self.gpu.as_mut() {
+            g.kernels.push(launch);
+            g.launches
+                .push("1 thread (a privatized temporary's last values)".into());
+        }
+        Ok(())
+    }
+
     /// The GPU's handling of `n` on the host: a launch, a kernel of one
     /// thread, or a host loop; `None` where the CPU's handling applies
     /// (inside kernels, sequences, guards and fixed dimensions on the
@@ -472,7 +499,11 @@ impl Emitter<'_> {
         for (j, o) in outer.iter().enumerate() {
             let a = b.row[np + o.dim];
             if a != 0 {
-                self.ivs[o.dim] = Some(if (a > 0) == lower { firsts[j] } else { lasts[j] });
+                self.ivs[o.dim] = Some(if (a > 0) == lower {
+                    firsts[j]
+                } else {
+                    lasts[j]
+                });
             }
         }
         let (dims, operands) = self.operands();
@@ -495,7 +526,8 @@ impl Emitter<'_> {
         if matches!(at, Point::Before(_)) {
             created.push(op);
         }
-        op.result(0).ok_or_else(|| "cannot build a bound of the grid".to_string())
+        op.result(0)
+            .ok_or_else(|| "cannot build a bound of the grid".to_string())
     }
 
     /// The launch of the block loop `n` (see the module's description).
@@ -595,7 +627,15 @@ impl Emitter<'_> {
                 let mut extreme = |bounds: &[Bound], lower: bool| -> Result<Val, EmitError> {
                     let mut best: Option<Val> = None;
                     for b in bounds {
-                        let v = self.bound_at_corner(b, lower, &blocks[..i], &firsts, &lasts, at, created)?;
+                        let v = self.bound_at_corner(
+                            b,
+                            lower,
+                            &blocks[..i],
+                            &firsts,
+                            &lasts,
+                            at,
+                            created,
+                        )?;
                         best = Some(match best {
                             None => v,
                             Some(prev) => {

@@ -263,13 +263,20 @@ pub fn emit(
     let builder = Builder::new(first);
     let mut buffers: Vec<Val> = Vec::new();
     let mut expanded = HashMap::new();
+    // On a GPU, in device memory (no value enters an iteration: nothing
+    // to copy in).
+    let (alloc_op, segs_text, free_op) = if gpu_opts.is_some() {
+        ("gpu.alloc", "array<i32: 0, 0, 0>", "gpu.dealloc")
+    } else {
+        ("memref.alloc", "array<i32: 0, 0>", "memref.dealloc")
+    };
     for x in &scop.expansions {
         let ty = x.expanded_type();
-        let segs = builder.attr("array<i32: 0, 0>")?;
+        let segs = builder.attr(segs_text)?;
         let alloc = builder
             .create_typed(
                 Point::Before(first),
-                "memref.alloc",
+                alloc_op,
                 &[],
                 &[&ty],
                 &[("operandSegmentSizes", segs)],
@@ -334,6 +341,16 @@ pub fn emit(
     let after = created.last().and_then(|&op| build::next_op(op));
     let after = || after.ok_or("no operation after the rewritten loops");
     shim::simplify_affine(&mut created);
+    // On a GPU, a privatized temporary's last values go to the array's
+    // device buffer before the buffers are copied back.
+    if e.gpu.is_some() {
+        for (x, &buf) in scop.expansions.iter().zip(&buffers) {
+            if let Some(last) = &x.last {
+                e.device_copy_back(x, last, buf, scop.arrays[x.array.0].root(), after()?)?;
+            }
+        }
+    }
+    let on_gpu = e.gpu.is_some();
     let (launches, copies) = match e.gpu.take() {
         Some(g) => g.finish(&e.b, after()?)?,
         None => (Vec::new(), String::new()),
@@ -344,10 +361,10 @@ pub fn emit(
     if !scop.expansions.is_empty() {
         let after = after()?;
         for (x, &buf) in scop.expansions.iter().zip(&buffers) {
-            if let Some(last) = &x.last {
+            if let (Some(last), false) = (&x.last, on_gpu) {
                 copy_back(&e.b, x, last, buf, scop.arrays[x.array.0].root(), after)?;
             }
-            e.b.create(Point::Before(after), "memref.dealloc", &[buf], 0, &[], &[]);
+            e.b.create(Point::Before(after), free_op, &[buf], 0, &[], &[]);
         }
     }
     Ok(Emitted {

@@ -2,10 +2,11 @@
 //! ([`crate::transform::gpu::plan`]) and its loop tree.
 
 use crate::codegen::generate;
-use crate::deps::Dependence;
+use crate::deps::{compute, DepOptions, Dependence};
 use crate::sched::pluto::{schedule, Options as SchedOptions, PlutoSchedule};
 use crate::analysis::carried::carries;
 use crate::scop::model::Scop;
+use crate::scop::privatize;
 use crate::target::gpu::GpuTarget;
 use crate::transform::gpu::{original_schedule, plan as gpu_plan, GpuPlan, GpuRole};
 
@@ -29,7 +30,7 @@ pub(super) fn plan(
     sched_options: &SchedOptions,
     gpu: &GpuTarget,
     block: &[i64],
-) -> Result<(Planned, Vec<GpuRole>), String> {
+) -> Result<Mapped, String> {
     let failed = |e| format!("GPU plan: {e}");
     let mut mapped = match sched {
         Ok(s) => gpu_plan(scop, s, gpu, block).map_err(failed)?,
@@ -74,6 +75,44 @@ pub(super) fn plan(
         },
         mapped.roles,
     ))
+}
+
+/// A GPU plan: the plan and loop tree, and each dimension's role.
+pub(super) type Mapped = (Planned, Vec<GpuRole>);
+
+/// The SCoP with its small temporaries expanded per iteration
+/// ([`crate::scop::privatize`], as the CPU's privatize stage does), its
+/// dependences and its GPU plan, when the original has no parallel loop to
+/// map and the expanded one has (symm's `temp2`, deriche's `ym1`, ...).
+pub(super) fn privatized(
+    scop: &Scop,
+    sched_options: &SchedOptions,
+    gpu: &GpuTarget,
+    block: &[i64],
+) -> Option<(Scop, Vec<Dependence>, Mapped)> {
+    let exps = privatize::find(scop);
+    if exps.is_empty() {
+        return None;
+    }
+    let escop = privatize::expand(scop, &exps).ok()?;
+    let edeps = compute(&escop, DepOptions::default()).ok()?;
+    let esched = schedule(&escop, &edeps, sched_options);
+    let sched = esched.as_ref().map_err(|e| e.to_string());
+    let (mut planned, roles) = plan(&escop, &edeps, sched, sched_options, gpu, block).ok()?;
+    let mut names: Vec<&str> = exps
+        .iter()
+        .map(|e| escop.arrays[e.array.0].name.as_str())
+        .collect();
+    names.dedup();
+    planned.plan.notes.insert(
+        0,
+        format!(
+            "temporar{} {} expanded per iteration (privatized)",
+            if names.len() == 1 { "y" } else { "ies" },
+            names.join(", ")
+        ),
+    );
+    Some((escop, edeps, (planned, roles)))
 }
 
 /// `mapped` with `note` first among its plan's notes.

@@ -131,7 +131,13 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         let sched = schedule(&scop, &deps, &sched_options);
         if let Some(gpu) = &gpu_target {
             let sched = sched.as_ref().map_err(|e| e.to_string());
-            let mapped = gpu::plan(&scop, &deps, sched, &sched_options, gpu, &options.gpu_block);
+            let mut mapped = gpu::plan(&scop, &deps, sched, &sched_options, gpu, &options.gpu_block);
+            let (mut scop, mut deps) = (scop, deps);
+            if mapped.is_err() && options.privatize {
+                if let Some((escop, edeps, emapped)) = gpu::privatized(&scop, &sched_options, gpu, &options.gpu_block) {
+                    (scop, deps, mapped) = (escop, edeps, Ok(emapped));
+                }
+            }
             match mapped {
                 Ok((planned, roles)) => {
                     rewrite(&scop, &deps, planned, Some(&roles), deadline, &cx, &target, &mut rewritten, &mut roots)?
