@@ -34,7 +34,7 @@
 //!   new code) and the kernels use them in place.
 
 use super::{EmitError, Emitter};
-use crate::codegen::{Bound, Node, Row};
+use crate::codegen::{Bound, Cond, Node, Row};
 use crate::ffi::build::{self, Builder, Point};
 use crate::ffi::ir::{Block, Op, Val};
 use crate::scop::model::Scop;
@@ -388,6 +388,9 @@ impl Emitter<'_> {
         if !n.has_loop_over(is_block) && !n.has_let_over(is_block) {
             return Some(self.single_thread_kernel(n, at, created));
         }
+        if let Some(pieces) = distributed(n, &is_block) {
+            return Some(pieces.iter().try_for_each(|p| self.node(p, at, created)));
+        }
         match n {
             Node::Loop {
                 dim, stride: None, ..
@@ -438,19 +441,42 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// Inside a kernel whose thread dimensions are set, `rest` under a
-    /// guard that holds exactly when each thread's point is inside the
-    /// bounds of its loop in `chain` (partial tiles).
-    fn guarded_part(
+    /// Inside a kernel whose thread dimensions are set, a mapped part: its
+    /// inside (a node, or its pieces, each mapped the same way in order)
+    /// under a guard that holds exactly when each thread's point is inside
+    /// the bounds of its loop in the part's chain (partial tiles).
+    fn mapped_part(
         &mut self,
-        chain: &[Threaded],
-        rest: &Node,
+        part: &Part,
         inside: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
         let np = self.np();
+        let emit_inner = |e: &mut Self, at: Point, created: &mut Vec<Op>| match &part.inner {
+            Inner::Plain(n) => e.node(n, at, created),
+            Inner::Pieces(pieces) => {
+                for p in pieces {
+                    e.mapped_part(p, at, created)?;
+                }
+                Ok(())
+            }
+            Inner::If(conds, p) => {
+                let (dims, operands) = e.operands();
+                let header = e.map_header(&dims);
+                let texts: Vec<String> = conds
+                    .iter()
+                    .map(|Cond { row, eq }| {
+                        format!("{} {} 0", e.text(row, &dims), if *eq { "==" } else { ">=" })
+                    })
+                    .collect();
+                let then = e.affine_if(&header, &texts, &operands, at, created)?;
+                let r = e.mapped_part(p, Point::End(then), created);
+                e.b.create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
+                r
+            }
+        };
         let mut conds = Vec::new();
-        for (m, _, _) in chain {
+        for (m, _, _) in &part.chain {
             for b in m.lower {
                 let mut r: Vec<i64> = b.row.iter().map(|&c| -c).collect();
                 r[np + m.dim] += b.div;
@@ -463,7 +489,7 @@ impl Emitter<'_> {
             }
         }
         if conds.is_empty() {
-            return self.node(rest, inside, created);
+            return emit_inner(self, inside, created);
         }
         let (dims, operands) = self.operands();
         let header = self.map_header(&dims);
@@ -472,7 +498,7 @@ impl Emitter<'_> {
             .map(|r| format!("{} >= 0", self.text(r, &dims)))
             .collect();
         let then = self.affine_if(&header, &texts, &operands, inside, created)?;
-        let r = self.node(rest, Point::End(then), created);
+        let r = emit_inner(self, Point::End(then), created);
         self.b
             .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
         r
@@ -592,27 +618,9 @@ impl Emitter<'_> {
                 || lets.iter().any(|&(d, _)| d == tile)
                 || self.ivs.get(tile).is_some_and(Option::is_some)
         };
-        let same = |a: &[Threaded], b: &[Threaded]| {
-            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0.dim == y.0.dim)
-        };
-        let mut parts = vec![thread_chain(cur, roles, &tile_known)];
-        if parts[0].0.is_empty() {
-            if let Node::Seq(children) = cur {
-                let chains: Vec<_> = children
-                    .iter()
-                    .map(|c| thread_chain(c, roles, &tile_known))
-                    .collect();
-                if !chains.is_empty()
-                    && chains
-                        .iter()
-                        .all(|(t, _)| !t.is_empty() && same(t, &chains[0].0))
-                {
-                    parts = chains;
-                }
-            }
-        }
-        let threads: Vec<(usize, usize, i64)> = parts[0]
-            .0
+        let top = map_part(cur, roles, &tile_known, &[], 1);
+        let threads: Vec<(usize, usize, i64)> = top
+            .signature()
             .iter()
             .map(|(m, tile, size)| (m.dim, *tile, *size))
             .collect();
@@ -785,13 +793,7 @@ impl Emitter<'_> {
             )?;
             self.ivs[dim] = Some(p);
         }
-        let mut r = Ok(());
-        for (chain, rest) in &parts {
-            r = self.guarded_part(chain, rest, inside, created);
-            if r.is_err() {
-                break;
-            }
-        }
+        let r = self.mapped_part(&top, inside, created);
         self.set_in_kernel(false);
         let boxed_dims: Vec<usize> = blocks.iter().filter(|m| m.boxed).map(|m| m.dim).collect();
         for dim in blocks
@@ -842,16 +844,19 @@ impl Emitter<'_> {
 /// A thread loop of a launch: the loop, its tile dimension, its size.
 type Threaded<'n> = (Mapped<'n>, usize, i64);
 
-/// The thread loops directly nested from `n` (at most three, at most
-/// [`MAX_THREADS`] threads, each with its tile known: `tile_known`), and
-/// the node inside them.
+/// The thread loops directly nested from `n` (at most three in all with
+/// the `used` ones mapped around it, at most [`MAX_THREADS`] threads with
+/// their `count`, each with its tile known: `tile_known`), and the node
+/// inside them.
 fn thread_chain<'n>(
     n: &'n Node,
     roles: &[GpuRole],
     tile_known: &dyn Fn(usize) -> bool,
+    used: &[usize],
+    count: i64,
 ) -> (Vec<Threaded<'n>>, &'n Node) {
     let mut threads: Vec<Threaded> = Vec::new();
-    let mut count = 1i64;
+    let mut count = count;
     let mut cur = n;
     while let Node::Loop {
         dim,
@@ -865,7 +870,11 @@ fn thread_chain<'n>(
         let Some(&GpuRole::Thread { tile, size }) = roles.get(*dim) else {
             break;
         };
-        if threads.len() == 3 || !tile_known(tile) || count.saturating_mul(size) > MAX_THREADS {
+        if used.len() + threads.len() == 3
+            || used.contains(dim)
+            || !tile_known(tile)
+            || count.saturating_mul(size) > MAX_THREADS
+        {
             break;
         }
         count *= size;
@@ -882,6 +891,186 @@ fn thread_chain<'n>(
         cur = body;
     }
     (threads, cur)
+}
+
+/// The block loops (and single tiles) from `n` down to a sequence with a
+/// block loop in some child, distributed over the sequence's children:
+/// one copy of the chain around each child, each launched apart (init_gemm's
+/// column tiles, cut where the arrays' widths differ). Legal because block
+/// loops carry no dependence (the checker proved them parallel): running
+/// every tile's first child before any tile's second one reorders only
+/// instances of different tiles. `None` when `n` has no such shape.
+fn distributed(n: &Node, is_block: &dyn Fn(usize) -> bool) -> Option<Vec<Node>> {
+    let children = seq_under_blocks(n, is_block)?;
+    children
+        .iter()
+        .map(|c| rebuilt_around(n, is_block, c))
+        .collect()
+}
+
+/// The chain of block loops (and single tiles) from `n`, with the sequence
+/// at its end replaced by `child`.
+fn rebuilt_around(n: &Node, is_block: &dyn Fn(usize) -> bool, child: &Node) -> Option<Node> {
+    match n {
+        Node::Seq(_) => Some(child.clone()),
+        Node::Loop {
+            dim,
+            lower,
+            upper,
+            stride: None,
+            parallel,
+            body,
+        } if is_block(*dim) => Some(Node::Loop {
+            dim: *dim,
+            lower: lower.clone(),
+            upper: upper.clone(),
+            stride: None,
+            parallel: *parallel,
+            body: Box::new(rebuilt_around(body, is_block, child)?),
+        }),
+        Node::Let { dim, row, body } if is_block(*dim) => Some(Node::Let {
+            dim: *dim,
+            row: row.clone(),
+            body: Box::new(rebuilt_around(body, is_block, child)?),
+        }),
+        _ => None,
+    }
+}
+
+/// The children of the sequence at the end of the chain of block loops
+/// (and single tiles) from `n`, when some child has a block loop of its
+/// own and there are at least two.
+fn seq_under_blocks<'n>(n: &'n Node, is_block: &dyn Fn(usize) -> bool) -> Option<&'n [Node]> {
+    let mut cur = n;
+    let mut depth = 0;
+    loop {
+        match cur {
+            Node::Loop {
+                dim,
+                stride: None,
+                body,
+                ..
+            }
+            | Node::Let { dim, body, .. }
+                if is_block(*dim) =>
+            {
+                depth += 1;
+                cur = body;
+            }
+            Node::Seq(children)
+                if depth > 0
+                    && children.len() > 1
+                    && children
+                        .iter()
+                        .any(|c| c.has_loop_over(is_block) || c.has_let_over(is_block)) =>
+            {
+                return Some(children);
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Thread loops mapped to a block's threads, and what runs inside them.
+struct Part<'n> {
+    /// The thread loops, outermost first (possibly none).
+    chain: Vec<Threaded<'n>>,
+    /// The node inside them.
+    rest: &'n Node,
+    inner: Inner<'n>,
+}
+
+/// What runs inside a part's thread loops.
+enum Inner<'n> {
+    /// A node, in order inside each thread.
+    Plain(&'n Node),
+    /// The children of a sequence, each with the same further thread loops
+    /// (the pieces of a thread loop that loop separation cut apart), in
+    /// order: every dependence between instances of one launch joins
+    /// instances with the same block and thread coordinates (the checker
+    /// proved those loops parallel), so each thread runs its instances of
+    /// every piece, in order, without waiting for the others.
+    Pieces(Vec<Part<'n>>),
+    /// A guard on the dimensions around (uniform over the threads that
+    /// reach it), and the part inside it.
+    If(&'n [Cond], Box<Part<'n>>),
+}
+
+impl Part<'_> {
+    /// The thread loops of the part and of its first pieces, outermost
+    /// first: the block's thread dimensions (the same along every path, by
+    /// construction).
+    fn signature(&self) -> Vec<&Threaded<'_>> {
+        let mut s: Vec<&Threaded> = self.chain.iter().collect();
+        match &self.inner {
+            Inner::Pieces(p) => {
+                if let Some(first) = p.first() {
+                    s.extend(first.signature());
+                }
+            }
+            Inner::If(_, p) => s.extend(p.signature()),
+            Inner::Plain(_) => {}
+        }
+        s
+    }
+}
+
+/// The thread loops from `n` down (see [`thread_chain`]; `used` mapped
+/// around it with `count` threads), and inside them a sequence whose
+/// children all map the same further thread loops, recursively.
+fn map_part<'n>(
+    n: &'n Node,
+    roles: &[GpuRole],
+    tile_known: &dyn Fn(usize) -> bool,
+    used: &[usize],
+    count: i64,
+) -> Part<'n> {
+    let (chain, rest) = thread_chain(n, roles, tile_known, used, count);
+    let mut inner_used = used.to_vec();
+    inner_used.extend(chain.iter().map(|t| t.0.dim));
+    let inner_count = chain.iter().fold(count, |c, t| c * t.2);
+    let dims = |p: &Part| -> Vec<usize> { p.signature().iter().map(|t| t.0.dim).collect() };
+    let inner = match rest {
+        Node::Seq(children) if !children.is_empty() => {
+            let parts: Vec<Part> = children
+                .iter()
+                .map(|c| map_part(c, roles, tile_known, &inner_used, inner_count))
+                .collect();
+            let chain_dims = |p: &Part| -> Vec<usize> { p.chain.iter().map(|t| t.0.dim).collect() };
+            let (first, first_chain) = (dims(&parts[0]), chain_dims(&parts[0]));
+            if !first.is_empty() && parts.iter().all(|p| dims(p) == first) {
+                Inner::Pieces(parts)
+            } else if parts
+                .iter()
+                .all(|p| !p.chain.is_empty() && chain_dims(p) == first_chain)
+            {
+                // The same thread loops, but not the same further ones
+                // inside: those run in order inside each thread.
+                Inner::Pieces(
+                    parts
+                        .into_iter()
+                        .map(|p| Part {
+                            chain: p.chain,
+                            rest: p.rest,
+                            inner: Inner::Plain(p.rest),
+                        })
+                        .collect(),
+                )
+            } else {
+                Inner::Plain(rest)
+            }
+        }
+        Node::If { conds, body } => {
+            let p = map_part(body, roles, tile_known, &inner_used, inner_count);
+            if p.signature().is_empty() {
+                Inner::Plain(rest)
+            } else {
+                Inner::If(conds, Box::new(p))
+            }
+        }
+        _ => Inner::Plain(rest),
+    };
+    Part { chain, rest, inner }
 }
 
 #[cfg(test)]
