@@ -9,8 +9,11 @@
 //
 // RUN: %polyrs-opt %s --poly-opt='target=gpu' 2>&1 | FileCheck %s
 // RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-block=16,16' -o /dev/null 2>&1 | FileCheck %s --check-prefix=B16
+// RUN: %polyrs-opt %s --poly-opt='target=gpu scalar-replace=false' 2>&1 | FileCheck %s --check-prefix=NOREG
 //
-// CHECK: remark: poly-opt: 1 statement, 5 loops (4 parallel), 0 guards; band of 3 loops: 2 parallel mapped to blocks and threads (block 32x8); 1 kernel: grid over 2 tile loops, block 32x8; copies to the device: arg2, arg0, arg1; back: arg2; legality and every block and thread loop verified; target gpu sm_90
+// CHECK: remark: poly-opt: 1 statement, 5 loops (4 parallel), 0 guards; band of 3 loops: 2 parallel mapped to blocks and threads (block 32x8); 1 kernel: grid over 2 tile loops, block 32x8; copies to the device: arg2, arg0, arg1; back: arg2; per-thread registers across a thread's sequential loop: arg2; legality and every block and thread loop verified; target gpu sm_90
+// NOREG: back: arg2; no per-thread registers (scalar-replace=false);
+// NOREG-NOT: iter_args
 // B16: band of 3 loops: 2 parallel mapped to blocks and threads (block 16x16); 1 kernel: grid over 2 tile loops, block 16x16
 //
 // CHECK: #[[SET:.*]] = affine_set<()[s0, s1, s2, s3] : (s1 >= 0, s0 * -8 - s1 + 249 >= 0, -s1 + 7 >= 0, s3 >= 0, s2 * -32 - s3 + 249 >= 0, -s3 + 31 >= 0)>

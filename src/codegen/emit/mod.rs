@@ -179,6 +179,9 @@ struct Emitter<'a> {
     parallel_bodies: Vec<crate::ffi::ir::Block>,
     /// Loops over blocks given a buffer of hoisted operands so far.
     hoisted_loops: usize,
+    /// The arrays whose cells kernels keep in registers across a thread's
+    /// sequential loop (scalar replacement inside a kernel), by name.
+    kernel_registers: Vec<String>,
     /// Every innermost sequential loop keeps its loop-invariant cells in
     /// registers, not only those of `carry_dims`.
     carry_all: bool,
@@ -200,6 +203,10 @@ pub struct Emitted {
     /// Loops over register-tile blocks whose block-invariant operands are
     /// computed once per block row.
     pub hoisted_loops: usize,
+    /// For a GPU: the arrays whose cells the kernels keep in registers
+    /// across a thread's sequential loop (per-thread accumulators), for the
+    /// remark.
+    pub kernel_registers: Vec<String>,
     /// For a GPU: one phrase per kernel launched (grid and block), for the
     /// remark.
     pub launches: Vec<String>,
@@ -309,6 +316,7 @@ pub fn emit(
         hoist: None,
         parallel_bodies: Vec::new(),
         hoisted_loops: 0,
+        kernel_registers: Vec::new(),
         carry_all,
         divs: tree.divs.clone(),
         gpu: gpu_opts.map(gpu::Gpu::new),
@@ -370,6 +378,7 @@ pub fn emit(
     Ok(Emitted {
         created,
         hoisted_loops: e.hoisted_loops,
+        kernel_registers: e.kernel_registers,
         launches,
         copies,
     })

@@ -286,6 +286,21 @@ impl Emitter<'_> {
             guard_block = Some(then);
         }
         let top = matches!(point, Point::Before(_));
+        if self.in_kernel() {
+            for c in &cells {
+                let name = self
+                    .scop
+                    .arrays
+                    .iter()
+                    .find(|a| a.root().key() == c.memref.key())
+                    .map(|a| a.name.clone());
+                if let Some(n) = name {
+                    if !self.kernel_registers.contains(&n) {
+                        self.kernel_registers.push(n);
+                    }
+                }
+            }
+        }
         let mut maps = Vec::new();
         for c in &cells {
             let subs: Vec<String> = c.index.iter().map(|r| self.text(r, &dims)).collect();

@@ -271,7 +271,7 @@ fn rewrite(
                 return Ok(());
             }
         }
-        let (hoisted, launches, copies) = match emit::emit(
+        let (hoisted, launches, copies, registers) = match emit::emit(
             scop,
             &tree,
             plan.dims.len(),
@@ -291,7 +291,7 @@ fn rewrite(
                 if gpu.is_none() {
                     roots.extend(scop.arrays.iter().map(|a| a.root().key()));
                 }
-                (done.hoisted_loops, done.launches, done.copies)
+                (done.hoisted_loops, done.launches, done.copies, done.kernel_registers)
             }
             Err(e) => {
                 diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
@@ -327,6 +327,18 @@ fn rewrite(
         }
         if !copies.is_empty() {
             what.push(copies);
+        }
+        if gpu.is_some() && !launches.is_empty() {
+            what.push(if !registers.is_empty() {
+                format!(
+                    "per-thread registers across a thread's sequential loop: {}",
+                    registers.join(", ")
+                )
+            } else if !options.scalar_replace {
+                "no per-thread registers (scalar-replace=false)".into()
+            } else {
+                "no per-thread registers (no cell stays fixed along a thread's sequential loop)".into()
+            });
         }
         if options.verify {
             what.push(if gpu.is_some() {
