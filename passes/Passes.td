@@ -170,6 +170,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "With target=gpu: the NVIDIA GPU the sizes come from: sm_80 (A100) or sm_90 (H100)">,
     ListOption<"gpuBlock", "gpu-block", "int64_t",
            "With target=gpu: threads per block along x, y, z, x being the innermost parallel loop (the last one repeats; default: 256 threads, the warp size along x: 256, 32x8, 32x4x2)">,
+    Option<"gpuThreadTile", "gpu-thread-tile", "unsigned", /*default=*/"0",
+           "With target=gpu: rows of the y-mapped loop each thread runs, a register tile per thread (the cells fixed along the thread's sequential loop kept in registers for each row, the operands the rows share loaded once), when two or more loops are mapped and a loop runs inside each thread; 0: the model's (4), 1: none">,
     Option<"gpuMemory", "gpu-memory", "std::string", /*default=*/"\"copy\"",
            "With target=gpu: where the kernels find the arrays: copy (device buffers, filled from the arrays whose values the SCoP reads or that it writes in part, the written ones copied back) or host-register (the arrays' host memory registered with the driver, gpu.host_register, and used by the kernels in place: no copies)">,
     Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",

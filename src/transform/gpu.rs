@@ -40,6 +40,24 @@ use crate::target::gpu::GpuTarget;
 /// blocks share a streaming multiprocessor), not a measurement.
 pub const THREADS_PER_BLOCK: i64 = 256;
 
+/// Rows of the y-mapped loop each thread runs by default (a register tile
+/// per thread): a model parameter, not a measurement. Four accumulators
+/// and the row operands fit any GPU's register budget (255 per thread on
+/// sm_80 and sm_90) with room for the addresses, and each operand shared
+/// by the rows (gemm's `B[k][j]`) is loaded once for four rows.
+pub const THREAD_TILE_ROWS: i64 = 4;
+
+/// The shape the options ask for: threads per block (`x` first; the last
+/// repeats; empty: [`block_shape`]) and rows per thread (0:
+/// [`THREAD_TILE_ROWS`], 1: none).
+#[derive(Debug, Clone, Copy)]
+pub struct Shape<'a> {
+    /// Threads per block, `x` first.
+    pub block: &'a [i64],
+    /// Rows of the y-mapped loop per thread.
+    pub thread_rows: i64,
+}
+
 /// What one schedule dimension becomes on the GPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GpuRole {
@@ -87,14 +105,26 @@ pub fn block_shape(gpu: &GpuTarget, n: usize) -> Vec<i64> {
 }
 
 /// The GPU plan of `sched`, or `None` when no band has a parallel
-/// dimension (the SCoP then stays on the host). `block` overrides the
-/// block extents (`x` first; the last one repeats).
+/// dimension (the SCoP then stays on the host). `shape.block` overrides
+/// the block extents (`x` first; the last one repeats).
+///
+/// With two or more mapped dimensions and some of the band's dimensions
+/// inside the threads (a sequential loop, gemm's `k`), each thread runs
+/// `R` consecutive points of the y-mapped dimension `φ_y` (a register tile
+/// per thread, [`THREAD_TILE_ROWS`] or `shape.thread_rows`): its blocks
+/// tile `φ_y` by `R · T_y`, its threads run `⌊φ_y / R⌋`, and `φ_y` itself
+/// runs innermost inside each thread, unrolled where its trip count is
+/// constant, so that the cells fixed along the sequential loop stay in
+/// registers for each of the `R` rows. Moving `φ_y` innermost is legal for
+/// the same reason as mapping it: its distances are zero; the checker
+/// proves the final schedule.
 pub fn plan(
     scop: &Scop,
     sched: &PlutoSchedule,
     gpu: &GpuTarget,
-    block: &[i64],
+    shape: Shape,
 ) -> Result<Option<GpuPlan>, MathError> {
+    let block = shape.block;
     let ns = scop.statements.len();
     let bands = bands(sched);
     let Some(band) = bands.iter().find(|b| b.tile_coincident.iter().any(|&c| c)) else {
@@ -107,7 +137,7 @@ pub fn plan(
         mapped.drain(..mapped.len() - 3);
     }
     let rest: Vec<usize> = (0..band.len).filter(|d| !mapped.contains(d)).collect();
-    let shape: Vec<i64> = if block.is_empty() {
+    let extents: Vec<i64> = if block.is_empty() {
         block_shape(gpu, mapped.len())
     } else {
         (0..mapped.len())
@@ -116,7 +146,15 @@ pub fn plan(
     };
     // Tile size of mapped dimension `m` (outermost first): x is the
     // innermost.
-    let size = |m: usize| shape[mapped.len() - 1 - m];
+    let size = |m: usize| extents[mapped.len() - 1 - m];
+    // The y-mapped dimension (index among `mapped`) and its rows per
+    // thread.
+    let rows = match shape.thread_rows {
+        0 => THREAD_TILE_ROWS,
+        r => r.max(1),
+    };
+    let tiled_rows =
+        (mapped.len() >= 2 && !rest.is_empty() && rows > 1).then(|| (mapped.len() - 2, rows));
     let mut dims: Vec<Vec<Form>> = vec![Vec::new(); ns];
     let mut locals = sched.schedule.locals.clone();
     locals.resize(ns, Default::default());
@@ -134,14 +172,27 @@ pub fn plan(
             for s in 0..ns {
                 let phi = |d: usize| sched.schedule.dims[s][band.first + d].clone();
                 for (m, &d) in mapped.iter().enumerate() {
-                    let l = tile_local(&mut locals[s], &phi(d), size(m))?;
+                    let t = match tiled_rows {
+                        Some((my, r)) if my == m => size(m) * r,
+                        _ => size(m),
+                    };
+                    let l = tile_local(&mut locals[s], &phi(d), t)?;
                     dims[s].push(Form::local(l));
                 }
-                for &d in &mapped {
-                    dims[s].push(phi(d));
+                for (m, &d) in mapped.iter().enumerate() {
+                    match tiled_rows {
+                        Some((my, r)) if my == m => {
+                            let l = tile_local(&mut locals[s], &phi(d), r)?;
+                            dims[s].push(Form::local(l));
+                        }
+                        _ => dims[s].push(phi(d)),
+                    }
                 }
                 for &d in &rest {
                     dims[s].push(phi(d));
+                }
+                if let Some((my, _)) = tiled_rows {
+                    dims[s].push(phi(mapped[my]));
                 }
             }
             let first_block = plan_dims.len();
@@ -161,7 +212,12 @@ pub fn plan(
                     parallel: true,
                     only: None,
                     unroll: false,
-                    what: format!("threads over φ{}", band.first + d),
+                    what: match tiled_rows {
+                        Some((my, r)) if my == m => {
+                            format!("threads over ⌊φ{} / {r}⌋", band.first + d)
+                        }
+                        _ => format!("threads over φ{}", band.first + d),
+                    },
                 });
                 roles.push(GpuRole::Thread {
                     tile: first_block + m,
@@ -175,6 +231,16 @@ pub fn plan(
                     only: None,
                     unroll: false,
                     what: format!("φ{} inside each thread", band.first + d),
+                });
+                roles.push(GpuRole::Inside);
+            }
+            if let Some((my, r)) = tiled_rows {
+                plan_dims.push(PlanDim {
+                    scalar: false,
+                    parallel: false,
+                    only: None,
+                    unroll: true,
+                    what: format!("φ{}: {r} rows of each thread", band.first + mapped[my]),
                 });
                 roles.push(GpuRole::Inside);
             }
@@ -200,17 +266,20 @@ pub fn plan(
         });
         roles.push(host_or_inside(k));
     }
-    let extents: Vec<String> = (0..mapped.len())
+    let shown: Vec<String> = (0..mapped.len())
         .rev()
         .map(|m| size(m).to_string())
         .collect();
-    let notes = vec![format!(
+    let mut notes = vec![format!(
         "band of {} loop{}: {} parallel mapped to blocks and threads (block {})",
         band.len,
         if band.len == 1 { "" } else { "s" },
         mapped.len(),
-        extents.join("x")
+        shown.join("x")
     )];
+    if let Some((_, r)) = tiled_rows {
+        notes.push(format!("register tile of {r} rows per thread"));
+    }
     Ok(Some(GpuPlan {
         plan: Plan {
             schedule: Schedule { dims, locals },

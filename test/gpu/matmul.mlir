@@ -3,7 +3,9 @@
 // parallel; j, the innermost, goes to x with the warp's 32 threads and i to
 // y with 256 / 32 = 8; the grid has ceil(250/32) = 8 tiles of j along x and
 // ceil(250/8) = 32 tiles of i along y; k runs inside each thread, C[i][j]
-// kept in a register across it. Each thread guards its point: 0 <= ty <= 7
+// kept in a register across it. No register tile of 4 rows per thread:
+// 250 rows are not a multiple of 4, so the rows' loop would not unroll
+// (test/gpu/thread-tile.mlir has one). Each thread guards its point: 0 <= ty <= 7
 // and i = 8 * by + ty <= 249, likewise for j with 31 and 32. All three
 // arrays are copied to device buffers, only C (written) comes back.
 //
@@ -11,10 +13,11 @@
 // RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-block=16,16' -o /dev/null 2>&1 | FileCheck %s --check-prefix=B16
 // RUN: %polyrs-opt %s --poly-opt='target=gpu scalar-replace=false' 2>&1 | FileCheck %s --check-prefix=NOREG
 //
-// CHECK: remark: poly-opt: 1 statement, 5 loops (4 parallel), 0 guards; band of 3 loops: 2 parallel mapped to blocks and threads (block 32x8); 1 kernel: grid over 2 tile loops, block 32x8; copies to the device: arg2, arg0, arg1; back: arg2; per-thread registers across a thread's sequential loop: arg2; legality and every block and thread loop verified; target gpu sm_90
+// CHECK: remark: poly-opt: 1 statement, 5 loops (4 parallel), 0 guards; band of 3 loops: 2 parallel mapped to blocks and threads (block 32x8); no register tile per thread: its rows' trip counts are not constant; 1 kernel: grid over 2 tile loops, block 32x8; copies to the device: arg2, arg0, arg1; back: arg2; per-thread registers across a thread's sequential loop: arg2; legality and every block and thread loop verified; target gpu sm_90
 // NOREG: back: arg2; no per-thread registers (scalar-replace=false);
 // NOREG-NOT: iter_args
-// B16: band of 3 loops: 2 parallel mapped to blocks and threads (block 16x16); 1 kernel: grid over 2 tile loops, block 16x16
+// B16: band of 3 loops: 2 parallel mapped to blocks and threads (block 16x16);
+// B16-SAME: 1 kernel: grid over 2 tile loops, block 16x16
 //
 // CHECK: #[[SET:.*]] = affine_set<()[s0, s1, s2, s3] : (s1 >= 0, s0 * -8 - s1 + 249 >= 0, -s1 + 7 >= 0, s3 >= 0, s2 * -32 - s3 + 249 >= 0, -s3 + 31 >= 0)>
 // CHECK: func.func @matmul(%[[A:.*]]: memref<250x256xf64>, %[[B:.*]]: memref<256x250xf64>, %[[C:.*]]: memref<250x250xf64>)

@@ -8,7 +8,7 @@ use crate::analysis::carried::carries;
 use crate::scop::model::Scop;
 use crate::scop::privatize;
 use crate::target::gpu::GpuTarget;
-use crate::transform::gpu::{original_schedule, plan as gpu_plan, GpuPlan, GpuRole};
+use crate::transform::gpu::{original_schedule, plan as gpu_plan, GpuPlan, GpuRole, Shape};
 
 use super::plan::Planned;
 
@@ -29,9 +29,10 @@ pub(super) fn plan(
     sched: Result<&PlutoSchedule, String>,
     sched_options: &SchedOptions,
     gpu: &GpuTarget,
-    block: &[i64],
+    block: Shape,
 ) -> Result<Mapped, String> {
     let failed = |e| format!("GPU plan: {e}");
+    let again = sched.clone();
     let mut mapped = match sched {
         Ok(s) => gpu_plan(scop, s, gpu, block).map_err(failed)?,
         Err(_) => None,
@@ -66,6 +67,19 @@ pub(super) fn plan(
         }
     })?;
     let tree = generate(scop, &mapped.plan).map_err(|e| e.to_string())?;
+    // A register tile per thread pays only where its rows unroll (a
+    // constant trip count: each row's cells then stay in registers);
+    // otherwise the rows' loop would keep them in memory.
+    if block.thread_rows != 1 && tree.has_loop_over(|k| mapped.plan.dims[k].unroll) {
+        let plain = Shape {
+            thread_rows: 1,
+            ..block
+        };
+        let (mut planned, roles) = plan(scop, deps, again, sched_options, gpu, plain)?;
+        planned.jam_note =
+            Some("no register tile per thread: its rows' trip counts are not constant".into());
+        return Ok((planned, roles));
+    }
     Ok((
         Planned {
             plan: mapped.plan,
@@ -88,7 +102,7 @@ pub(super) fn privatized(
     scop: &Scop,
     sched_options: &SchedOptions,
     gpu: &GpuTarget,
-    block: &[i64],
+    block: Shape,
 ) -> Option<(Scop, Vec<Dependence>, Mapped)> {
     let exps = privatize::find(scop);
     if exps.is_empty() {

@@ -131,10 +131,14 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         let sched = schedule(&scop, &deps, &sched_options);
         if let Some(gpu) = &gpu_target {
             let sched = sched.as_ref().map_err(|e| e.to_string());
-            let mut mapped = gpu::plan(&scop, &deps, sched, &sched_options, gpu, &options.gpu_block);
+            let shape = crate::transform::gpu::Shape {
+                block: &options.gpu_block,
+                thread_rows: i64::from(options.gpu_thread_tile.min(64) as u32),
+            };
+            let mut mapped = gpu::plan(&scop, &deps, sched, &sched_options, gpu, shape);
             let (mut scop, mut deps) = (scop, deps);
             if mapped.is_err() && options.privatize {
-                if let Some((escop, edeps, emapped)) = gpu::privatized(&scop, &sched_options, gpu, &options.gpu_block) {
+                if let Some((escop, edeps, emapped)) = gpu::privatized(&scop, &sched_options, gpu, shape) {
                     (scop, deps, mapped) = (escop, edeps, Ok(emapped));
                 }
             }
