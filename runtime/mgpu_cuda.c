@@ -54,8 +54,16 @@ static void check(CUresult r, const char *what) {
 static int timing = -1;
 static double kernel_ms, copy_ms;
 static long kernels, copies;
+/* Per kernel function, by name: launches and time (MGPU_TIME=1), printed
+ * at exit as "mgpu-kernel: NAME LAUNCHES MS" (the kit's run.sh adds up the
+ * functions of the PolyBench kernel, named kernel_*, apart from the
+ * initialization's). */
+static struct { CUfunction f; char name[128]; long n; double ms; } fns[256];
+static int nfns;
 static void report(void) {
   fprintf(stderr, "mgpu: %ld kernel launches %.3f ms, %ld copies %.3f ms\n", kernels, kernel_ms, copies, copy_ms);
+  for (int i = 0; i < nfns; i++)
+    if (fns[i].n) fprintf(stderr, "mgpu-kernel: %s %ld %.3f\n", fns[i].name, fns[i].n, fns[i].ms);
 }
 typedef struct { CUevent a, b; } Timer;
 static Timer timer_start(CUstream s);
@@ -111,13 +119,27 @@ void mgpuModuleUnload(CUmodule m) {
   CUresult r = p_cuModuleUnload(m);
   if (r != 4) check(r, "cuModuleUnload");
 }
-CUfunction mgpuModuleGetFunction(CUmodule m, const char *name) { CUfunction f; check(p_cuModuleGetFunction(&f, m, name), "cuModuleGetFunction"); return f; }
+CUfunction mgpuModuleGetFunction(CUmodule m, const char *name) {
+  CUfunction f;
+  check(p_cuModuleGetFunction(&f, m, name), "cuModuleGetFunction");
+  int known = 0;
+  for (int i = 0; i < nfns; i++) known |= fns[i].f == f;
+  if (!known && nfns < 256) {
+    fns[nfns].f = f;
+    snprintf(fns[nfns].name, sizeof fns[nfns].name, "%s", name);
+    nfns++;
+  }
+  return f;
+}
 void mgpuLaunchKernel(CUfunction f, intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx, intptr_t by, intptr_t bz,
                       int32_t smem, CUstream s, void **params, void **extra, size_t nparams) {
   (void)nparams;
   Timer t = timer_start(s);
   check(p_cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, s, params, extra), "cuLaunchKernel");
-  kernel_ms += timer_stop(t, s); kernels++;
+  double ms = timer_stop(t, s);
+  kernel_ms += ms; kernels++;
+  for (int i = 0; i < nfns; i++)
+    if (fns[i].f == f) { fns[i].n++; fns[i].ms += ms; break; }
 }
 CUstream mgpuStreamCreate(void) { init(); CUstream s; check(p_cuStreamCreate(&s, 1 /* non-blocking */), "cuStreamCreate"); return s; }
 void mgpuStreamSynchronize(CUstream s) { check(p_cuStreamSynchronize(s), "cuStreamSynchronize (kernel or copy failed)"); }
