@@ -193,6 +193,27 @@ struct Mapped<'n> {
     boxed: bool,
 }
 
+impl Mapped<'_> {
+    /// The conditions (`e >= 0`) that hold exactly when the loop's
+    /// dimension is inside its bounds (`np` parameters).
+    fn inside(&self, np: usize) -> Vec<Cond> {
+        let lower = self.lower.iter().map(|b| {
+            let mut r: Vec<i64> = b.row.iter().map(|&c| -c).collect();
+            r[np + self.dim] += b.div;
+            r
+        });
+        let upper = self.upper.iter().map(|b| {
+            let mut r = b.row.clone();
+            r[np + self.dim] -= b.div;
+            r
+        });
+        lower
+            .chain(upper)
+            .map(|row| Cond { row, eq: false })
+            .collect()
+    }
+}
+
 impl Emitter<'_> {
     pub(super) fn in_kernel(&self) -> bool {
         self.gpu.as_ref().is_some_and(|g| g.in_kernel)
@@ -461,43 +482,21 @@ impl Emitter<'_> {
                 Ok(())
             }
             Inner::If(conds, p) => {
-                let (dims, operands) = e.operands();
-                let header = e.map_header(&dims);
-                let texts: Vec<String> = conds
-                    .iter()
-                    .map(|Cond { row, eq }| {
-                        format!("{} {} 0", e.text(row, &dims), if *eq { "==" } else { ">=" })
-                    })
-                    .collect();
-                let then = e.affine_if(&header, &texts, &operands, at, created)?;
+                let then = e.guard(conds, at, created)?;
                 let r = e.mapped_part(p, Point::End(then), created);
                 e.b.create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
                 r
             }
         };
-        let mut conds = Vec::new();
-        for (m, _, _) in &part.chain {
-            for b in m.lower {
-                let mut r: Vec<i64> = b.row.iter().map(|&c| -c).collect();
-                r[np + m.dim] += b.div;
-                conds.push(r);
-            }
-            for b in m.upper {
-                let mut r = b.row.clone();
-                r[np + m.dim] -= b.div;
-                conds.push(r);
-            }
-        }
+        let conds: Vec<Cond> = part
+            .chain
+            .iter()
+            .flat_map(|(m, _, _)| m.inside(np))
+            .collect();
         if conds.is_empty() {
             return emit_inner(self, inside, created);
         }
-        let (dims, operands) = self.operands();
-        let header = self.map_header(&dims);
-        let texts: Vec<String> = conds
-            .iter()
-            .map(|r| format!("{} >= 0", self.text(r, &dims)))
-            .collect();
-        let then = self.affine_if(&header, &texts, &operands, inside, created)?;
+        let then = self.guard(&conds, inside, created)?;
         let r = emit_inner(self, Point::End(then), created);
         self.b
             .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
@@ -757,29 +756,8 @@ impl Emitter<'_> {
         let inside = if boxed.is_empty() {
             inside
         } else {
-            let conds: Vec<Row> = boxed
-                .iter()
-                .flat_map(|m| {
-                    let lower = m.lower.iter().map(|b| {
-                        let mut r: Vec<i64> = b.row.iter().map(|&c| -c).collect();
-                        r[np + m.dim] += b.div;
-                        r
-                    });
-                    let upper = m.upper.iter().map(|b| {
-                        let mut r = b.row.clone();
-                        r[np + m.dim] -= b.div;
-                        r
-                    });
-                    lower.chain(upper).collect::<Vec<_>>()
-                })
-                .collect();
-            let (dims, operands) = self.operands();
-            let header = self.map_header(&dims);
-            let texts: Vec<String> = conds
-                .iter()
-                .map(|r| format!("{} >= 0", self.text(r, &dims)))
-                .collect();
-            let then = self.affine_if(&header, &texts, &operands, inside, created)?;
+            let conds: Vec<Cond> = boxed.iter().flat_map(|m| m.inside(np)).collect();
+            let then = self.guard(&conds, inside, created)?;
             guard = Some(then);
             Point::End(then)
         };

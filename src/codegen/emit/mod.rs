@@ -710,19 +710,7 @@ impl Emitter<'_> {
                 r
             }
             Node::If { conds, body } => {
-                let (dims, operands) = self.operands();
-                let header = self.map_header(&dims);
-                let cs: Vec<String> = conds
-                    .iter()
-                    .map(|Cond { row, eq }| {
-                        format!(
-                            "{} {} 0",
-                            self.text(row, &dims),
-                            if *eq { "==" } else { ">=" }
-                        )
-                    })
-                    .collect();
-                let then = self.affine_if(&header, &cs, &operands, at, created)?;
+                let then = self.guard(conds, at, created)?;
                 let inner = Point::End(then);
                 self.node(body, inner, created)?;
                 self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
@@ -855,6 +843,30 @@ impl Emitter<'_> {
             text(upper, false).join(", ")
         ))?;
         Ok((lmap, umap))
+    }
+
+    /// An `affine.if` at `at` on `conds` over the dimensions set now (the
+    /// current values of the loops around); returns its (empty,
+    /// unterminated) then block.
+    fn guard(
+        &self,
+        conds: &[Cond],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<crate::ffi::ir::Block, EmitError> {
+        let (dims, operands) = self.operands();
+        let header = self.map_header(&dims);
+        let texts: Vec<String> = conds
+            .iter()
+            .map(|Cond { row, eq }| {
+                format!(
+                    "{} {} 0",
+                    self.text(row, &dims),
+                    if *eq { "==" } else { ">=" }
+                )
+            })
+            .collect();
+        self.affine_if(&header, &texts, &operands, at, created)
     }
 
     /// An `affine.if` at `at` on the constraints `conds` (`e >= 0`, `e == 0`

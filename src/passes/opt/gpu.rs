@@ -113,19 +113,7 @@ pub(super) fn privatized(
     let esched = schedule(&escop, &edeps, sched_options);
     let sched = esched.as_ref().map_err(|e| e.to_string());
     let (mut planned, roles) = plan(&escop, &edeps, sched, sched_options, gpu, block).ok()?;
-    let mut names: Vec<&str> = exps
-        .iter()
-        .map(|e| escop.arrays[e.array.0].name.as_str())
-        .collect();
-    names.dedup();
-    planned.plan.notes.insert(
-        0,
-        format!(
-            "temporar{} {} expanded per iteration (privatized)",
-            if names.len() == 1 { "y" } else { "ies" },
-            names.join(", ")
-        ),
-    );
+    planned.plan.notes.insert(0, super::privatize::note(&escop, &exps));
     Some((escop, edeps, (planned, roles)))
 }
 

@@ -25,23 +25,25 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
                         c.scop = escop;
                         c.deps = edeps;
                         c.chosen = alt.map(|mut p| {
-                            let mut names: Vec<&str> = exps
-                                .iter()
-                                .map(|e| c.scop.arrays[e.array.0].name.as_str())
-                                .collect();
-                            names.dedup();
-                            p.plan.notes.insert(
-                                0,
-                                format!(
-                                    "temporar{} {} expanded per iteration (privatized)",
-                                    if names.len() == 1 { "y" } else { "ies" },
-                                    names.join(", ")
-                                ),
-                            );
+                            p.plan.notes.insert(0, note(&c.scop, &exps));
                             p
                         });
                     }
                 }
             }
         }
+}
+
+/// The remark's phrase for the temporaries `exps` expands in `scop`.
+pub(super) fn note(scop: &crate::scop::model::Scop, exps: &[privatize::Expansion]) -> String {
+    let mut names: Vec<&str> = exps
+        .iter()
+        .map(|e| scop.arrays[e.array.0].name.as_str())
+        .collect();
+    names.dedup();
+    format!(
+        "temporar{} {} expanded per iteration (privatized)",
+        if names.len() == 1 { "y" } else { "ies" },
+        names.join(", ")
+    )
 }
