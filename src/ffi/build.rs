@@ -228,6 +228,23 @@ impl Builder {
         op
     }
 
+    /// Appends an argument of type `ty` (MLIR's text form) to `block`;
+    /// `None` when the type does not parse.
+    pub fn add_block_arg(&self, block: Block, ty: &str) -> Option<Val> {
+        // SAFETY: live context and block; the text outlives the call.
+        unsafe {
+            let t = mlirTypeParseGet(self.ctx, string_ref(ty));
+            if t.ptr.is_null() {
+                return None;
+            }
+            Some(Val::from_raw(mlirBlockAddArgument(
+                block.to_raw(),
+                t,
+                self.loc,
+            )))
+        }
+    }
+
     /// Clones `op` (with its regions) and inserts the clone at `at`.
     pub fn clone_op(&self, at: Point, op: Op) -> Op {
         // SAFETY: live operation; the clone is inserted (owned) right away.

@@ -48,14 +48,30 @@ pub const THREADS_PER_BLOCK: i64 = 256;
 pub const THREAD_TILE_ROWS: i64 = 4;
 
 /// The shape the options ask for: threads per block (`x` first; the last
-/// repeats; empty: [`block_shape`]) and rows per thread (0:
-/// [`THREAD_TILE_ROWS`], 1: none).
+/// repeats; empty: [`block_shape`]), rows per thread (0:
+/// [`THREAD_TILE_ROWS`], 1: none) and the tile of the threads' sequential
+/// loop that every thread of a block runs together (0: none; see
+/// [`shared_tile`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Shape<'a> {
     /// Threads per block, `x` first.
     pub block: &'a [i64],
     /// Rows of the y-mapped loop per thread.
     pub thread_rows: i64,
+    /// Iterations of the first loop inside each thread per step of the
+    /// block's cooperative loop, whose footprints go to shared memory.
+    pub shared_tile: i64,
+}
+
+/// The tile of the threads' sequential loop whose footprints a block
+/// copies to shared memory at each step (gemm's `k`): the warp size, a
+/// model parameter. A warp then copies one row of a `K × 32` tile of `B`
+/// in one coalesced access, and gemm's two tiles of a 32x8 block with 4
+/// rows per thread (`32 × K` of `A`, `K × 32` of `B`, doubles) take
+/// 16 KiB, a third of the shared memory a block may use without opting
+/// in: several blocks fit on a streaming multiprocessor.
+pub fn shared_tile(gpu: &GpuTarget) -> i64 {
+    i64::from(gpu.warp).max(1)
 }
 
 /// What one schedule dimension becomes on the GPU.
@@ -75,6 +91,12 @@ pub enum GpuRole {
     },
     /// A loop inside each thread.
     Inside,
+    /// A sequential loop inside the kernel, between the block loops and
+    /// the thread loops, that every thread of a block runs alike (its
+    /// bounds depend on the blocks only): the tiles of the first loop
+    /// inside each thread. Each of its steps may copy footprints to shared
+    /// memory, with barriers around their uses.
+    Cooperative,
 }
 
 /// A plan for the GPU and the role of each of its dimensions.
@@ -155,6 +177,8 @@ pub fn plan(
     };
     let tiled_rows =
         (mapped.len() >= 2 && !rest.is_empty() && rows > 1).then(|| (mapped.len() - 2, rows));
+    // The cooperative loop: tiles of the first loop inside each thread.
+    let coop = (!rest.is_empty() && shape.shared_tile > 1).then(|| (rest[0], shape.shared_tile));
     let mut dims: Vec<Vec<Form>> = vec![Vec::new(); ns];
     let mut locals = sched.schedule.locals.clone();
     locals.resize(ns, Default::default());
@@ -177,6 +201,10 @@ pub fn plan(
                         _ => size(m),
                     };
                     let l = tile_local(&mut locals[s], &phi(d), t)?;
+                    dims[s].push(Form::local(l));
+                }
+                if let Some((d, k)) = coop {
+                    let l = tile_local(&mut locals[s], &phi(d), k)?;
                     dims[s].push(Form::local(l));
                 }
                 for (m, &d) in mapped.iter().enumerate() {
@@ -205,6 +233,19 @@ pub fn plan(
                     what: format!("blocks over tiles of φ{}", band.first + d),
                 });
                 roles.push(GpuRole::Block);
+            }
+            if let Some((d, k)) = coop {
+                plan_dims.push(PlanDim {
+                    scalar: false,
+                    parallel: false,
+                    only: None,
+                    unroll: false,
+                    what: format!(
+                        "⌊φ{} / {k}⌋ run by every thread of a block (shared memory)",
+                        band.first + d
+                    ),
+                });
+                roles.push(GpuRole::Cooperative);
             }
             for (m, &d) in mapped.iter().enumerate() {
                 plan_dims.push(PlanDim {
@@ -279,6 +320,12 @@ pub fn plan(
     )];
     if let Some((_, r)) = tiled_rows {
         notes.push(format!("register tile of {r} rows per thread"));
+    }
+    if let Some((d, k)) = coop {
+        notes.push(format!(
+            "φ{} in steps of {k} run by every thread of a block",
+            band.first + d
+        ));
     }
     Ok(Some(GpuPlan {
         plan: Plan {

@@ -55,6 +55,7 @@ pub mod gpu;
 mod inner_distribute;
 mod parallel;
 mod point_order;
+pub mod promote;
 mod register_tile;
 mod sizes;
 mod unroll_jam;

@@ -7,14 +7,16 @@
 // 250 rows are not a multiple of 4, so the rows' loop would not unroll
 // (test/gpu/thread-tile.mlir has one). Each thread guards its point: 0 <= ty <= 7
 // and i = 8 * by + ty <= 249, likewise for j with 31 and 32. All three
-// arrays are copied to device buffers, only C (written) comes back.
+// arrays are copied to device buffers, only C (written) comes back. The
+// mapping without shared memory (gpu-shared=false): test/gpu/shared.mlir
+// has the boxes of A and B copied at each step of k.
 //
-// RUN: %polyrs-opt %s --poly-opt='target=gpu' 2>&1 | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-shared=false' 2>&1 | FileCheck %s
 // RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-block=16,16' -o /dev/null 2>&1 | FileCheck %s --check-prefix=B16
-// RUN: %polyrs-opt %s --poly-opt='target=gpu scalar-replace=false' 2>&1 | FileCheck %s --check-prefix=NOREG
+// RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-shared=false scalar-replace=false' 2>&1 | FileCheck %s --check-prefix=NOREG
 //
-// CHECK: remark: poly-opt: 1 statement, 5 loops (4 parallel), 0 guards; band of 3 loops: 2 parallel mapped to blocks and threads (block 32x8); no register tile per thread: its rows' trip counts are not constant; 1 kernel: grid over 2 tile loops, block 32x8; copies to the device: arg2, arg0, arg1; back: arg2; per-thread registers across a thread's sequential loop: arg2; legality and every block and thread loop verified; target gpu sm_90
-// NOREG: back: arg2; no per-thread registers (scalar-replace=false);
+// CHECK: remark: poly-opt: 1 statement, 5 loops (4 parallel), 0 guards; band of 3 loops: 2 parallel mapped to blocks and threads (block 32x8); no register tile per thread: its rows' trip counts are not constant; 1 kernel: grid over 2 tile loops, block 32x8; copies to the device: arg2, arg0, arg1; back: arg2; no shared memory (gpu-shared=false); per-thread registers across a thread's sequential loop: arg2; legality and every block and thread loop verified; target gpu sm_90
+// NOREG: back: arg2; no shared memory (gpu-shared=false); no per-thread registers (scalar-replace=false);
 // NOREG-NOT: iter_args
 // B16: band of 3 loops: 2 parallel mapped to blocks and threads (block 16x16);
 // B16-SAME: 1 kernel: grid over 2 tile loops, block 16x16

@@ -6,26 +6,33 @@
 // covers 32 rows: a grid of 3 x 4 blocks. gpu-thread-tile=1 turns it off
 // (one row per thread, one accumulator). The checksum, sum of
 // C[i][j] * (1 + (i + j) mod 3) with A[i][k] = (i + k) mod 7 and
-// B[k][j] = k j mod 5, was worked out by a Python loop: 7440014.
+// B[k][j] = k j mod 5, was worked out by a Python loop: 7440014. Shared
+// memory is off (gpu-shared=false) where the IR is checked, so that k is
+// one loop (test/gpu/shared.mlir has the steps and the copies); the
+// default, with both, gives the same checksum.
 //
-// RUN: %polyrs-opt %s --poly-opt='target=gpu' -o %t.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-shared=false' -o %t.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: %polyrs-runner --gpu=emulate %t.mlir | FileCheck %s
 // RUN: %polyrs-runner --gpu=emulate --emulate-order=forward %t.mlir | FileCheck %s
 // RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-block=7,3' -o %t.b73.mlir 2>&1 | FileCheck %s --check-prefix=B73
 // RUN: %polyrs-runner --gpu=emulate %t.b73.mlir | FileCheck %s
-// RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-thread-tile=1' -o %t.off.mlir 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-shared=false gpu-thread-tile=1' -o %t.off.mlir 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: FileCheck %s --check-prefix=OFF-IR < %t.off.mlir
 // RUN: %polyrs-runner --gpu=emulate %t.off.mlir | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='target=gpu' -o %t.shared.mlir 2>&1 | FileCheck %s --check-prefix=SHARED
+// RUN: %polyrs-runner --gpu=emulate %t.shared.mlir | FileCheck %s
 // RUN: %polyrs-runner %s | FileCheck %s
 //
-// REMARK: thread-tile.mlir:39:3: remark: poly-opt: 1 statement
+// REMARK: thread-tile.mlir:46:3: remark: poly-opt: 1 statement
 // REMARK-SAME: (block 32x8); register tile of 4 rows per thread; 1 kernel: grid over 2 tile loops, block 32x8;
-// REMARK-SAME: per-thread registers across a thread's sequential loop: arg2;
+// REMARK-SAME: no shared memory (gpu-shared=false); per-thread registers across a thread's sequential loop: arg2;
 // IR: func.func @matmul
 // IR: gpu.launch
 // IR: affine.for %{{.*}} = 0 to 64 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f64, f64, f64, f64)
 // B73: (block 7x3); register tile of 4 rows per thread
+// SHARED: (block 32x8); register tile of 4 rows per thread; φ2 in steps of 32 run by every thread of a block;
+// SHARED-SAME: shared memory per block: arg0 32x32, arg1 32x32
 // OFF: (block 32x8); 1 kernel
 // OFF-NOT: register tile of
 // OFF-IR: affine.for %{{.*}} = 0 to 64 iter_args(%{{.*}} = %{{.*}}) -> (f64)

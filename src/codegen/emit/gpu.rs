@@ -40,6 +40,7 @@ use crate::ffi::ir::{Block, Op, Val};
 use crate::scop::model::Scop;
 use crate::scop::privatize::memref_shape;
 use crate::transform::gpu::{self, GpuRole};
+use crate::transform::promote::{statements_under, Promotion};
 
 /// Most threads of a block the emitter maps (the CUDA limit).
 const MAX_THREADS: i64 = 1024;
@@ -52,6 +53,12 @@ pub struct GpuEmit<'a> {
     /// The kernels use the arrays' host memory, registered with the driver
     /// (`gpu.host_register`), instead of device buffers and copies.
     pub host_register: bool,
+    /// The boxes the cooperative loops copy to shared memory (proven by
+    /// the checker).
+    pub promotions: &'a [Promotion],
+    /// Barriers around the uses of shared memory (off only in the
+    /// mutation test that shows a missing barrier is caught).
+    pub barriers: bool,
 }
 
 /// The state of a GPU emission.
@@ -72,6 +79,24 @@ pub(super) struct Gpu {
     kernels: Vec<Op>,
     /// Which arrays are copied in and back, for the remark.
     copies: String,
+    promotions: Vec<Promotion>,
+    barriers: bool,
+    /// The current launch's body, its thread ids with the block's extents
+    /// (`x` first), and its shared buffers (by promotion).
+    kernel: Option<Kernel>,
+    /// Inside a cooperative loop's step: per promoted read (its
+    /// operation's key), its shared buffer and the box's origin.
+    active: Vec<(usize, Val, Vec<Val>)>,
+    /// The promotions applied, for the remark.
+    applied: Vec<usize>,
+}
+
+/// A launch being emitted.
+struct Kernel {
+    launch: Op,
+    body: Block,
+    threads: Vec<(Val, i64)>,
+    shared: Vec<(usize, Val)>,
 }
 
 /// The element types and layouts the device buffers support: a memref with
@@ -130,7 +155,35 @@ impl Gpu {
             launches: Vec::new(),
             kernels: Vec::new(),
             copies: String::new(),
+            promotions: opts.promotions.to_vec(),
+            barriers: opts.barriers,
+            kernel: None,
+            active: Vec::new(),
+            applied: Vec::new(),
         }
+    }
+
+    /// The promotions applied, as `name EXTxEXT` phrases, and their bytes
+    /// per block in all.
+    pub(super) fn shared_phrases(&self, scop: &Scop) -> (Vec<String>, i64) {
+        let mut names = Vec::new();
+        let mut bytes = 0;
+        for &k in &self.applied {
+            let p = &self.promotions[k];
+            let e: Vec<String> = p.extent.iter().map(i64::to_string).collect();
+            names.push(format!("{} {}", scop.arrays[p.array.0].name, e.join("x")));
+            bytes += p.size();
+        }
+        (names, bytes)
+    }
+
+    /// The shared buffer of the read `op` inside a cooperative loop's
+    /// step, with the box's origin.
+    fn shared_for(&self, op: Op) -> Option<(Val, &[Val])> {
+        self.active
+            .iter()
+            .find(|(read, _, _)| *read == op.key())
+            .map(|(_, buf, origin)| (*buf, origin.as_slice()))
     }
 
     /// Puts the device buffers into the kernels, copies the written arrays
@@ -487,6 +540,7 @@ impl Emitter<'_> {
                 e.b.create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
                 r
             }
+            Inner::Coop(n, p) => e.cooperative(n, p, at, created),
         };
         let conds: Vec<Cond> = part
             .chain
@@ -501,6 +555,324 @@ impl Emitter<'_> {
         self.b
             .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
         r
+    }
+
+    /// Inside a cooperative loop's step, `c` (the clone of the load `op`)
+    /// reads the shared box of `op`'s array when it has one: the buffer,
+    /// and each subscript less the box's origin (appended to the map's
+    /// dimensions).
+    pub(super) fn shared_load(&self, op: Op, c: Op) -> Result<(), EmitError> {
+        let Some(g) = self.gpu.as_ref() else {
+            return Ok(());
+        };
+        let Some((buf, origin)) = g.shared_for(op) else {
+            return Ok(());
+        };
+        // A read through the array's root (not a view of it).
+        let root = op.operands().first().map(|v| v.key());
+        let p = g.promotions.iter().find(|p| p.reads.contains(&op.key()));
+        if root != p.map(|p| self.scop.arrays[p.array.0].root().key()) {
+            return Ok(());
+        }
+        let text = c
+            .attr(c"map")
+            .map(|a| a.text())
+            .ok_or("access without a map")?;
+        let (map, n_dims) = shifted_map(&text, origin.len())
+            .ok_or_else(|| format!("cannot rewrite the access map {text}"))?;
+        let old = c.operands();
+        let mut operands = vec![buf];
+        operands.extend(old[1..1 + n_dims].iter().copied());
+        operands.extend(origin.iter().copied());
+        operands.extend(old[1 + n_dims..].iter().copied());
+        let attr = self.attr(&map)?;
+        build::set_operands(c, &operands);
+        build::set_attr(c, "map", attr);
+        Ok(())
+    }
+
+    /// The block's cooperative loop `n` (or its single value) around the
+    /// mapped part `part`: at each step, the boxes of the promotions of
+    /// the statements under `n` are copied to shared memory by all the
+    /// block's threads, then a barrier, the part (whose loads of those
+    /// arrays read the boxes), and a barrier: the next step's copies, the
+    /// dependences the cooperative loop carries between threads (the
+    /// checker proves the thread loops parallel inside it, not across its
+    /// steps) and the next pieces of the kernel wait for every thread.
+    fn cooperative(
+        &mut self,
+        n: &Node,
+        part: &Part,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let mark = self.context.len();
+        let facts = self.facts(n);
+        self.context.extend(facts);
+        let r = self.cooperative_inner(n, part, at, created);
+        self.context.truncate(mark);
+        r
+    }
+
+    fn cooperative_inner(
+        &mut self,
+        n: &Node,
+        part: &Part,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let stmts = statements_under(n);
+        let np = self.np();
+        let promotions: Vec<usize> = self
+            .gpu
+            .as_ref()
+            .map(|g| {
+                (0..g.promotions.len())
+                    .filter(|&k| {
+                        let p = &g.promotions[k];
+                        // Origins over the loops set here and the map
+                        // symbols only.
+                        p.stmts == stmts
+                            && p.origin
+                                .iter()
+                                .all(|o| (0..np).all(|q| o[q] == 0 || self.used[q]))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let barriers = self.gpu.as_ref().is_some_and(|g| g.barriers);
+        match n {
+            Node::Loop {
+                dim, lower, upper, ..
+            } => {
+                let (dims, operands) = self.operands();
+                let (lmap, umap) = self.bound_maps(lower, upper, &dims)?;
+                let (op, block) = super::affine_for(&self.b, at, lmap, umap, &operands, &[])?;
+                if matches!(at, Point::Before(_)) {
+                    created.push(op);
+                }
+                let inner = Point::End(block);
+                self.ivs[*dim] = Some(block.arg(0).ok_or("loop without induction variable")?);
+                let r = self.cooperative_step(&promotions, part, inner, barriers, created);
+                self.ivs[*dim] = None;
+                r?;
+                self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
+                Ok(())
+            }
+            Node::Let { dim, row, .. } => {
+                self.ivs[*dim] = Some(self.apply(row, at, created)?);
+                let r = self.cooperative_step(&promotions, part, at, barriers, created);
+                self.ivs[*dim] = None;
+                r
+            }
+            _ => Err("a cooperative loop that is neither a loop nor a single value".into()),
+        }
+    }
+
+    /// One step of a cooperative loop at `at`: the copies of `promotions`,
+    /// a barrier, `part`, a barrier (`barriers` off: none after the
+    /// copies).
+    fn cooperative_step(
+        &mut self,
+        promotions: &[usize],
+        part: &Part,
+        at: Point,
+        barriers: bool,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let mut active = Vec::new();
+        for &k in promotions {
+            let (buf, origin) = self.copy_box(k, at, created)?;
+            let reads = self
+                .gpu
+                .as_ref()
+                .map(|g| g.promotions[k].reads.clone())
+                .unwrap_or_default();
+            active.extend(reads.into_iter().map(|r| (r, buf, origin.clone())));
+        }
+        if !promotions.is_empty() && barriers {
+            self.barrier(at, created);
+        }
+        if let Some(g) = self.gpu.as_mut() {
+            g.active = active;
+            for &k in promotions {
+                if !g.applied.contains(&k) {
+                    g.applied.push(k);
+                }
+            }
+        }
+        let r = self.mapped_part(part, at, created);
+        if let Some(g) = self.gpu.as_mut() {
+            g.active.clear();
+        }
+        r?;
+        self.barrier(at, created);
+        Ok(())
+    }
+
+    fn barrier(&self, at: Point, created: &mut Vec<Op>) {
+        let (op, _) = self.b.create(at, "gpu.barrier", &[], 0, &[], &[]);
+        if matches!(at, Point::Before(_)) {
+            created.push(op);
+        }
+    }
+
+    /// The copy of promotion `k`'s box at `at` by the block's threads:
+    /// the box's cells in row-major order, cell `e` by thread
+    /// `e mod threads` (consecutive threads copy consecutive cells of the
+    /// innermost dimension: coalesced), each under a guard that keeps it
+    /// inside the array. Returns the shared buffer and the box's origin.
+    fn copy_box(
+        &mut self,
+        k: usize,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(Val, Vec<Val>), EmitError> {
+        let np = self.np();
+        let n = self.ivs.len();
+        let w = np + n + self.divs.len() + 1;
+        let p = self
+            .gpu
+            .as_ref()
+            .map(|g| g.promotions[k].clone())
+            .ok_or("no GPU emission")?;
+        let root = self.scop.arrays[p.array.0].root();
+        let mut origin = Vec::new();
+        for o in &p.origin {
+            let mut row = vec![0i64; w];
+            row[..np].copy_from_slice(&o[..np]);
+            row[np..=np + p.coop].copy_from_slice(&o[np..=np + p.coop]);
+            row[w - 1] = o[o.len() - 1];
+            origin.push(self.apply(&row, at, created)?);
+        }
+        let buf = self.shared_buffer(k, &p)?;
+        let threads: Vec<(Val, i64)> = self
+            .gpu
+            .as_ref()
+            .and_then(|g| g.kernel.as_ref())
+            .map(|k| k.threads.clone())
+            .ok_or("a cooperative loop outside a launch")?;
+        let tids: Vec<Val> = threads.iter().map(|t| t.0).collect();
+        let count: i64 = threads.iter().map(|t| t.1).product();
+        // The thread's rank in the block: x + X·y + X·Y·z.
+        let mut terms = Vec::new();
+        let mut stride = 1i64;
+        for (j, (_, size)) in threads.iter().enumerate() {
+            terms.push(format!("d{j} * {stride}"));
+            stride *= size;
+        }
+        let dims: Vec<String> = (0..tids.len()).map(|j| format!("d{j}")).collect();
+        let rank_map = format!(
+            "affine_map<({}) -> ({})>",
+            dims.join(", "),
+            if terms.is_empty() {
+                "0".to_string()
+            } else {
+                terms.join(" + ")
+            }
+        );
+        let lin = self.apply_to(&rank_map, &tids, at)?;
+        let total: i64 = p.extent.iter().product();
+        let attrs = [
+            ("lowerBoundMap", self.attr("affine_map<(d0) -> (d0)>")?),
+            (
+                "upperBoundMap",
+                self.attr(&format!("affine_map<() -> ({total})>"))?,
+            ),
+            ("step", self.attr(&format!("{} : index", count.max(1)))?),
+            ("operandSegmentSizes", self.attr("array<i32: 1, 0, 0>")?),
+        ];
+        let (op, block) = self
+            .b
+            .create_carrying(at, "affine.for", &[lin], &[], &attrs);
+        if matches!(at, Point::Before(_)) {
+            created.push(op);
+        }
+        let inside = Point::End(block);
+        let e = block.arg(0).ok_or("loop without induction variable")?;
+        // Cell e's index along dimension d: (e floordiv S_d) mod E_d.
+        let r = p.extent.len();
+        let local: Vec<String> = (0..r)
+            .map(|d| {
+                let s: i64 = p.extent[d + 1..].iter().product();
+                format!("(d0 floordiv {s}) mod {}", p.extent[d])
+            })
+            .collect();
+        let odims: Vec<String> = (0..=r).map(|j| format!("d{j}")).collect();
+        let header = format!("({})", odims.join(", "));
+        let conds: Vec<String> = (0..r)
+            .flat_map(|d| {
+                [
+                    format!("d{} + {} >= 0", d + 1, local[d]),
+                    format!("-d{} - {} + {} >= 0", d + 1, local[d], p.shape[d] - 1),
+                ]
+            })
+            .collect();
+        let mut operands = vec![e];
+        operands.extend(origin.iter().copied());
+        let then = self.affine_if(&header, &conds, &operands, inside, created)?;
+        let global: Vec<String> = (0..r)
+            .map(|d| format!("d{} + {}", d + 1, local[d]))
+            .collect();
+        let load_map = self.attr(&format!("affine_map<{header} -> ({})>", global.join(", ")))?;
+        let mut load_operands = vec![root];
+        load_operands.extend(operands.iter().copied());
+        let load = self
+            .b
+            .create_typed(
+                Point::End(then),
+                "affine.load",
+                &load_operands,
+                &[&p.element],
+                &[("map", load_map)],
+            )
+            .ok_or("cannot build a load of the copy")?;
+        let v = load.result(0).ok_or("affine.load without result")?;
+        let store_map = self.attr(&format!("affine_map<(d0) -> ({})>", local.join(", ")))?;
+        self.b.create(
+            Point::End(then),
+            "affine.store",
+            &[v, buf, e],
+            0,
+            &[("map", store_map)],
+            &[],
+        );
+        self.b
+            .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
+        self.b.create(inside, "affine.yield", &[], 0, &[], &[]);
+        Ok((buf, origin))
+    }
+
+    /// The current launch's shared buffer of promotion `k` (a workgroup
+    /// attribution of the launch, added on first use).
+    fn shared_buffer(&mut self, k: usize, p: &Promotion) -> Result<Val, EmitError> {
+        let ty = format!(
+            "memref<{}x{}, #gpu.address_space<workgroup>>",
+            p.extent
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join("x"),
+            p.element
+        );
+        let kernel = self
+            .gpu
+            .as_mut()
+            .and_then(|g| g.kernel.as_mut())
+            .ok_or("a cooperative loop outside a launch")?;
+        if let Some(&(_, v)) = kernel.shared.iter().find(|(j, _)| *j == k) {
+            return Ok(v);
+        }
+        let v = self
+            .b
+            .add_block_arg(kernel.body, &ty)
+            .ok_or_else(|| format!("cannot build the type {ty}"))?;
+        kernel.shared.push((k, v));
+        let n = kernel.shared.len();
+        let launch = kernel.launch;
+        let attr = self.attr(&format!("{n} : i64"))?;
+        build::set_attr(launch, "workgroup_attributions", attr);
+        Ok(v)
     }
 
     /// On the host, the bound `b` of a boxed block loop at the corner of
@@ -738,6 +1110,18 @@ impl Emitter<'_> {
         let inside = Point::End(body);
         let mut guard = None;
         let id = |k: usize| body.arg(k).ok_or("gpu.launch without its ids");
+        let kernel = Kernel {
+            launch,
+            body,
+            threads: (0..threads.len())
+                .rev()
+                .map(|i| Ok((id(3 + threads.len() - 1 - i)?, threads[i].2)))
+                .collect::<Result<_, EmitError>>()?,
+            shared: Vec::new(),
+        };
+        if let Some(g) = self.gpu.as_mut() {
+            g.kernel = Some(kernel);
+        }
         self.set_in_kernel(true);
         for (i, m) in blocks.iter().enumerate() {
             let bid = id(blocks.len() - 1 - i)?;
@@ -773,6 +1157,9 @@ impl Emitter<'_> {
         }
         let r = self.mapped_part(&top, inside, created);
         self.set_in_kernel(false);
+        if let Some(g) = self.gpu.as_mut() {
+            g.kernel = None;
+        }
         let boxed_dims: Vec<usize> = blocks.iter().filter(|m| m.boxed).map(|m| m.dim).collect();
         for dim in blocks
             .iter()
@@ -817,6 +1204,55 @@ impl Emitter<'_> {
         }
         Ok(())
     }
+}
+
+/// The map text `(d0…)[s…] -> (r_0, …)` of an access rewritten for a box
+/// of `r` dimensions: `r` more dimensions (the origin) after the old ones
+/// and results `(r_k) - d_{n+k}`; with the old number of dimensions.
+fn shifted_map(old: &str, r: usize) -> Option<(String, usize)> {
+    let inner = old.strip_prefix("affine_map<")?.strip_suffix('>')?;
+    let (head, results) = inner.split_once(" -> ")?;
+    let close = head.find(')')?;
+    let dims_text = head.strip_prefix('(')?.get(..close - 1)?;
+    let syms = &head[close + 1..];
+    let n = if dims_text.trim().is_empty() {
+        0
+    } else {
+        dims_text.split(',').count()
+    };
+    let body = results.trim().strip_prefix('(')?.strip_suffix(')')?;
+    // The results, split at the commas outside parentheses.
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, ch) in body.char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(body[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(body[start..].trim());
+    if parts.len() != r || parts.iter().any(|p| p.is_empty()) {
+        return None;
+    }
+    let dims: Vec<String> = (0..n + r).map(|k| format!("d{k}")).collect();
+    let res: Vec<String> = parts
+        .iter()
+        .enumerate()
+        .map(|(k, p)| format!("({p}) - d{}", n + k))
+        .collect();
+    Some((
+        format!(
+            "affine_map<({}){syms} -> ({})>",
+            dims.join(", "),
+            res.join(", ")
+        ),
+        n,
+    ))
 }
 
 /// A thread loop of a launch: the loop, its tile dimension, its size.
@@ -972,6 +1408,10 @@ enum Inner<'n> {
     /// A guard on the dimensions around (uniform over the threads that
     /// reach it), and the part inside it.
     If(&'n [Cond], Box<Part<'n>>),
+    /// The block's cooperative loop (a `Loop` or `Let` over a
+    /// [`GpuRole::Cooperative`] dimension, outside every thread loop, so
+    /// every thread of the block runs it alike) and the part inside it.
+    Coop(&'n Node, Box<Part<'n>>),
 }
 
 impl Part<'_> {
@@ -986,7 +1426,7 @@ impl Part<'_> {
                     s.extend(first.signature());
                 }
             }
-            Inner::If(_, p) => s.extend(p.signature()),
+            Inner::If(_, p) | Inner::Coop(_, p) => s.extend(p.signature()),
             Inner::Plain(_) => {}
         }
         s
@@ -1003,6 +1443,31 @@ fn map_part<'n>(
     used: &[usize],
     count: i64,
 ) -> Part<'n> {
+    // The cooperative loop, outside the thread loops.
+    let coop_body = match n {
+        Node::Loop {
+            dim,
+            stride: None,
+            body,
+            ..
+        }
+        | Node::Let { dim, body, .. }
+            if used.is_empty() && roles.get(*dim) == Some(&GpuRole::Cooperative) =>
+        {
+            Some(body)
+        }
+        _ => None,
+    };
+    if let Some(body) = coop_body {
+        let p = map_part(body, roles, tile_known, used, count);
+        if !p.signature().is_empty() {
+            return Part {
+                chain: Vec::new(),
+                rest: n,
+                inner: Inner::Coop(n, Box::new(p)),
+            };
+        }
+    }
     let (chain, rest) = thread_chain(n, roles, tile_known, used, count);
     let mut inner_used = used.to_vec();
     inner_used.extend(chain.iter().map(|t| t.0.dim));
@@ -1054,6 +1519,30 @@ fn map_part<'n>(
 #[cfg(test)]
 mod tests {
     use super::dynamic_dims;
+
+    #[test]
+    fn shifted_maps_subtract_the_origin() {
+        use super::shifted_map;
+        assert_eq!(
+            shifted_map("affine_map<(d0, d1) -> (d0, d1 + 1)>", 2),
+            Some((
+                "affine_map<(d0, d1, d2, d3) -> ((d0) - d2, (d1 + 1) - d3)>".into(),
+                2
+            ))
+        );
+        assert_eq!(
+            shifted_map("affine_map<(d0)[s0] -> (d0 floordiv 4, s0)>", 2),
+            Some((
+                "affine_map<(d0, d1, d2)[s0] -> ((d0 floordiv 4) - d1, (s0) - d2)>".into(),
+                1
+            ))
+        );
+        assert_eq!(
+            shifted_map("affine_map<() -> (3)>", 1),
+            Some(("affine_map<(d0) -> ((3) - d0)>".into(), 0))
+        );
+        assert_eq!(shifted_map("affine_map<(d0) -> (d0)>", 2), None);
+    }
 
     #[test]
     fn dynamic_dimensions_of_memref_types() {

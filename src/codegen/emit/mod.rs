@@ -213,6 +213,9 @@ pub struct Emitted {
     /// For a GPU: which arrays are copied to the device and back, for the
     /// remark.
     pub copies: String,
+    /// For a GPU: the boxes copied to shared memory (`name EXTxEXT`) and
+    /// their bytes per block in all, for the remark.
+    pub shared: (Vec<String>, i64),
 }
 
 /// Statement instances of a straight-line loop body: the statement and its
@@ -359,6 +362,7 @@ pub fn emit(
         }
     }
     let on_gpu = e.gpu.is_some();
+    let shared = e.gpu.as_ref().map(|g| g.shared_phrases(scop));
     let (launches, copies) = match e.gpu.take() {
         Some(g) => g.finish(&e.b, after()?)?,
         None => (Vec::new(), String::new()),
@@ -381,6 +385,7 @@ pub fn emit(
         kernel_registers: e.kernel_registers,
         launches,
         copies,
+        shared: shared.unwrap_or_default(),
     })
 }
 
@@ -599,6 +604,16 @@ impl Emitter<'_> {
 
     fn node(&mut self, n: &Node, at: Point, created: &mut Vec<Op>) -> Result<(), EmitError> {
         let mark = self.context.len();
+        let facts = self.facts(n);
+        self.context.extend(facts);
+        let r = self.node_inner(n, at, created);
+        self.context.truncate(mark);
+        r
+    }
+
+    /// What holds inside `n` about its own dimension or conditions (see
+    /// `context`).
+    fn facts(&self, n: &Node) -> Vec<(Row, bool)> {
         let w = self.np() + self.ivs.len() + self.divs.len() + 1;
         let mut facts: Vec<(Row, bool)> = Vec::new();
         match n {
@@ -634,10 +649,7 @@ impl Emitter<'_> {
             }
             _ => {}
         }
-        self.context.extend(facts);
-        let r = self.node_inner(n, at, created);
-        self.context.truncate(mark);
-        r
+        facts
     }
 
     fn node_inner(&mut self, n: &Node, at: Point, created: &mut Vec<Op>) -> Result<(), EmitError> {
@@ -1029,6 +1041,9 @@ impl Emitter<'_> {
                 let attr = self.attr(&new_map)?;
                 build::set_operands(c, &operands);
                 build::set_attr(c, "map", attr);
+            }
+            if op.name() == "affine.load" {
+                self.shared_load(op, c)?;
             }
             for r in 0..op.num_results() {
                 if let (Some(old), Some(new)) = (op.result(r), c.result(r)) {

@@ -6,7 +6,10 @@
 
 use crate::deps::Dependence;
 use crate::sched::{describe_sample, verify, verify_parallel, ScheduleError};
-use crate::scop::model::Scop;
+use crate::math::{BasicRel, MathError};
+use crate::scop::form::Form;
+use crate::scop::model::{AccessKind, Scop, StmtId};
+use crate::transform::promote::Promotion;
 use crate::transform::Plan;
 
 /// Why the checker turned a plan down.
@@ -57,6 +60,136 @@ pub(super) fn run(scop: &Scop, deps: &[Dependence], plan: &Plan) -> Result<(), R
         scop.statements[d.sink.0].name,
         scop.arrays[d.array.0].name
     )))
+}
+
+/// Checks every promotion to shared memory: for each statement it
+/// serves, every access to its array is a read (so the box copied at the
+/// start of a step holds the values each read would see: no statement
+/// under the cooperative loop writes the array, and the barriers order the
+/// copies after the writes of earlier steps and of other loops), and at
+/// every instance the cell read lies inside the box whose origin the
+/// instance's schedule gives (`o(θ(i)) <= x <= o(θ(i)) + E - 1`) and inside
+/// the array (which the guarded copy fills). Four sets per access piece and
+/// dimension must be empty:
+/// `x < o`, `x > o + E - 1`, `x < 0` and `x > shape - 1`. A failure is a
+/// bug of the promotion, caught in time.
+pub(super) fn promotions(scop: &Scop, plan: &Plan, promotions: &[Promotion]) -> Result<(), Rejected> {
+    let failed = |e: MathError| Rejected::Failed(format!("the check of shared memory failed: {e}"));
+    for p in promotions {
+        let root = scop.arrays[p.array.0].root().key();
+        let name = &scop.arrays[p.array.0].name;
+        for &s in &p.stmts {
+            let st = &scop.statements[s];
+            for (k, acc) in st.accesses.iter().enumerate() {
+                if scop.arrays[acc.array.0].root().key() != root {
+                    continue;
+                }
+                let violation = |what: String| {
+                    Rejected::Violation(format!(
+                        "poly-opt: internal error: the shared-memory box of {name} {what} ({} {}); the SCoP is left unchanged",
+                        st.name,
+                        if acc.kind == AccessKind::Read { "reads it" } else { "writes it" }
+                    ))
+                };
+                if acc.kind != AccessKind::Read {
+                    return Err(violation("is written by a statement it serves".into()));
+                }
+                if !p.reads.contains(&acc.op.key()) {
+                    continue;
+                }
+                for piece in scop.access(StmtId(s), k).map_err(failed)? {
+                    for (d, what) in box_sets(scop, plan, p, s, &piece).map_err(failed)? {
+                        if !d.is_empty().map_err(failed)? {
+                            return Err(violation(what));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The four sets of [`promotions`] for one piece of an access relation of
+/// statement `s` (columns `[params | iters | outputs | locals | 1]`),
+/// widened with the statement's schedule locals, with what each means.
+fn box_sets(
+    scop: &Scop,
+    plan: &Plan,
+    p: &Promotion,
+    s: usize,
+    piece: &BasicRel,
+) -> Result<Vec<(BasicRel, String)>, MathError> {
+    let np = scop.params.len();
+    let ni = scop.statements[s].iters.len();
+    let rank = p.extent.len();
+    let nl = piece.n_local();
+    let ls = &plan.schedule.locals[s];
+    let width = np + ni + rank + nl + ls.count + 1;
+    let widen = |r: &[i64]| {
+        let mut w = r[..r.len() - 1].to_vec();
+        w.extend(std::iter::repeat_n(0, ls.count));
+        w.push(r[r.len() - 1]);
+        w
+    };
+    // A form over [params | iters | schedule locals | 1] in the widened
+    // layout.
+    let place = |f: &Form| -> Vec<i64> {
+        let src = f.row(np, ni, ls.count);
+        let mut r = vec![0i64; width];
+        r[..np + ni].copy_from_slice(&src[..np + ni]);
+        r[width - 1 - ls.count..width - 1].copy_from_slice(&src[np + ni..np + ni + ls.count]);
+        r[width - 1] = src[np + ni + ls.count];
+        r
+    };
+    let mut eqs: Vec<Vec<i64>> = piece.eqs().iter().map(|r| widen(r)).collect();
+    let mut ineqs: Vec<Vec<i64>> = piece.ineqs().iter().map(|r| widen(r)).collect();
+    eqs.extend(ls.eqs.iter().map(place));
+    ineqs.extend(ls.ineqs.iter().map(place));
+    let base = BasicRel::from_constraints(piece.space().clone(), nl + ls.count, eqs, ineqs)?;
+    let mut out = Vec::new();
+    for d in 0..rank {
+        // o_d(θ(i)) over the widened layout.
+        let o = &p.origin[d];
+        let mut origin = vec![0i64; width];
+        origin[..np].copy_from_slice(&o[..np]);
+        origin[width - 1] = o[o.len() - 1];
+        for k in 0..=p.coop {
+            let c = o[np + k];
+            if c != 0 {
+                let theta = place(&plan.schedule.dims[s][k]);
+                for (x, t) in origin.iter_mut().zip(&theta) {
+                    *x = t.checked_mul(c).and_then(|v| x.checked_add(v)).ok_or(MathError::Overflow)?;
+                }
+            }
+        }
+        let x = np + ni + d;
+        let mut sets: Vec<(Vec<i64>, String)> = Vec::new();
+        // o - x - 1 >= 0
+        let mut below: Vec<i64> = origin.clone();
+        below[x] -= 1;
+        below[width - 1] -= 1;
+        sets.push((below, format!("misses cells below its origin along dimension {d}")));
+        // x - o - E >= 0
+        let mut above: Vec<i64> = origin.iter().map(|c| -c).collect();
+        above[x] += 1;
+        above[width - 1] -= p.extent[d];
+        sets.push((above, format!("misses cells past its extent along dimension {d}")));
+        let mut neg = vec![0i64; width];
+        neg[x] = -1;
+        neg[width - 1] = -1;
+        sets.push((neg, format!("serves a read below the array along dimension {d}")));
+        let mut past = vec![0i64; width];
+        past[x] = 1;
+        past[width - 1] = -p.shape[d];
+        sets.push((past, format!("serves a read past the array along dimension {d}")));
+        for (row, what) in sets {
+            let mut b = base.clone();
+            b.add_ineq(row)?;
+            out.push((b, what));
+        }
+    }
+    Ok(out)
 }
 
 /// Most statement instances [`tree`] runs per parameter value.

@@ -9,6 +9,7 @@ use crate::scop::model::Scop;
 use crate::scop::privatize;
 use crate::target::gpu::GpuTarget;
 use crate::transform::gpu::{original_schedule, plan as gpu_plan, GpuPlan, GpuRole, Shape};
+use crate::transform::promote::{self, Found};
 
 use super::plan::Planned;
 
@@ -66,6 +67,7 @@ pub(super) fn plan(
             Err(why) => format!("no schedule: {why}; {none}"),
         }
     })?;
+    let mut mapped = mapped;
     let tree = generate(scop, &mapped.plan).map_err(|e| e.to_string())?;
     // A register tile per thread pays only where its rows unroll (a
     // constant trip count: each row's cells then stay in registers);
@@ -75,24 +77,60 @@ pub(super) fn plan(
             thread_rows: 1,
             ..block
         };
-        let (mut planned, roles) = plan(scop, deps, again, sched_options, gpu, plain)?;
-        planned.jam_note =
+        let mut m = plan(scop, deps, again, sched_options, gpu, plain)?;
+        m.planned.jam_note =
             Some("no register tile per thread: its rows' trip counts are not constant".into());
-        return Ok((planned, roles));
+        return Ok(m);
     }
-    Ok((
-        Planned {
+    // Shared memory pays only where some box is promoted; otherwise the
+    // plan without the cooperative loop (each thread's loop whole).
+    let mut shared = Found::default();
+    if mapped.roles.contains(&GpuRole::Cooperative) {
+        shared = promote::find(scop, &mapped.plan, &mapped.roles, &tree, gpu).unwrap_or_else(|e| Found {
+            promotions: Vec::new(),
+            not: vec![format!("the footprints: {e}")],
+        });
+        if shared.promotions.is_empty() {
+            let plain = Shape {
+                shared_tile: 0,
+                ..block
+            };
+            let mut m = plan(scop, deps, again, sched_options, gpu, plain)?;
+            m.shared.not = shared.not;
+            return Ok(m);
+        }
+        if let Some(k) = mapped.roles.iter().position(|r| *r == GpuRole::Cooperative) {
+            mapped.plan.dims[k].what.push_str(&format!(
+                ": {} copied",
+                shared
+                    .promotions
+                    .iter()
+                    .map(|p| scop.arrays[p.array.0].name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    Ok(Mapped {
+        planned: Planned {
             plan: mapped.plan,
             tree,
             fallback_note: None,
             jam_note: None,
         },
-        mapped.roles,
-    ))
+        roles: mapped.roles,
+        shared,
+    })
 }
 
-/// A GPU plan: the plan and loop tree, and each dimension's role.
-pub(super) type Mapped = (Planned, Vec<GpuRole>);
+/// A GPU plan: the plan and loop tree, each dimension's role, and the
+/// promotions to shared memory (with why the other arrays stay in global
+/// memory).
+pub(super) struct Mapped {
+    pub planned: Planned,
+    pub roles: Vec<GpuRole>,
+    pub shared: Found,
+}
 
 /// The SCoP with its small temporaries expanded per iteration
 /// ([`crate::scop::privatize`], as the CPU's privatize stage does), its
@@ -112,9 +150,9 @@ pub(super) fn privatized(
     let edeps = compute(&escop, DepOptions::default()).ok()?;
     let esched = schedule(&escop, &edeps, sched_options);
     let sched = esched.as_ref().map_err(|e| e.to_string());
-    let (mut planned, roles) = plan(&escop, &edeps, sched, sched_options, gpu, block).ok()?;
-    planned.plan.notes.insert(0, super::privatize::note(&escop, &exps));
-    Some((escop, edeps, (planned, roles)))
+    let mut m = plan(&escop, &edeps, sched, sched_options, gpu, block).ok()?;
+    m.planned.plan.notes.insert(0, super::privatize::note(&escop, &exps));
+    Some((escop, edeps, m))
 }
 
 /// `mapped` with `note` first among its plan's notes.

@@ -134,6 +134,11 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             let shape = crate::transform::gpu::Shape {
                 block: &options.gpu_block,
                 thread_rows: i64::from(options.gpu_thread_tile.min(64) as u32),
+                shared_tile: if options.gpu_shared {
+                    crate::transform::gpu::shared_tile(gpu)
+                } else {
+                    0
+                },
             };
             let mut mapped = gpu::plan(&scop, &deps, sched, &sched_options, gpu, shape);
             let (mut scop, mut deps) = (scop, deps);
@@ -143,8 +148,22 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                 }
             }
             match mapped {
-                Ok((planned, roles)) => {
-                    rewrite(&scop, &deps, planned, Some(&roles), deadline, &cx, &target, &mut rewritten, &mut roots)?
+                Ok(gpu::Mapped {
+                    planned,
+                    roles,
+                    mut shared,
+                }) => {
+                    // The mutation test of the checker: a box one cell short.
+                    if options.gpu_test_mutation == "short-footprint" {
+                        if let Some(e) = shared.promotions.first_mut().and_then(|p| p.extent.last_mut()) {
+                            *e -= 1;
+                        }
+                    }
+                    let on = GpuSide {
+                        roles: &roles,
+                        shared: &shared,
+                    };
+                    rewrite(&scop, &deps, planned, Some(on), deadline, &cx, &target, &mut rewritten, &mut roots)?
                 }
                 Err(why) => skip(why),
             }
@@ -176,6 +195,14 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     Ok(())
 }
 
+/// What the rewrite needs to know for a GPU: each plan dimension's role,
+/// and the promotions to shared memory.
+#[derive(Clone, Copy)]
+struct GpuSide<'a> {
+    roles: &'a [GpuRole],
+    shared: &'a crate::transform::promote::Found,
+}
+
 /// The remark of a SCoP left unchanged, and why (naming the time budget
 /// when it ran out).
 fn left_unchanged(at: crate::ffi::ir::Loc, options: &OptOptions, why: String) {
@@ -196,7 +223,7 @@ fn rewrite(
     scop: &Scop,
     deps: &[Dependence],
     planned: Planned,
-    gpu: Option<&[GpuRole]>,
+    gpu: Option<GpuSide>,
     deadline: Budget,
     cx: &Cx,
     target: &CpuTarget,
@@ -214,7 +241,11 @@ fn rewrite(
     } = planned;
     {
         if options.verify {
-            match check::run(scop, deps, &plan) {
+            let checked = check::run(scop, deps, &plan).and_then(|()| match gpu {
+                Some(g) => check::promotions(scop, &plan, &g.shared.promotions),
+                None => Ok(()),
+            });
+            match checked {
                 Ok(()) => {}
                 Err(Rejected::Failed(why)) => {
                     skip(why);
@@ -275,7 +306,7 @@ fn rewrite(
                 return Ok(());
             }
         }
-        let (hoisted, launches, copies, registers) = match emit::emit(
+        let (hoisted, launches, copies, registers, shared) = match emit::emit(
             scop,
             &tree,
             plan.dims.len(),
@@ -283,9 +314,11 @@ fn rewrite(
             &hoist_dims,
             &plan.register_r_size,
             options.scalar_replace,
-            gpu.map(|roles| emit::gpu::GpuEmit {
-                roles,
+            gpu.map(|g| emit::gpu::GpuEmit {
+                roles: g.roles,
                 host_register: options.gpu_memory == "host-register",
+                promotions: &g.shared.promotions,
+                barriers: options.gpu_test_mutation != "no-barrier",
             }),
         ) {
             Ok(done) => {
@@ -295,7 +328,7 @@ fn rewrite(
                 if gpu.is_none() {
                     roots.extend(scop.arrays.iter().map(|a| a.root().key()));
                 }
-                (done.hoisted_loops, done.launches, done.copies, done.kernel_registers)
+                (done.hoisted_loops, done.launches, done.copies, done.kernel_registers, done.shared)
             }
             Err(e) => {
                 diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
@@ -331,6 +364,24 @@ fn rewrite(
         }
         if !copies.is_empty() {
             what.push(copies);
+        }
+        if let (Some(g), false) = (gpu, launches.is_empty()) {
+            let (boxes, bytes) = shared;
+            let not = if g.shared.not.is_empty() {
+                String::new()
+            } else {
+                format!("; not: {}", g.shared.not.join(", "))
+            };
+            if !boxes.is_empty() {
+                what.push(format!(
+                    "shared memory per block: {} ({bytes} bytes, copied at each step of the block's loop){not}",
+                    boxes.join(", ")
+                ));
+            } else if !options.gpu_shared {
+                what.push("no shared memory (gpu-shared=false)".into());
+            } else if !g.shared.not.is_empty() {
+                what.push(format!("no shared memory: {}", g.shared.not.join(", ")));
+            }
         }
         if gpu.is_some() && !launches.is_empty() {
             what.push(if !registers.is_empty() {
