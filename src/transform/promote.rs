@@ -96,21 +96,48 @@ pub fn statements_under(n: &Node) -> Vec<usize> {
 }
 
 /// The statement sets of the loops (or single values) over `coop` in
-/// `n`, in tree order, without repetition.
-fn coop_sets(n: &Node, coop: usize, out: &mut Vec<Vec<usize>>) {
+/// `n` whose thread loops the emitter can map (unit steps), in tree order,
+/// without repetition.
+fn coop_sets(n: &Node, coop: usize, roles: &[GpuRole], out: &mut Vec<Vec<usize>>) {
     match n {
         Node::Loop { dim, .. } | Node::Let { dim, .. } if *dim == coop => {
             let s = statements_under(n);
-            if !out.contains(&s) {
+            if threads_mappable(n, roles) && !out.contains(&s) {
                 out.push(s);
             }
         }
-        Node::Seq(v) => v.iter().for_each(|c| coop_sets(c, coop, out)),
+        Node::Seq(v) => v.iter().for_each(|c| coop_sets(c, coop, roles, out)),
         Node::Loop { body, .. } | Node::If { body, .. } | Node::Let { body, .. } => {
-            coop_sets(body, coop, out)
+            coop_sets(body, coop, roles, out)
         }
         Node::Stmt { .. } => {}
     }
+}
+
+/// Whether `n` has thread loops and all of them have unit steps (a
+/// strided thread loop runs inside one thread: no block of threads would
+/// share a copy).
+fn threads_mappable(n: &Node, roles: &[GpuRole]) -> bool {
+    fn walk(n: &Node, roles: &[GpuRole], seen: &mut bool) -> bool {
+        match n {
+            Node::Seq(v) => v.iter().all(|c| walk(c, roles, seen)),
+            Node::Loop {
+                dim, stride, body, ..
+            } => {
+                if matches!(roles.get(*dim), Some(GpuRole::Thread { .. })) {
+                    if stride.is_some() {
+                        return false;
+                    }
+                    *seen = true;
+                }
+                walk(body, roles, seen)
+            }
+            Node::If { body, .. } | Node::Let { body, .. } => walk(body, roles, seen),
+            Node::Stmt { .. } => true,
+        }
+    }
+    let mut seen = false;
+    walk(n, roles, &mut seen) && seen
 }
 
 /// Bytes of an element type, for the types a kernel may hold.
@@ -137,7 +164,7 @@ pub fn find(
         return Ok(found);
     };
     let mut sets = Vec::new();
-    coop_sets(&tree.root, coop, &mut sets);
+    coop_sets(&tree.root, coop, roles, &mut sets);
     for stmts in sets {
         let mut budget = i64::from(gpu.shared_per_block);
         for (array, why) in candidates(scop, &stmts) {

@@ -9,7 +9,7 @@
 // a multiple of 32 and N = 48 not of 32: the second step's boxes and the
 // second column of blocks stick out of the arrays, where the copies'
 // guards keep them. C, written, stays in global memory. The checker
-// proves every read inside its box and inside the array.
+// proves every read inside its box.
 //
 // The checksum, sum of C[i][j] * (1 + (i + j) mod 3) with
 // A[i][k] = (i + k) mod 7 and B[k][j] = k j mod 5, was worked out by a
