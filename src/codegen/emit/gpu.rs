@@ -59,6 +59,8 @@ pub struct GpuEmit<'a> {
     /// Barriers around the uses of shared memory (off only in the
     /// mutation test that shows a missing barrier is caught).
     pub barriers: bool,
+    /// Bytes of shared memory a launch may use.
+    pub shared_limit: i64,
 }
 
 /// The state of a GPU emission.
@@ -81,6 +83,7 @@ pub(super) struct Gpu {
     copies: String,
     promotions: Vec<Promotion>,
     barriers: bool,
+    shared_limit: i64,
     /// The current launch's body, its thread ids with the block's extents
     /// (`x` first), and its shared buffers (by promotion).
     kernel: Option<Kernel>,
@@ -157,6 +160,7 @@ impl Gpu {
             copies: String::new(),
             promotions: opts.promotions.to_vec(),
             barriers: opts.barriers,
+            shared_limit: opts.shared_limit,
             kernel: None,
             active: Vec::new(),
             applied: Vec::new(),
@@ -627,15 +631,33 @@ impl Emitter<'_> {
             .gpu
             .as_ref()
             .map(|g| {
+                // The launch's shared memory so far: every cooperative
+                // loop of a launch adds its boxes, which must fit together.
+                let mut used: i64 = g
+                    .kernel
+                    .as_ref()
+                    .map(|k| k.shared.iter().map(|&(j, _)| g.promotions[j].size()).sum())
+                    .unwrap_or(0);
+                let has = |k: usize| {
+                    g.kernel
+                        .as_ref()
+                        .is_some_and(|kn| kn.shared.iter().any(|&(j, _)| j == k))
+                };
                 (0..g.promotions.len())
                     .filter(|&k| {
                         let p = &g.promotions[k];
                         // Origins over the loops set here and the map
                         // symbols only.
-                        p.stmts == stmts
+                        let fits = has(k) || used + p.size() <= g.shared_limit;
+                        let take = p.stmts == stmts
+                            && fits
                             && p.origin
                                 .iter()
-                                .all(|o| (0..np).all(|q| o[q] == 0 || self.used[q]))
+                                .all(|o| (0..np).all(|q| o[q] == 0 || self.used[q]));
+                        if take && !has(k) {
+                            used += p.size();
+                        }
+                        take
                     })
                     .collect()
             })

@@ -162,6 +162,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                     let on = GpuSide {
                         roles: &roles,
                         shared: &shared,
+                        shared_limit: i64::from(gpu.shared_per_block),
                     };
                     rewrite(&scop, &deps, planned, Some(on), deadline, &cx, &target, &mut rewritten, &mut roots)?
                 }
@@ -201,6 +202,8 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
 struct GpuSide<'a> {
     roles: &'a [GpuRole],
     shared: &'a crate::transform::promote::Found,
+    /// Bytes of shared memory a launch may use.
+    shared_limit: i64,
 }
 
 /// The remark of a SCoP left unchanged, and why (naming the time budget
@@ -319,6 +322,7 @@ fn rewrite(
                 host_register: options.gpu_memory == "host-register",
                 promotions: &g.shared.promotions,
                 barriers: options.gpu_test_mutation != "no-barrier",
+                shared_limit: g.shared_limit,
             }),
         ) {
             Ok(done) => {
