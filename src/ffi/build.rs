@@ -133,6 +133,29 @@ impl Builder {
         Some(self.create_with(at, name, operands, results, attrs, &[]).0)
     }
 
+    /// Like [`Builder::create`], with result types given in MLIR's text
+    /// form; `None` when a type does not parse.
+    pub fn create_typed_regions(
+        &self,
+        at: Point,
+        name: &str,
+        operands: &[Val],
+        result_types: &[&str],
+        attrs: &[(&str, AttrHandle)],
+        blocks: &[Option<usize>],
+    ) -> Option<(Op, Vec<Block>)> {
+        let mut results = Vec::new();
+        for t in result_types {
+            // SAFETY: live context; the text outlives the call.
+            let ty = unsafe { mlirTypeParseGet(self.ctx, string_ref(t)) };
+            if ty.ptr.is_null() {
+                return None;
+            }
+            results.push(ty);
+        }
+        Some(self.create_with(at, name, operands, results, attrs, blocks))
+    }
+
     /// Creates an operation whose results have the types of `carried` and
     /// whose one region holds one block with an `index` argument followed by
     /// arguments of those types (`affine.for` with `iter_args`).

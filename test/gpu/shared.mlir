@@ -5,7 +5,9 @@
 // A[32·by .. +31][32·t .. +31] and B[32·t .. +31][32·bx .. +31] to shared
 // memory (256 threads, 1024 cells: 4 each, consecutive threads on
 // consecutive cells of a row), waits at a barrier, runs its points reading
-// the boxes, and waits again before the next step's copies. K = 40 is not
+// the boxes, and waits again before the next step's copies. Each thread
+// keeps its 4 cells of C in registers across all the steps: loaded before
+// the first (inside the thread's guard), stored after the last. K = 40 is not
 // a multiple of 32 and N = 48 not of 32: the second step's boxes and the
 // second column of blocks stick out of the arrays, where the copies'
 // guards keep them. C, written, stays in global memory. The checker
@@ -49,16 +51,20 @@
 // IR: func.func @matmul
 // IR: gpu.launch
 // IR-SAME: workgroup(%[[SA:.*]] : memref<32x32xf64, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x32xf64, #gpu.address_space<workgroup>>)
-// IR: affine.for %{{.*}} = 0 to 2 {
+// IR: %[[INIT:.*]]:4 = affine.if #{{.*}} -> (f64, f64, f64, f64) {
+// IR: %[[ACC:.*]]:4 = affine.for %{{.*}} = 0 to 2 iter_args({{.*}} = %[[INIT]]#0, {{.*}} = %[[INIT]]#1, {{.*}} = %[[INIT]]#2, {{.*}} = %[[INIT]]#3) -> (f64, f64, f64, f64) {
+// IR-NOT: affine.load %{{.*}} : memref<64x48xf64>
 // IR: affine.for %[[E:.*]] = #{{.*}}()[%{{.*}}, %{{.*}}] to 1024 step 256 {
 // IR: affine.store %{{.*}}, %[[SA]][(%[[E]] floordiv 32) mod 32, %[[E]] mod 32]
 // IR: affine.for %[[E2:.*]] = #{{.*}}()[%{{.*}}, %{{.*}}] to 1024 step 256 {
 // IR: affine.store %{{.*}}, %[[SB]][(%[[E2]] floordiv 32) mod 32, %[[E2]] mod 32]
 // IR: gpu.barrier
+// IR: affine.if #{{.*}} -> (f64, f64, f64, f64) {
 // IR: iter_args
 // IR: affine.load %[[SA]]
 // IR: affine.load %[[SB]]
 // IR: gpu.barrier
+// IR: affine.store %[[ACC]]#0
 // IR: gpu.terminator
 // B73: (block 7x3); register tile of 4 rows per thread; φ2 in steps of 32 run by every thread of a block;
 // B73-SAME: shared memory per block: arg0 12x32, arg1 32x7

@@ -667,6 +667,17 @@ impl Emitter<'_> {
             Node::Loop {
                 dim, lower, upper, ..
             } => {
+                if let Some(carry) = self.coop_carry(*dim, part)? {
+                    return self.carried_cooperative(
+                        *dim,
+                        (lower, upper),
+                        carry,
+                        &promotions,
+                        barriers,
+                        at,
+                        created,
+                    );
+                }
                 let (dims, operands) = self.operands();
                 let (lmap, umap) = self.bound_maps(lower, upper, &dims)?;
                 let (op, block) = super::affine_for(&self.b, at, lmap, umap, &operands, &[])?;
@@ -689,6 +700,442 @@ impl Emitter<'_> {
             }
             _ => Err("a cooperative loop that is neither a loop nor a single value".into()),
         }
+    }
+
+    /// The cells a thread can keep in registers across the whole
+    /// cooperative loop over `coop` around `part` (gemm's `C[i][j]` across
+    /// every step of `k`, instead of loads and stores at each step): the
+    /// part is one chain of thread loops around the thread's sequential
+    /// loop `k`, whose cells ([`Self::carried_cells`], strict: no access of
+    /// their arrays moves with `k`) and whose threads' guard do not depend
+    /// on the cooperative loop, and whose `k` range is not empty at any of
+    /// its steps (exact LP over the loops and guards around: every step
+    /// passes the values on). `None` otherwise.
+    fn coop_carry<'n>(
+        &mut self,
+        coop: usize,
+        part: &Part<'n>,
+    ) -> Result<Option<CoopCarry<'n>>, EmitError> {
+        let np = self.np();
+        let n = self.ivs.len();
+        let Inner::Plain(node) = &part.inner else {
+            return Ok(None);
+        };
+        let Node::Loop {
+            dim: k,
+            lower,
+            upper,
+            stride: None,
+            parallel: false,
+            body,
+        } = node
+        else {
+            return Ok(None);
+        };
+        if self.carry.is_some()
+            || part.chain.is_empty()
+            || !(self.carry_all || self.carry_dims.contains(k))
+            || lower.iter().chain(upper.iter()).any(|b| b.div != 1)
+        {
+            return Ok(None);
+        }
+        let conds: Vec<Cond> = part
+            .chain
+            .iter()
+            .flat_map(|(m, _, _)| m.inside(np))
+            .collect();
+        // Over the loops bound now (not the cooperative one), no divisions.
+        let bound: Vec<bool> = self.ivs.iter().map(Option::is_some).collect();
+        let outer = |r: &Row| {
+            (0..n).all(|d| r[np + d] == 0 || bound[d])
+                && r[np + n..r.len() - 1].iter().all(|&c| c == 0)
+        };
+        if !conds.iter().all(|c| outer(&c.row)) {
+            return Ok(None);
+        }
+        let Some(dummy) = self
+            .gpu
+            .as_ref()
+            .and_then(|g| g.kernel.as_ref())
+            .and_then(|k| k.threads.first().map(|t| t.0))
+        else {
+            return Ok(None);
+        };
+        let mark = self.context.len();
+        self.context
+            .extend(conds.iter().map(|c| (c.row.clone(), c.eq)));
+        self.ivs[coop] = Some(dummy);
+        let found = self.carried_cells(*k, lower, upper, body, true);
+        self.ivs[coop] = None;
+        let nonempty = (|| -> Result<bool, EmitError> {
+            for l in lower.iter() {
+                for u in upper.iter() {
+                    let row: Row = u.row.iter().zip(&l.row).map(|(a, b)| a - b).collect();
+                    if !self.nonnegative(&row)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Ok(true)
+        })();
+        self.context.truncate(mark);
+        let Some((cells, instances)) = found? else {
+            return Ok(None);
+        };
+        if !nonempty? || cells.iter().any(|c| c.index.iter().any(|r| !outer(r))) {
+            return Ok(None);
+        }
+        Ok(Some(CoopCarry {
+            k: *k,
+            k_node: node,
+            lower,
+            upper,
+            body,
+            conds,
+            cells,
+            instances,
+        }))
+    }
+
+    /// `row >= 0` at every rational point of the context.
+    fn nonnegative(&self, row: &[i64]) -> Result<bool, EmitError> {
+        let w = row.len();
+        let (mut eqs, mut ineqs) = (Vec::new(), Vec::new());
+        for (r, eq) in &self.context {
+            if r.len() == w {
+                if *eq {
+                    eqs.push(r.clone());
+                } else {
+                    ineqs.push(r.clone());
+                }
+            }
+        }
+        Ok(
+            match crate::math::simplex::lp_min(w - 1, &eqs, &ineqs, row)
+                .map_err(|e| e.to_string())?
+            {
+                crate::math::Optimum::Empty => true,
+                crate::math::Optimum::Unbounded => false,
+                crate::math::Optimum::Bounded((v, _)) => v >= crate::math::Rational::from_int(0),
+            },
+        )
+    }
+
+    /// The cooperative loop over `coop` (bounds `bounds`) with the cells of
+    /// `carry` in registers across it: loaded before it by the threads
+    /// inside their guard (and the loop's non-emptiness), passed through
+    /// every step (`iter_args`: copies, barrier, the thread's `k` loop
+    /// under its guard, barrier), stored after it, then a barrier (the
+    /// stores are the step's writes that the kernel's next pieces wait
+    /// for).
+    #[allow(clippy::too_many_arguments)]
+    fn carried_cooperative(
+        &mut self,
+        coop: usize,
+        bounds: (&[Bound], &[Bound]),
+        carry: CoopCarry,
+        promotions: &[usize],
+        barriers: bool,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let top = matches!(at, Point::Before(_));
+        let (dims, operands) = self.operands();
+        let header = self.map_header(&dims);
+        let Some(mut guard) = self.runs_once_conds(bounds.0, bounds.1, &dims)? else {
+            return Ok(()); // a constant empty range
+        };
+        let cond_text = |e: &Self, c: &Cond, dims: &[usize]| {
+            format!(
+                "{} {} 0",
+                e.text(&c.row, dims),
+                if c.eq { "==" } else { ">=" }
+            )
+        };
+        guard.extend(carry.conds.iter().map(|c| cond_text(self, c, &dims)));
+        if self.in_kernel() {
+            for c in &carry.cells {
+                if let Some(a) = self
+                    .scop
+                    .arrays
+                    .iter()
+                    .find(|a| a.root().key() == c.memref.key())
+                {
+                    if !self.kernel_registers.contains(&a.name) {
+                        self.kernel_registers.push(a.name.clone());
+                    }
+                }
+            }
+        }
+        let types: Vec<&str> = carry.cells.iter().map(|c| c.elem.as_str()).collect();
+        let mut maps = Vec::new();
+        for c in &carry.cells {
+            let subs: Vec<String> = c.index.iter().map(|r| self.text(r, &dims)).collect();
+            maps.push(self.attr(&format!("affine_map<{header} -> ({})>", subs.join(", ")))?);
+        }
+        let load_all = |e: &Self, point: Point| -> Result<Vec<Val>, EmitError> {
+            let mut vals = Vec::new();
+            for (c, &map) in carry.cells.iter().zip(&maps) {
+                let mut ops = vec![c.memref];
+                ops.extend(operands.iter().copied());
+                let ld =
+                    e.b.create_typed(point, "affine.load", &ops, &[&c.elem], &[("map", map)])
+                        .ok_or_else(|| format!("cannot build the type {}", c.elem))?;
+                vals.push(ld.result(0).ok_or("affine.load without result")?);
+            }
+            Ok(vals)
+        };
+        // The initial values: the cells, or zeros where the thread is
+        // outside its guard (passed through, never stored).
+        let inits: Vec<Val> = if guard.is_empty() {
+            load_all(self, at)?
+        } else {
+            let set = self.attr(&format!("affine_set<{header} : ({})>", guard.join(", ")))?;
+            let (op, blocks) = self
+                .b
+                .create_typed_regions(
+                    at,
+                    "affine.if",
+                    &operands,
+                    &types,
+                    &[("condition", set)],
+                    &[Some(0), Some(0)],
+                )
+                .ok_or("cannot build the guard of the carried cells")?;
+            if top {
+                created.push(op);
+            }
+            let loaded = load_all(self, Point::End(blocks[0]))?;
+            self.b
+                .create(Point::End(blocks[0]), "affine.yield", &loaded, 0, &[], &[]);
+            let mut zeros = Vec::new();
+            for c in &carry.cells {
+                let text = if c.elem.starts_with('f') || c.elem == "bf16" {
+                    format!("0.0 : {}", c.elem)
+                } else {
+                    format!("0 : {}", c.elem)
+                };
+                let value = self.attr(&text)?;
+                let z = self
+                    .b
+                    .create_typed(
+                        Point::End(blocks[1]),
+                        "arith.constant",
+                        &[],
+                        &[&c.elem],
+                        &[("value", value)],
+                    )
+                    .and_then(|o| o.result(0))
+                    .ok_or("cannot build a zero")?;
+                zeros.push(z);
+            }
+            self.b
+                .create(Point::End(blocks[1]), "affine.yield", &zeros, 0, &[], &[]);
+            (0..carry.cells.len())
+                .map(|i| op.result(i))
+                .collect::<Option<Vec<Val>>>()
+                .ok_or("affine.if without results")?
+        };
+        let (lmap, umap) = self.bound_maps(bounds.0, bounds.1, &dims)?;
+        let (op, block) = super::affine_for(&self.b, at, lmap, umap, &operands, &inits)?;
+        if top {
+            created.push(op);
+        }
+        self.ivs[coop] = Some(block.arg(0).ok_or("loop without induction variable")?);
+        let values = (0..inits.len())
+            .map(|i| block.arg(i + 1))
+            .collect::<Option<Vec<Val>>>()
+            .ok_or("loop without its carried values")?;
+        let r = self.carried_step(
+            &carry,
+            promotions,
+            barriers,
+            &values,
+            Point::End(block),
+            created,
+        );
+        self.ivs[coop] = None;
+        let next = r?;
+        self.b
+            .create(Point::End(block), "affine.yield", &next, 0, &[], &[]);
+        // The stores, under the same guard.
+        let point = if guard.is_empty() {
+            at
+        } else {
+            let then = self.affine_if(&header, &guard, &operands, at, created)?;
+            Point::End(then)
+        };
+        for (i, c) in carry.cells.iter().enumerate() {
+            if !c.written {
+                continue;
+            }
+            let v = op.result(i).ok_or("affine.for without result")?;
+            let mut ops = vec![v, c.memref];
+            ops.extend(operands.iter().copied());
+            let (st, _) = self
+                .b
+                .create(point, "affine.store", &ops, 0, &[("map", maps[i])], &[]);
+            if top && guard.is_empty() {
+                created.push(st);
+            }
+        }
+        if let Point::End(then) = point {
+            if !guard.is_empty() {
+                self.b
+                    .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
+            }
+        }
+        self.barrier(at, created);
+        Ok(())
+    }
+
+    /// One step of a carried cooperative loop at `at`, the cells' values
+    /// `values` on entry: the copies, a barrier, the thread's `k` loop
+    /// under its guard carrying the values, a barrier; the values on exit.
+    fn carried_step(
+        &mut self,
+        carry: &CoopCarry,
+        promotions: &[usize],
+        barriers: bool,
+        values: &[Val],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<Vec<Val>, EmitError> {
+        let mut active = Vec::new();
+        for &k in promotions {
+            let (buf, origin) = self.copy_box(k, at, created)?;
+            let reads = self
+                .gpu
+                .as_ref()
+                .map(|g| g.promotions[k].reads.clone())
+                .unwrap_or_default();
+            active.extend(reads.into_iter().map(|r| (r, buf, origin.clone())));
+        }
+        if !promotions.is_empty() && barriers {
+            self.barrier(at, created);
+        }
+        if let Some(g) = self.gpu.as_mut() {
+            g.active = active;
+            for &k in promotions {
+                if !g.applied.contains(&k) {
+                    g.applied.push(k);
+                }
+            }
+        }
+        let r = self.carried_k_loop(carry, values, at, created);
+        if let Some(g) = self.gpu.as_mut() {
+            g.active.clear();
+        }
+        let out = r?;
+        self.barrier(at, created);
+        Ok(out)
+    }
+
+    /// The thread's `k` loop of `carry` at `at` under the threads' guard,
+    /// carrying `values`; the values after it (unchanged outside the
+    /// guard).
+    fn carried_k_loop(
+        &mut self,
+        carry: &CoopCarry,
+        values: &[Val],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<Vec<Val>, EmitError> {
+        let (dims, operands) = self.operands();
+        let header = self.map_header(&dims);
+        let types: Vec<&str> = carry.cells.iter().map(|c| c.elem.as_str()).collect();
+        let mark = self.context.len();
+        self.context
+            .extend(carry.conds.iter().map(|c| (c.row.clone(), c.eq)));
+        let (point, guard) = if carry.conds.is_empty() {
+            (at, None)
+        } else {
+            let texts: Vec<String> = carry
+                .conds
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} {} 0",
+                        self.text(&c.row, &dims),
+                        if c.eq { "==" } else { ">=" }
+                    )
+                })
+                .collect();
+            let set = self.attr(&format!("affine_set<{header} : ({})>", texts.join(", ")))?;
+            let (op, blocks) = self
+                .b
+                .create_typed_regions(
+                    at,
+                    "affine.if",
+                    &operands,
+                    &types,
+                    &[("condition", set)],
+                    &[Some(0), Some(0)],
+                )
+                .ok_or("cannot build the threads' guard")?;
+            self.b
+                .create(Point::End(blocks[1]), "affine.yield", values, 0, &[], &[]);
+            (Point::End(blocks[0]), Some(op))
+        };
+        let r = self.carried_k_body(carry, values, point, created);
+        self.context.truncate(mark);
+        let after_k = r?;
+        match guard {
+            None => Ok(after_k),
+            Some(op) => {
+                self.b.create(point, "affine.yield", &after_k, 0, &[], &[]);
+                (0..values.len())
+                    .map(|i| op.result(i))
+                    .collect::<Option<Vec<Val>>>()
+                    .ok_or_else(|| "affine.if without results".into())
+            }
+        }
+    }
+
+    fn carried_k_body(
+        &mut self,
+        carry: &CoopCarry,
+        values: &[Val],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<Vec<Val>, EmitError> {
+        let (dims, operands) = self.operands();
+        let (lmap, umap) = self.bound_maps(carry.lower, carry.upper, &dims)?;
+        let (op, block) = super::affine_for(&self.b, at, lmap, umap, &operands, values)?;
+        let mark = self.context.len();
+        let facts = self.facts(carry.k_node);
+        self.context.extend(facts);
+        self.ivs[carry.k] = Some(block.arg(0).ok_or("loop without induction variable")?);
+        let inner = (0..values.len())
+            .map(|i| block.arg(i + 1))
+            .collect::<Option<Vec<Val>>>()
+            .ok_or("loop without its carried values")?;
+        self.carry = Some(super::scalar_replace::Carry {
+            instances: carry.instances.clone(),
+            next: 0,
+            values: inner,
+        });
+        let r = self.node(carry.body, Point::End(block), created);
+        self.ivs[carry.k] = None;
+        self.context.truncate(mark);
+        let state = self.carry.take();
+        r?;
+        let state = state.ok_or("internal error: carried values lost")?;
+        if state.next != state.instances.len() {
+            return Err("internal error: carried-cell instances out of step".into());
+        }
+        self.b.create(
+            Point::End(block),
+            "affine.yield",
+            &state.values,
+            0,
+            &[],
+            &[],
+        );
+        (0..values.len())
+            .map(|i| op.result(i))
+            .collect::<Option<Vec<Val>>>()
+            .ok_or_else(|| "affine.for without results".into())
     }
 
     /// One step of a cooperative loop at `at`: the copies of `promotions`,
@@ -1275,6 +1722,21 @@ fn shifted_map(old: &str, r: usize) -> Option<(String, usize)> {
         ),
         n,
     ))
+}
+
+/// Cells carried across a cooperative loop (see `Emitter::coop_carry`):
+/// the thread's sequential loop `k` (its node, bounds and body), the
+/// threads' guard, the cells and per instance of the body the cell of each
+/// access.
+struct CoopCarry<'n> {
+    k: usize,
+    k_node: &'n Node,
+    lower: &'n [Bound],
+    upper: &'n [Bound],
+    body: &'n Node,
+    conds: Vec<Cond>,
+    cells: Vec<super::scalar_replace::Cell>,
+    instances: super::scalar_replace::InstanceCells,
 }
 
 /// A thread loop of a launch: the loop, its tile dimension, its size.

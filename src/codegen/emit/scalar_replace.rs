@@ -14,26 +14,26 @@ use crate::math::{Optimum, Rational};
 
 /// A cell of an array kept in a register across an innermost loop.
 #[derive(Debug, Clone)]
-struct Cell {
+pub(super) struct Cell {
     /// The memref.
-    memref: Val,
+    pub(super) memref: Val,
     /// The element type (MLIR text).
-    elem: String,
+    pub(super) elem: String,
     /// The subscripts over `[params | t | constant]`, outer loops only.
-    index: Vec<Row>,
+    pub(super) index: Vec<Row>,
     /// Some instance writes it: stored back after the loop.
-    written: bool,
+    pub(super) written: bool,
 }
 
 /// Per statement instance of a loop body, in emission order: per access of
 /// the statement, the carried cell it touches.
-type InstanceCells = Vec<Vec<Option<usize>>>;
+pub(super) type InstanceCells = Vec<Vec<Option<usize>>>;
 
 /// The state of an innermost loop whose cells are carried.
 pub(super) struct Carry {
-    instances: InstanceCells,
+    pub(super) instances: InstanceCells,
     /// The next instance to emit.
-    next: usize,
+    pub(super) next: usize,
     /// The current value of each cell.
     pub(super) values: Vec<Val>,
 }
@@ -64,7 +64,7 @@ impl Emitter<'_> {
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
-        match self.carried_cells(dim, lower, upper, body)? {
+        match self.carried_cells(dim, lower, upper, body, false)? {
             Some((cells, instances)) => {
                 self.carried_loop(dim, lower, upper, body, cells, instances, at, created)
             }
@@ -91,13 +91,17 @@ impl Emitter<'_> {
     /// the same values reach memory and every load sees the value the
     /// original load would have read, assuming distinct memrefs do not
     /// alias (the dependence model's assumption). The loop may be empty;
-    /// the caller guards the loads and stores by its non-emptiness.
-    fn carried_cells(
+    /// the caller guards the loads and stores by its non-emptiness. With
+    /// `strict`, an array with an access that moves with `k` is not
+    /// carried at all (the cells are then carried across a loop around
+    /// this one too, where the bounds of `k` prove nothing).
+    pub(super) fn carried_cells(
         &self,
         k: usize,
         lower: &[Bound],
         upper: &[Bound],
         body: &Node,
+        strict: bool,
     ) -> Result<Option<(Vec<Cell>, InstanceCells)>, EmitError> {
         let np = self.np();
         let Some(instances) = straight_line(body, np) else {
@@ -229,7 +233,9 @@ impl Emitter<'_> {
         }
         for (root, index) in &moving {
             for (r, _, c, _) in &cells {
-                if r == root && !moves_off(index, &c.index, np + k, lower, upper, &self.context)? {
+                if r == root
+                    && (strict || !moves_off(index, &c.index, np + k, lower, upper, &self.context)?)
+                {
                     poisoned.push(*root);
                 }
             }
