@@ -709,8 +709,17 @@ impl Emitter<'_> {
     /// loop `k`, whose cells ([`Self::carried_cells`], strict: no access of
     /// their arrays moves with `k`) and whose threads' guard do not depend
     /// on the cooperative loop, and whose `k` range is not empty at any of
-    /// its steps (exact LP over the loops and guards around: every step
-    /// passes the values on). `None` otherwise.
+    /// its steps (exact LP over the loops and guards around). `None`
+    /// otherwise.
+    ///
+    /// Why the registers may cross the steps' barriers: the body is
+    /// straight-line and runs at every step, so a thread touches each of
+    /// its cells at every step; a cell another thread also touches would
+    /// then join two threads within one step, with a write among the
+    /// accesses (else nothing changes it), a dependence the checker's proof
+    /// that the thread loops are parallel inside a step excludes. No other
+    /// access of the cells' arrays exists in the step (strict), so no
+    /// thread changes a cell behind another's register.
     fn coop_carry<'n>(
         &mut self,
         coop: usize,
