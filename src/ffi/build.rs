@@ -121,20 +121,12 @@ impl Builder {
         result_types: &[&str],
         attrs: &[(&str, AttrHandle)],
     ) -> Option<Op> {
-        let mut results = Vec::new();
-        for t in result_types {
-            // SAFETY: live context; the text outlives the call.
-            let ty = unsafe { mlirTypeParseGet(self.ctx, string_ref(t)) };
-            if ty.ptr.is_null() {
-                return None;
-            }
-            results.push(ty);
-        }
-        Some(self.create_with(at, name, operands, results, attrs, &[]).0)
+        self.create_typed_regions(at, name, operands, result_types, attrs, &[])
+            .map(|(op, _)| op)
     }
 
-    /// Like [`Builder::create`], with result types given in MLIR's text
-    /// form; `None` when a type does not parse.
+    /// Like [`Builder::create_typed`], with regions (as in
+    /// [`Builder::create`]): returns the operation and the blocks.
     pub fn create_typed_regions(
         &self,
         at: Point,

@@ -806,6 +806,30 @@ impl Emitter<'_> {
         }))
     }
 
+    /// An `affine.if` at `at` on the constraints `conds` (texts over the
+    /// map `header`) whose then and else blocks (empty, unterminated)
+    /// yield values of `types`.
+    fn affine_if_yielding(
+        &self,
+        header: &str,
+        conds: &[String],
+        operands: &[Val],
+        types: &[&str],
+        at: Point,
+    ) -> Result<(Op, Vec<Block>), EmitError> {
+        let set = self.attr(&format!("affine_set<{header} : ({})>", conds.join(", ")))?;
+        self.b
+            .create_typed_regions(
+                at,
+                "affine.if",
+                operands,
+                types,
+                &[("condition", set)],
+                &[Some(0), Some(0)],
+            )
+            .ok_or_else(|| format!("cannot build an affine.if yielding {}", types.join(", ")))
+    }
+
     /// `row >= 0` at every rational point of the context.
     fn nonnegative(&self, row: &[i64]) -> Result<bool, EmitError> {
         let w = row.len();
@@ -854,14 +878,7 @@ impl Emitter<'_> {
         let Some(mut guard) = self.runs_once_conds(bounds.0, bounds.1, &dims)? else {
             return Ok(()); // a constant empty range
         };
-        let cond_text = |e: &Self, c: &Cond, dims: &[usize]| {
-            format!(
-                "{} {} 0",
-                e.text(&c.row, dims),
-                if c.eq { "==" } else { ">=" }
-            )
-        };
-        guard.extend(carry.conds.iter().map(|c| cond_text(self, c, &dims)));
+        guard.extend(self.cond_texts(&carry.conds, &dims));
         if self.in_kernel() {
             for c in &carry.cells {
                 if let Some(a) = self
@@ -877,44 +894,23 @@ impl Emitter<'_> {
             }
         }
         let types: Vec<&str> = carry.cells.iter().map(|c| c.elem.as_str()).collect();
-        let mut maps = Vec::new();
-        for c in &carry.cells {
-            let subs: Vec<String> = c.index.iter().map(|r| self.text(r, &dims)).collect();
-            maps.push(self.attr(&format!("affine_map<{header} -> ({})>", subs.join(", ")))?);
-        }
-        let load_all = |e: &Self, point: Point| -> Result<Vec<Val>, EmitError> {
-            let mut vals = Vec::new();
-            for (c, &map) in carry.cells.iter().zip(&maps) {
-                let mut ops = vec![c.memref];
-                ops.extend(operands.iter().copied());
-                let ld =
-                    e.b.create_typed(point, "affine.load", &ops, &[&c.elem], &[("map", map)])
-                        .ok_or_else(|| format!("cannot build the type {}", c.elem))?;
-                vals.push(ld.result(0).ok_or("affine.load without result")?);
-            }
-            Ok(vals)
-        };
+        let maps = self.cell_maps(&carry.cells, &dims)?;
         // The initial values: the cells, or zeros where the thread is
         // outside its guard (passed through, never stored).
         let inits: Vec<Val> = if guard.is_empty() {
-            load_all(self, at)?
+            self.load_cells(&carry.cells, &maps, &operands, at, created)?
         } else {
-            let set = self.attr(&format!("affine_set<{header} : ({})>", guard.join(", ")))?;
-            let (op, blocks) = self
-                .b
-                .create_typed_regions(
-                    at,
-                    "affine.if",
-                    &operands,
-                    &types,
-                    &[("condition", set)],
-                    &[Some(0), Some(0)],
-                )
-                .ok_or("cannot build the guard of the carried cells")?;
+            let (op, blocks) = self.affine_if_yielding(&header, &guard, &operands, &types, at)?;
             if top {
                 created.push(op);
             }
-            let loaded = load_all(self, Point::End(blocks[0]))?;
+            let loaded = self.load_cells(
+                &carry.cells,
+                &maps,
+                &operands,
+                Point::End(blocks[0]),
+                created,
+            )?;
             self.b
                 .create(Point::End(blocks[0]), "affine.yield", &loaded, 0, &[], &[]);
             let mut zeros = Vec::new();
@@ -940,10 +936,7 @@ impl Emitter<'_> {
             }
             self.b
                 .create(Point::End(blocks[1]), "affine.yield", &zeros, 0, &[], &[]);
-            (0..carry.cells.len())
-                .map(|i| op.result(i))
-                .collect::<Option<Vec<Val>>>()
-                .ok_or("affine.if without results")?
+            results(op, carry.cells.len())?
         };
         let (lmap, umap) = self.bound_maps(bounds.0, bounds.1, &dims)?;
         let (op, block) = super::affine_for(&self.b, at, lmap, umap, &operands, &inits)?;
@@ -951,10 +944,7 @@ impl Emitter<'_> {
             created.push(op);
         }
         self.ivs[coop] = Some(block.arg(0).ok_or("loop without induction variable")?);
-        let values = (0..inits.len())
-            .map(|i| block.arg(i + 1))
-            .collect::<Option<Vec<Val>>>()
-            .ok_or("loop without its carried values")?;
+        let values = carried_args(block, inits.len())?;
         let r = self.carried_step(
             &carry,
             promotions,
@@ -974,20 +964,7 @@ impl Emitter<'_> {
             let then = self.affine_if(&header, &guard, &operands, at, created)?;
             Point::End(then)
         };
-        for (i, c) in carry.cells.iter().enumerate() {
-            if !c.written {
-                continue;
-            }
-            let v = op.result(i).ok_or("affine.for without result")?;
-            let mut ops = vec![v, c.memref];
-            ops.extend(operands.iter().copied());
-            let (st, _) = self
-                .b
-                .create(point, "affine.store", &ops, 0, &[("map", maps[i])], &[]);
-            if top && guard.is_empty() {
-                created.push(st);
-            }
-        }
+        self.store_cells(&carry.cells, op, &maps, &operands, point, created)?;
         if let Point::End(then) = point {
             if !guard.is_empty() {
                 self.b
@@ -1010,6 +987,22 @@ impl Emitter<'_> {
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<Vec<Val>, EmitError> {
+        self.step(promotions, barriers, at, created, |e, created| {
+            e.carried_k_loop(carry, values, at, created)
+        })
+    }
+
+    /// One step of a cooperative loop at `at`: the copies of `promotions`,
+    /// a barrier (`barriers` off: none), `inside` (whose loads of the
+    /// promoted reads address the boxes), a barrier.
+    fn step<T>(
+        &mut self,
+        promotions: &[usize],
+        barriers: bool,
+        at: Point,
+        created: &mut Vec<Op>,
+        inside: impl FnOnce(&mut Self, &mut Vec<Op>) -> Result<T, EmitError>,
+    ) -> Result<T, EmitError> {
         let mut active = Vec::new();
         for &k in promotions {
             let (buf, origin) = self.copy_box(k, at, created)?;
@@ -1031,7 +1024,7 @@ impl Emitter<'_> {
                 }
             }
         }
-        let r = self.carried_k_loop(carry, values, at, created);
+        let r = inside(self, created);
         if let Some(g) = self.gpu.as_mut() {
             g.active.clear();
         }
@@ -1059,29 +1052,8 @@ impl Emitter<'_> {
         let (point, guard) = if carry.conds.is_empty() {
             (at, None)
         } else {
-            let texts: Vec<String> = carry
-                .conds
-                .iter()
-                .map(|c| {
-                    format!(
-                        "{} {} 0",
-                        self.text(&c.row, &dims),
-                        if c.eq { "==" } else { ">=" }
-                    )
-                })
-                .collect();
-            let set = self.attr(&format!("affine_set<{header} : ({})>", texts.join(", ")))?;
-            let (op, blocks) = self
-                .b
-                .create_typed_regions(
-                    at,
-                    "affine.if",
-                    &operands,
-                    &types,
-                    &[("condition", set)],
-                    &[Some(0), Some(0)],
-                )
-                .ok_or("cannot build the threads' guard")?;
+            let texts = self.cond_texts(&carry.conds, &dims);
+            let (op, blocks) = self.affine_if_yielding(&header, &texts, &operands, &types, at)?;
             self.b
                 .create(Point::End(blocks[1]), "affine.yield", values, 0, &[], &[]);
             (Point::End(blocks[0]), Some(op))
@@ -1093,10 +1065,7 @@ impl Emitter<'_> {
             None => Ok(after_k),
             Some(op) => {
                 self.b.create(point, "affine.yield", &after_k, 0, &[], &[]);
-                (0..values.len())
-                    .map(|i| op.result(i))
-                    .collect::<Option<Vec<Val>>>()
-                    .ok_or_else(|| "affine.if without results".into())
+                results(op, values.len())
             }
         }
     }
@@ -1115,10 +1084,7 @@ impl Emitter<'_> {
         let facts = self.facts(carry.k_node);
         self.context.extend(facts);
         self.ivs[carry.k] = Some(block.arg(0).ok_or("loop without induction variable")?);
-        let inner = (0..values.len())
-            .map(|i| block.arg(i + 1))
-            .collect::<Option<Vec<Val>>>()
-            .ok_or("loop without its carried values")?;
+        let inner = carried_args(block, values.len())?;
         self.carry = Some(super::scalar_replace::Carry {
             instances: carry.instances.clone(),
             next: 0,
@@ -1129,22 +1095,8 @@ impl Emitter<'_> {
         self.context.truncate(mark);
         let state = self.carry.take();
         r?;
-        let state = state.ok_or("internal error: carried values lost")?;
-        if state.next != state.instances.len() {
-            return Err("internal error: carried-cell instances out of step".into());
-        }
-        self.b.create(
-            Point::End(block),
-            "affine.yield",
-            &state.values,
-            0,
-            &[],
-            &[],
-        );
-        (0..values.len())
-            .map(|i| op.result(i))
-            .collect::<Option<Vec<Val>>>()
-            .ok_or_else(|| "affine.for without results".into())
+        self.yield_carried(state, block)?;
+        results(op, values.len())
     }
 
     /// One step of a cooperative loop at `at`: the copies of `promotions`,
@@ -1158,34 +1110,9 @@ impl Emitter<'_> {
         barriers: bool,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
-        let mut active = Vec::new();
-        for &k in promotions {
-            let (buf, origin) = self.copy_box(k, at, created)?;
-            let reads = self
-                .gpu
-                .as_ref()
-                .map(|g| g.promotions[k].reads.clone())
-                .unwrap_or_default();
-            active.extend(reads.into_iter().map(|r| (r, buf, origin.clone())));
-        }
-        if !promotions.is_empty() && barriers {
-            self.barrier(at, created);
-        }
-        if let Some(g) = self.gpu.as_mut() {
-            g.active = active;
-            for &k in promotions {
-                if !g.applied.contains(&k) {
-                    g.applied.push(k);
-                }
-            }
-        }
-        let r = self.mapped_part(part, at, created);
-        if let Some(g) = self.gpu.as_mut() {
-            g.active.clear();
-        }
-        r?;
-        self.barrier(at, created);
-        Ok(())
+        self.step(promotions, barriers, at, created, |e, created| {
+            e.mapped_part(part, at, created)
+        })
     }
 
     fn barrier(&self, at: Point, created: &mut Vec<Op>) {
@@ -1731,6 +1658,23 @@ fn shifted_map(old: &str, r: usize) -> Option<(String, usize)> {
         ),
         n,
     ))
+}
+
+/// The first `n` results of `op`.
+fn results(op: Op, n: usize) -> Result<Vec<Val>, EmitError> {
+    (0..n)
+        .map(|i| op.result(i))
+        .collect::<Option<Vec<Val>>>()
+        .ok_or_else(|| format!("{} without its results", op.name()))
+}
+
+/// The `n` carried values of a loop's body `block` (its arguments after
+/// the induction variable).
+fn carried_args(block: Block, n: usize) -> Result<Vec<Val>, EmitError> {
+    (0..n)
+        .map(|i| block.arg(i + 1))
+        .collect::<Option<Vec<Val>>>()
+        .ok_or_else(|| "loop without its carried values".into())
 }
 
 /// Cells carried across a cooperative loop (see `Emitter::coop_carry`):

@@ -868,17 +868,22 @@ impl Emitter<'_> {
     ) -> Result<crate::ffi::ir::Block, EmitError> {
         let (dims, operands) = self.operands();
         let header = self.map_header(&dims);
-        let texts: Vec<String> = conds
+        let texts = self.cond_texts(conds, &dims);
+        self.affine_if(&header, &texts, &operands, at, created)
+    }
+
+    /// The texts `e >= 0` (or `e == 0`) of `conds` over the loops `dims`.
+    fn cond_texts(&self, conds: &[Cond], dims: &[usize]) -> Vec<String> {
+        conds
             .iter()
             .map(|Cond { row, eq }| {
                 format!(
                     "{} {} 0",
-                    self.text(row, &dims),
+                    self.text(row, dims),
                     if *eq { "==" } else { ">=" }
                 )
             })
-            .collect();
-        self.affine_if(&header, &texts, &operands, at, created)
+            .collect()
     }
 
     /// An `affine.if` at `at` on the constraints `conds` (`e >= 0`, `e == 0`

@@ -7,8 +7,8 @@ use super::{
     affine_for, in_scop, is_nested_in_loop, straight_line, subscript_rows, EmitError, Emitter,
 };
 use crate::codegen::{Bound, Node, Row};
-use crate::ffi::build::Point;
-use crate::ffi::ir::{Op, Val};
+use crate::ffi::build::{AttrHandle, Point};
+use crate::ffi::ir::{Block, Op, Val};
 use crate::math::simplex::lp_min;
 use crate::math::{Optimum, Rational};
 
@@ -261,6 +261,98 @@ impl Emitter<'_> {
         Ok(Some((out, per_instance)))
     }
 
+    /// The maps of `cells`' subscripts over the loops `dims`.
+    pub(super) fn cell_maps(
+        &self,
+        cells: &[Cell],
+        dims: &[usize],
+    ) -> Result<Vec<AttrHandle>, EmitError> {
+        let header = self.map_header(dims);
+        cells
+            .iter()
+            .map(|c| {
+                let subs: Vec<String> = c.index.iter().map(|r| self.text(r, dims)).collect();
+                self.attr(&format!("affine_map<{header} -> ({})>", subs.join(", ")))
+            })
+            .collect()
+    }
+
+    /// Loads of `cells` (through `maps` over `operands`) at `point`.
+    pub(super) fn load_cells(
+        &self,
+        cells: &[Cell],
+        maps: &[AttrHandle],
+        operands: &[Val],
+        point: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<Vec<Val>, EmitError> {
+        let mut vals = Vec::new();
+        for (c, &map) in cells.iter().zip(maps) {
+            let mut ops = vec![c.memref];
+            ops.extend(operands.iter().copied());
+            let ld = self
+                .b
+                .create_typed(point, "affine.load", &ops, &[&c.elem], &[("map", map)])
+                .ok_or_else(|| format!("cannot build the type {}", c.elem))?;
+            if matches!(point, Point::Before(_)) {
+                created.push(ld);
+            }
+            vals.push(ld.result(0).ok_or("affine.load without result")?);
+        }
+        Ok(vals)
+    }
+
+    /// Stores of the written `cells`' last values (the results of the
+    /// loop `op`, through `maps` over `operands`) at `point`.
+    pub(super) fn store_cells(
+        &self,
+        cells: &[Cell],
+        op: Op,
+        maps: &[AttrHandle],
+        operands: &[Val],
+        point: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        for (i, c) in cells.iter().enumerate() {
+            if !c.written {
+                continue;
+            }
+            let v = op.result(i).ok_or("affine.for without result")?;
+            let mut ops = vec![v, c.memref];
+            ops.extend(operands.iter().copied());
+            let (st, _) = self
+                .b
+                .create(point, "affine.store", &ops, 0, &[("map", maps[i])], &[]);
+            if matches!(point, Point::Before(_)) {
+                created.push(st);
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of a carried loop's body `block`: its cells' last values
+    /// (`carry`, taken from the emitter after the body), yielded, once
+    /// every instance the analysis saw was emitted.
+    pub(super) fn yield_carried(
+        &self,
+        carry: Option<Carry>,
+        block: Block,
+    ) -> Result<(), EmitError> {
+        let carry = carry.ok_or("internal error: carried values lost")?;
+        if carry.next != carry.instances.len() {
+            return Err("internal error: carried-cell instances out of step".into());
+        }
+        self.b.create(
+            Point::End(block),
+            "affine.yield",
+            &carry.values,
+            0,
+            &[],
+            &[],
+        );
+        Ok(())
+    }
+
     /// The loop over `dim` with `cells` loaded before it, carried through
     /// `iter_args`, and the written ones stored after it, all under a guard
     /// that the loop runs at least once (unless that is a constant fact).
@@ -307,24 +399,8 @@ impl Emitter<'_> {
                 }
             }
         }
-        let mut maps = Vec::new();
-        for c in &cells {
-            let subs: Vec<String> = c.index.iter().map(|r| self.text(r, &dims)).collect();
-            maps.push(self.attr(&format!("affine_map<{header} -> ({})>", subs.join(", ")))?);
-        }
-        let mut inits = Vec::new();
-        for (c, &map) in cells.iter().zip(&maps) {
-            let mut ops = vec![c.memref];
-            ops.extend(operands.iter().copied());
-            let ld = self
-                .b
-                .create_typed(point, "affine.load", &ops, &[&c.elem], &[("map", map)])
-                .ok_or_else(|| format!("cannot build the type {}", c.elem))?;
-            if top {
-                created.push(ld);
-            }
-            inits.push(ld.result(0).ok_or("affine.load without result")?);
-        }
+        let maps = self.cell_maps(&cells, &dims)?;
+        let inits = self.load_cells(&cells, &maps, &operands, point, created)?;
         let (lmap, umap) = self.bound_maps(lower, upper, &dims)?;
         let (op, block) = affine_for(&self.b, point, lmap, umap, &operands, &inits)?;
         if top {
@@ -345,32 +421,8 @@ impl Emitter<'_> {
         self.ivs[dim] = None;
         let carry = self.carry.take();
         r?;
-        let carry = carry.ok_or("internal error: carried values lost")?;
-        if carry.next != carry.instances.len() {
-            return Err("internal error: carried-cell instances out of step".into());
-        }
-        self.b.create(
-            Point::End(block),
-            "affine.yield",
-            &carry.values,
-            0,
-            &[],
-            &[],
-        );
-        for (i, c) in cells.iter().enumerate() {
-            if !c.written {
-                continue;
-            }
-            let v = op.result(i).ok_or("affine.for without result")?;
-            let mut ops = vec![v, c.memref];
-            ops.extend(operands.iter().copied());
-            let (st, _) = self
-                .b
-                .create(point, "affine.store", &ops, 0, &[("map", maps[i])], &[]);
-            if top {
-                created.push(st);
-            }
-        }
+        self.yield_carried(carry, block)?;
+        self.store_cells(&cells, op, &maps, &operands, point, created)?;
         if let Some(b) = guard_block {
             self.b
                 .create(Point::End(b), "affine.yield", &[], 0, &[], &[]);
