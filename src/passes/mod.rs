@@ -216,6 +216,10 @@ pub fn check_value(name: &str, value: &str) -> Result<(), OptionError> {
             "copy" | "host-register" => Ok(()),
             _ => Err(bad("expected copy or host-register".into())),
         },
+        "gpu-test-mutation" => match value {
+            "" | "no-barrier" | "short-footprint" => Ok(()),
+            _ => Err(bad("expected no-barrier or short-footprint".into())),
+        },
         "gpu-chip" => crate::target::gpu::GpuTarget::preset(value)
             .map(drop)
             .ok_or_else(|| bad("expected sm_80 or sm_90".into())),

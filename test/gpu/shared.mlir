@@ -43,6 +43,7 @@
 // RUN: FileCheck %s --check-prefix=SHORT-IR < %t.short.mlir
 // RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-test-mutation=short-footprint verify=false' -o %t.unchecked.mlir 2>/dev/null
 // RUN: %polyrs-runner --gpu=emulate %t.unchecked.mlir | FileCheck %s --check-prefix=WRONG
+// RUN: not %polyrs-opt %s --poly-opt='target=gpu gpu-test-mutation=no-copy' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 //
 // REMARK: shared.mlir:{{[0-9]+}}:3: remark: poly-opt: 1 statement
 // REMARK-SAME: (block 32x8); register tile of 4 rows per thread; φ2 in steps of 32 run by every thread of a block; 1 kernel: grid over 2 tile loops, block 32x8;
@@ -82,6 +83,7 @@
 // NAN: {{^1$}}
 // WRONG-NOT: {{^1167225$}}
 // WRONG: {{^0$}}
+// BAD: error: poly-opt: invalid value 'no-copy' for option 'gpu-test-mutation': expected no-barrier or short-footprint
 
 func.func private @printI64(i64)
 func.func private @printNewline()
