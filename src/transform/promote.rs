@@ -167,13 +167,16 @@ pub fn find(
     coop_sets(&tree.root, coop, roles, &mut sets);
     for stmts in sets {
         let mut budget = i64::from(gpu.shared_per_block);
-        for (array, why) in candidates(scop, &stmts) {
+        for (array, layout) in candidates(scop, &stmts) {
             let name = &scop.arrays[array.0].name;
-            if let Some(why) = why {
-                note(&mut found.not, format!("{name} ({why})"));
-                continue;
-            }
-            match promotion(scop, plan, roles, coop, &stmts, array)? {
+            let layout = match layout {
+                Ok(l) => l,
+                Err(why) => {
+                    note(&mut found.not, format!("{name} ({why})"));
+                    continue;
+                }
+            };
+            match promotion(scop, plan, roles, coop, &stmts, array, &layout)? {
                 Ok(list) => {
                     for p in list {
                         if p.size() <= budget {
@@ -205,12 +208,12 @@ fn note(list: &mut Vec<String>, s: String) {
 
 /// The arrays the statements `stmts` read, in order of first read (one
 /// per root), with why one cannot be promoted at all.
-fn candidates(scop: &Scop, stmts: &[usize]) -> Vec<(ArrayId, Option<&'static str>)> {
+fn candidates(scop: &Scop, stmts: &[usize]) -> Vec<(ArrayId, Result<Layout, &'static str>)> {
     let root = |a: ArrayId| scop.arrays[a.0].root().key();
-    let mut out: Vec<(ArrayId, Option<&'static str>)> = Vec::new();
+    let mut out: Vec<(ArrayId, Result<Layout, &'static str>)> = Vec::new();
     for &s in stmts {
         for acc in &scop.statements[s].accesses {
-            if acc.kind != AccessKind::Read || out.iter().any(|&(a, _)| root(a) == root(acc.array))
+            if acc.kind != AccessKind::Read || out.iter().any(|(a, _)| root(*a) == root(acc.array))
             {
                 continue;
             }
@@ -222,25 +225,38 @@ fn candidates(scop: &Scop, stmts: &[usize]) -> Vec<(ArrayId, Option<&'static str
                     .any(|a| a.kind == AccessKind::Write && root(a.array) == r)
             });
             let expanded = scop.expansions.iter().any(|x| root(x.array) == r);
-            let ty = scop.arrays[acc.array.0].root().type_text();
-            let static_shape = memref_shape(&ty).is_some_and(|(shape, elem)| {
-                shape.iter().all(Option::is_some)
-                    && !shape.is_empty()
-                    && element_bytes(&elem).is_some()
-            });
-            let why = if written {
-                Some("written in the loop")
+            let layout = if written {
+                Err("written in the loop")
             } else if expanded {
-                Some("a privatized temporary")
-            } else if !static_shape {
-                Some("not a memref of static shape with a scalar element")
+                Err("a privatized temporary")
             } else {
-                None
+                layout(&scop.arrays[acc.array.0].root().type_text())
+                    .ok_or("not a memref of static shape with a scalar element")
             };
-            out.push((acc.array, why));
+            out.push((acc.array, layout));
         }
     }
     out
+}
+
+/// An array's static shape, element type and bytes per element.
+struct Layout {
+    shape: Vec<i64>,
+    element: String,
+    bytes: i64,
+}
+
+/// The layout of a memref type's text; `None` unless its shape is static
+/// (rank 1 or more) and its element a scalar of known size.
+fn layout(ty: &str) -> Option<Layout> {
+    let (shape, element) = memref_shape(ty)?;
+    let shape: Vec<i64> = shape.into_iter().collect::<Option<_>>()?;
+    let bytes = element_bytes(&element)?;
+    (!shape.is_empty()).then_some(Layout {
+        shape,
+        element,
+        bytes,
+    })
 }
 
 /// One lower bound `x_d ≥ origin` and its box extent: the origin's
@@ -278,12 +294,10 @@ fn promotion(
     coop: usize,
     stmts: &[usize],
     array: ArrayId,
+    layout: &Layout,
 ) -> Result<Result<Vec<Promotion>, &'static str>, MathError> {
     let root = scop.arrays[array.0].root();
-    let (shape, element) = memref_shape(&root.type_text()).ok_or(MathError::Overflow)?;
-    let shape: Vec<i64> = shape.into_iter().map(|d| d.unwrap_or(0)).collect();
-    let bytes = element_bytes(&element).ok_or(MathError::Overflow)?;
-    let rank_n = shape.len();
+    let rank_n = layout.shape.len();
     let mut groups: Vec<Group> = Vec::new();
     for &s in stmts {
         for acc in &scop.statements[s].accesses {
@@ -345,9 +359,9 @@ fn promotion(
                 })
                 .collect(),
             extent: g.dims.iter().map(|(_, lo, hi)| hi - lo + 1).collect(),
-            shape: shape.clone(),
-            element: element.clone(),
-            bytes,
+            shape: layout.shape.clone(),
+            element: layout.element.clone(),
+            bytes: layout.bytes,
         })
         .collect();
     if promotions.is_empty() {

@@ -181,6 +181,45 @@ impl Gpu {
         (names, bytes)
     }
 
+    /// The promotions a cooperative loop over the statements `stmts` uses
+    /// in the current launch: theirs, whose origins use only parameters
+    /// that are map symbols (`used`), and that fit the launch's shared
+    /// memory beside the boxes its other cooperative loops hold.
+    fn promotions_for(&self, stmts: &[usize], used: &[bool]) -> Vec<usize> {
+        let held = |k: usize| {
+            self.kernel
+                .as_ref()
+                .is_some_and(|kn| kn.shared.iter().any(|&(j, _)| j == k))
+        };
+        let mut bytes: i64 = self
+            .kernel
+            .as_ref()
+            .map(|k| {
+                k.shared
+                    .iter()
+                    .map(|&(j, _)| self.promotions[j].size())
+                    .sum()
+            })
+            .unwrap_or(0);
+        let mut out = Vec::new();
+        for (k, p) in self.promotions.iter().enumerate() {
+            let symbols = p
+                .origin
+                .iter()
+                .all(|o| used.iter().enumerate().all(|(q, &u)| o[q] == 0 || u));
+            if p.stmts != stmts || !symbols {
+                continue;
+            }
+            if held(k) {
+                out.push(k);
+            } else if bytes + p.size() <= self.shared_limit {
+                bytes += p.size();
+                out.push(k);
+            }
+        }
+        out
+    }
+
     /// The shared buffer of the read `op` inside a cooperative loop's
     /// step, with the box's origin.
     fn shared_for(&self, op: Op) -> Option<(Val, &[Val])> {
@@ -626,41 +665,10 @@ impl Emitter<'_> {
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
         let stmts = statements_under(n);
-        let np = self.np();
-        let promotions: Vec<usize> = self
+        let promotions = self
             .gpu
             .as_ref()
-            .map(|g| {
-                // The launch's shared memory so far: every cooperative
-                // loop of a launch adds its boxes, which must fit together.
-                let mut used: i64 = g
-                    .kernel
-                    .as_ref()
-                    .map(|k| k.shared.iter().map(|&(j, _)| g.promotions[j].size()).sum())
-                    .unwrap_or(0);
-                let has = |k: usize| {
-                    g.kernel
-                        .as_ref()
-                        .is_some_and(|kn| kn.shared.iter().any(|&(j, _)| j == k))
-                };
-                (0..g.promotions.len())
-                    .filter(|&k| {
-                        let p = &g.promotions[k];
-                        // Origins over the loops set here and the map
-                        // symbols only.
-                        let fits = has(k) || used + p.size() <= g.shared_limit;
-                        let take = p.stmts == stmts
-                            && fits
-                            && p.origin
-                                .iter()
-                                .all(|o| (0..np).all(|q| o[q] == 0 || self.used[q]));
-                        if take && !has(k) {
-                            used += p.size();
-                        }
-                        take
-                    })
-                    .collect()
-            })
+            .map(|g| g.promotions_for(&stmts, &self.used))
             .unwrap_or_default();
         let barriers = self.gpu.as_ref().is_some_and(|g| g.barriers);
         match n {

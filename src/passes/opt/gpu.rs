@@ -60,14 +60,13 @@ pub(super) fn plan(
             "original loop order kept (no scheduled band has a parallel tile loop)",
         );
     }
-    let mapped = mapped.ok_or_else(|| {
+    let mut mapped = mapped.ok_or_else(|| {
         let none = "no parallel loop to map to the GPU's blocks and threads; left on the host";
         match sched {
             Ok(_) => none.to_string(),
             Err(why) => format!("no schedule: {why}; {none}"),
         }
     })?;
-    let mut mapped = mapped;
     let tree = generate(scop, &mapped.plan).map_err(|e| e.to_string())?;
     // A register tile per thread pays only where its rows unroll (a
     // constant trip count: each row's cells then stay in registers);
