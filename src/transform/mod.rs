@@ -58,6 +58,7 @@ mod point_order;
 pub mod promote;
 mod register_tile;
 mod sizes;
+mod tile_fusion;
 mod unroll_jam;
 
 use band_plan::{BandPlan, Cx};
@@ -116,6 +117,14 @@ pub struct Options {
     /// hyperplanes): consecutive iterations of the innermost loop are then
     /// independent.
     pub inner_wavefront: bool,
+    /// Nests distributed right above a parallel loop over the same tiles,
+    /// accessing the same cells, share that loop (`tile_fusion`; off with
+    /// `fuse=no`).
+    pub fuse_tiles: bool,
+    /// Bytes that one tile of fused nests may touch, so that the second
+    /// nest finds the first one's cells in cache
+    /// ([`crate::target::cpu::Sizes::fused_tile_bytes`]).
+    pub fused_tile_bytes: i64,
     /// Unroll-and-jam factor of the point loops outside the innermost one
     /// (0 or 1: off); as many of them, innermost first, as keep the
     /// unrolled body at most [`MAX_JAM_COPIES`] statement copies.
@@ -307,6 +316,19 @@ pub fn plan_checked(
     inner_distribute::run(&cx, last_wavefront, &mut plan);
     if opts.trace_stages && plan.inner_distributed {
         trace.push(("inner distribute", plan.to_text(scop)));
+    }
+    let dims_before = plan.dims.len();
+    tile_fusion::run(&cx, &mut plan);
+    if plan.dims.len() != dims_before {
+        if opts.trace_stages {
+            trace.push(("tile fusion", plan.to_text(scop)));
+        }
+        if let Some(check) = check.as_mut() {
+            check("tile fusion", &plan).map_err(|why| PlanError::Rejected {
+                stage: "tile fusion",
+                why,
+            })?;
+        }
     }
     plan.stages = trace;
     Ok(plan)

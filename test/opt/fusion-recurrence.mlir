@@ -17,13 +17,15 @@
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false prevector=false' 2>&1 | FileCheck %s --check-prefix=NOVEC
 // RUN: %polyrs-opt %s --poly-print-schedule 2>&1 >/dev/null | FileCheck %s --check-prefix=SCHED
 
-// CHECK: remark: poly-opt: 4 statements, {{.*}}; point loop φ1 moved innermost (independent iterations across a recurrence); band of 2 loops tiled 32x32 / 32x256; legality verified
+// CHECK: remark: poly-opt: 4 statements, {{.*}}; point loop φ1 moved innermost (independent iterations across a recurrence); band of 2 loops tiled 32x32 / 32x256; tile loops of S0, S1, S2 fused (the same tiles, the same cells); legality verified
 // CHECK-LABEL: func.func @sweep
-// The initialization of ym, then the sweep: parallel i tiles, j tiles,
-// j points, then i points innermost.
-// CHECK: affine.store %cst, %arg2[
+// The initialization of ym and the sweep share the parallel loop over
+// i tiles (tile fusion: both touch ym[i][0]): in each tile, the
+// initialization, then the sweep's j tiles, j points, then i points
+// innermost.
 // CHECK: affine.parallel (%[[TI:.*]]) = (0) to (2) {
-// CHECK-NEXT: affine.for %[[TJ:.*]] = 0 to 2 {
+// CHECK: affine.store %cst, %arg2[
+// CHECK: affine.for %[[TJ:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[J:.*]] = #map(%[[TJ]]) to min
 // CHECK-NEXT: affine.for %[[I:.*]] = #map(%[[TI]]) to #map1(%[[TI]]) {
 // CHECK: affine.store %{{.*}}, %arg1[%[[I]], -%[[J]] + 47]
@@ -31,7 +33,7 @@
 // CHECK: affine.parallel
 // CHECK: affine.store %{{.*}}, %arg3[
 
-// NOVEC: remark: poly-opt: 4 statements, {{.*}}band of 2 loops tiled 32x32; legality verified
+// NOVEC: remark: poly-opt: 4 statements, {{.*}}band of 2 loops tiled 32x32; tile loops of S0, S1, S2 fused (the same tiles, the same cells); legality verified
 // NOVEC-NOT: moved innermost
 
 // SCHED: { S1[i0, i1] -> [1, i0, i1, 1] }

@@ -91,6 +91,9 @@ pub(super) fn translate(options: &OptOptions) -> Result<Translated, PassError> {
         panel_tile: derived.panel_tile,
         wavefront: options.wavefront,
         inner_wavefront: options.inner_wavefront,
+        // fuse=no asks for a nest per component: no fusion of tiles either.
+        fuse_tiles: options.fuse_tiles && options.fuse != "no",
+        fused_tile_bytes: derived.fused_tile_bytes,
         unroll_jam: options.unroll_jam.min(16) as i64,
         register_tile: if options.register_tile {
             match options.register_tile_sizes[..] {
