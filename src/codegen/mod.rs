@@ -1614,9 +1614,19 @@ impl Gen<'_> {
         };
         let common_lo = common(false);
         let common_up = common(true);
+        // Bounds with a coefficient other than 1 on t_k separate the loops
+        // of register blocks only (their full blocks from the partial ones
+        // along a triangle: `2·q_v >= q_u + 1` for 16 columns over 8 rows);
+        // elsewhere the pieces share one loop, as a parallel loop split in
+        // two would fork its threads twice (trisolv's wavefront: 1.4x
+        // slower).
+        let blocks = self
+            .plan
+            .register_tiles
+            .iter()
+            .any(|&(u, _, _)| u >= 3 && (k == u - 3 || k == u - 2));
         // Per item: its other bounds, minus those implied by the common ones
-        // and its own outer constraints; at most one lower and one upper
-        // may remain, each with a unit coefficient on t_k.
+        // and its own outer constraints.
         let mut own: Vec<(Vec<Row>, Vec<Row>)> = Vec::new();
         for (p, (lo, up)) in projs.iter().zip(&raw) {
             let mut base = Poly {
@@ -1638,7 +1648,7 @@ impl Gen<'_> {
             };
             let l = keep(lo, &common_lo)?;
             let u = keep(up, &common_up)?;
-            if l.iter().chain(&u).any(|r| r[col].abs() != 1) {
+            if !blocks && l.iter().chain(&u).any(|r| r[col].abs() != 1) {
                 return Ok(Separation::No);
             }
             own.push((l, u));
@@ -1646,20 +1656,21 @@ impl Gen<'_> {
         if own.iter().all(|(l, u)| l.is_empty() && u.is_empty()) {
             return Ok(Separation::No); // identical bounds: one loop, nothing to split
         }
-        // Event points as values of t_k: lower l (t_k >= e), upper u + 1.
-        // A lower row `t + r >= 0` starts at `-r`; an upper row `-t + r >= 0`
-        // ends at `r`, so the next range starts at `r + 1`.
+        // Event points, each a row `c·t_k - a` (`c > 0`) whose value is
+        // `⌈a / c⌉`: a range that starts there is `c·t_k - a >= 0`. A lower
+        // row `c·t + r >= 0` is one as it stands (`t >= ⌈-r / c⌉`); an upper
+        // row `-c·t + r >= 0` ends at `⌊r / c⌋`, so the next range starts at
+        // `⌊r / c⌋ + 1 = ⌈(r + 1) / c⌉`: the point `c·t - r - 1`. (Register
+        // blocks of 16 columns under a triangle's `j >= i + 1` start their
+        // full blocks at `2·q_v >= q_u + 1`.)
         let value_of = |r: &Row, upper: bool| -> Row {
-            let mut v: Row = if upper {
-                r.clone()
-            } else {
-                r.iter().map(|x| -x).collect()
-            };
-            v[col] = 0;
             if upper {
-                v[w - 1] += 1;
+                let mut v: Row = r.iter().map(|x| -x).collect();
+                v[w - 1] -= 1;
+                v
+            } else {
+                r.clone()
             }
-            v
         };
         let mut points: Vec<Row> = Vec::new();
         for (l, u) in &own {
@@ -1673,11 +1684,23 @@ impl Gen<'_> {
             }
         }
         // Sort the points; every pair must be ordered on the context.
-        let le = |a: &Row, b: &Row| -> Res<bool> {
-            // b - a >= 0 on ctx  (implies checks > -1, exact for integers)
-            let d: Row = b.iter().zip(a).map(|(x, y)| x - y).collect();
-            self.implies(ctx, &d)
+        // `⌈a_i / c_i⌉ <= ⌈a_j / c_j⌉` where `a_i / c_i <= a_j / c_j`, that is
+        // `c_i·a_j - c_j·a_i >= 0`; with the points `p = c·t - a` (their
+        // `t_k` column left out) that is `c_j·p_i - c_i·p_j >= 0`: for unit
+        // coefficients `p_i - p_j >= 0`, the difference of the two values.
+        let diff = |a: &Row, b: &Row| -> Res<Row> {
+            let (ca, cb) = (a[col], b[col]);
+            let mut d = vec![0; w];
+            for (k, cell) in d.iter_mut().enumerate() {
+                if k != col {
+                    *cell = mul(cb, a[k])?
+                        .checked_sub(mul(ca, b[k])?)
+                        .ok_or(MathError::Overflow)?;
+                }
+            }
+            Ok(d)
         };
+        let le = |a: &Row, b: &Row| -> Res<bool> { self.implies(ctx, &diff(a, b)?) };
         // Each decided comparison holds at every integer point of the
         // context, but the rational test is not transitive: with `t0` in
         // [2.5, 3] rationally (3 for integers), `8 <= L` and `L <= 11 - t0`
@@ -1705,12 +1728,7 @@ impl Gen<'_> {
         for i in 0..n {
             for j in 0..n {
                 if !leq[i][j] && !leq[j][i] {
-                    let d: Row = points[j]
-                        .iter()
-                        .zip(&points[i])
-                        .map(|(x, y)| x - y)
-                        .collect();
-                    return Ok(Separation::Undecided(d));
+                    return Ok(Separation::Undecided(diff(&points[i], &points[j])?));
                 }
             }
         }
@@ -1771,15 +1789,12 @@ impl Gen<'_> {
             let mut lo = common_lo.clone();
             let mut up = common_up.clone();
             if let Some(s) = start {
-                // t - s >= 0
-                let mut row: Row = s.iter().map(|x| -x).collect();
-                row[col] = 1;
-                lo.push(row);
+                // c·t - a >= 0
+                lo.push(s.clone());
             }
             if let Some(e) = end {
-                // e - 1 - t >= 0
-                let mut row = e.clone();
-                row[col] = -1;
+                // t < ⌈a / c⌉, that is c·t < a: a - 1 - c·t >= 0
+                let mut row: Row = e.iter().map(|x| -x).collect();
                 row[w - 1] -= 1;
                 up.push(row);
             }

@@ -12,9 +12,9 @@
 //!   vector operand, the broadcast one and the products of a bit-exact
 //!   multiply then add (no FMA contraction: each product needs a register
 //!   until its add). [`ACCUMULATOR_SHARE`] of the register file holds
-//!   accumulators; blocks are [`WIDE_VECTORS`] vectors wide where no domain
-//!   constraint cuts them (else one vector), and `u` takes what is left:
-//!   on AVX-512 (32 x 8 doubles) 8 x 16, on AVX2 (16 x 4) 4 x 8.
+//!   accumulators; blocks are [`WIDE_VECTORS`] vectors wide (one where the
+//!   vector loop's tile is not a multiple of that), and `u` takes what is
+//!   left: on AVX-512 (32 x 8 doubles) 8 x 16, on AVX2 (16 x 4) 4 x 8.
 //! * **Tile of the loop inside the blocks** `r`: the block's slice of the
 //!   vector operand (`r x v` values) fills [`L1_SHARE`] of the L1 data
 //!   cache, rounded down to a power of two.
@@ -43,11 +43,15 @@ pub const ELEMENT_BYTES: u32 = 8;
 /// three quarters, with FMA (no products to keep).
 pub const ACCUMULATOR_SHARE: (u32, u32) = (1, 2);
 
-/// Vectors per row of a register block that no domain constraint cuts:
-/// wider blocks reuse each broadcast operand for more columns (gemm, 2mm,
-/// 3mm with 8 x 16 on AVX-512: 12-15 % faster than 8 x 8); along a
-/// triangle's diagonal more work would fall into partial blocks, so
-/// triangular blocks are one vector wide (syrk: 3x slower with two).
+/// Vectors per row of a register block: wider blocks reuse each broadcast
+/// operand for more columns (gemm, 2mm, 3mm with 8 x 16 on AVX-512: 12-15 %
+/// faster than 8 x 8). Triangles too, since code generation separates
+/// their full blocks from the partial ones along the diagonal
+/// (`2·q_v >= q_u + 1` for 16 columns over 8 rows): correlation and
+/// covariance 10-15 %, syrk 3-5 % faster than with one vector (the partial
+/// blocks' guarded loops had taken whole tiles: 2.3x slower). Not where
+/// a triangle's statements stream two operands along the vector loop
+/// (syr2k: 4 x 8 blocks spill on AVX2).
 pub const WIDE_VECTORS: i64 = 2;
 
 /// Largest number of iterations of an unrolled loop of a register block

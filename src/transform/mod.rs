@@ -104,12 +104,12 @@ pub struct Options {
     pub panel_tile: i64,
     /// Wavefront over tiles of bands without a parallel loop.
     pub wavefront: bool,
-    /// Register blocks' iterations of the vector loop where the blocks are
-    /// rectangular (no domain constraint ties the two unrolled loops):
-    /// wider blocks reuse each broadcast operand for more columns (gemm,
-    /// 2mm, 3mm: 8x16 is 12-15% faster than 8x8), but along a triangle's
-    /// diagonal more of the work falls into partial blocks (syrk: 3x
-    /// slower). Not above `register_tile.1` when that is given explicitly.
+    /// Register blocks' iterations of the vector loop where the vector
+    /// loop's tiles are a multiple of it: wider blocks reuse each broadcast
+    /// operand for more columns (gemm, 2mm, 3mm: 8x16 is 12-15% faster than
+    /// 8x8; triangles with one streamed operand, whose full blocks code
+    /// generation separates from the diagonal's partial ones, 3-15%). Not
+    /// above `register_tile.1` when that is given explicitly.
     pub register_tile_wide: i64,
     /// Inside the tiles of a band whose innermost point loop carries a
     /// recurrence and that has no coincident loop, run the points along

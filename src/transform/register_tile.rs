@@ -5,12 +5,12 @@
 //! unrolled; the block's shape comes from the target's vector registers
 //! ([`crate::target::cpu`]) and the tile sizes around it from its caches.
 
-use super::analysis::{blocks_rectangular, register_dims, Band};
+use super::analysis::{access_deltas, blocks_rectangular, register_dims, Band};
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::register_tile_sizes;
 use super::Options;
 use crate::sched::pluto::PlutoSchedule;
-use crate::scop::model::Scop;
+use crate::scop::model::{AccessKind, Scop};
 
 /// The register tiles of one band.
 struct RegisterTiles {
@@ -71,8 +71,8 @@ fn choose(
     // their point order (and constant dimensions in the tile's place).
     let (ru, narrow) = opts.register_tile;
     let mut reg: Vec<Option<(usize, usize, usize)>> = vec![None; vector_group.len()];
-    // Blocks twice as wide along the vector loop where no block can be
-    // cut by the domain (see `register_tile_wide`): one rv per band.
+    // Blocks twice as wide along the vector loop (see
+    // `register_tile_wide`): one rv per band.
     let mut candidates = Vec::new();
     if narrow > 1 && ru >= 1 && jam_count == 0 && band.len >= 3 {
         for (_, members) in groups {
@@ -112,8 +112,14 @@ fn choose(
             }
         }
     }
+    // Triangles take wide blocks where one operand streams along the
+    // vector loop: syr2k's two (`A[j][k]`, `B[j][k]`) with 4 x 8 blocks
+    // on AVX2 spill in the blocks' loops (16 ymm registers).
+    let one_stream = candidates
+        .iter()
+        .all(|(members, _, v, _)| streams(scop, sched, band, *v, members) <= 1);
     let rv = if wide > narrow
-        && rectangular
+        && (rectangular || one_stream)
         && candidates
             .iter()
             .all(|(members, _, v, _)| sizes_of[members[0]][*v] % wide == 0)
@@ -135,4 +141,34 @@ fn choose(
         }
     }
     RegisterTiles { reg, ru, rv }
+}
+
+/// The reads of `members` that move along point dimension `v` (the
+/// vector loop's streamed operands), counted once per array and subscripts,
+/// other than reads of the arrays they write (the accumulators, kept in
+/// registers); `usize::MAX` when a statement's accesses cannot be followed
+/// along `v`.
+fn streams(scop: &Scop, sched: &PlutoSchedule, band: &Band, v: usize, members: &[usize]) -> usize {
+    let written: Vec<_> = members
+        .iter()
+        .flat_map(|&s| &scop.statements[s].accesses)
+        .filter(|a| a.kind == AccessKind::Write)
+        .map(|a| a.array)
+        .collect();
+    let mut seen = Vec::new();
+    for &s in members {
+        let Some(deltas) = access_deltas(scop, sched, band, v, s) else {
+            return usize::MAX;
+        };
+        for ((kind, d), a) in deltas.iter().zip(&scop.statements[s].accesses) {
+            if *kind == AccessKind::Read && !written.contains(&a.array) && d.iter().any(|&x| x != 0)
+            {
+                let key = (a.array, a.index.clone());
+                if !seen.contains(&key) {
+                    seen.push(key);
+                }
+            }
+        }
+    }
+    seen.len()
 }
