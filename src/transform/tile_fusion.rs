@@ -251,15 +251,24 @@ fn fused(
             what: "sequence".into(),
         },
     );
+    (!tile_loop_carries(scop, deps, &new, d, &members)).then_some(new)
+}
+
+/// Whether the tile loop at `d + 1` of `plan` may carry a dependence
+/// between statements of `members` (also when the analysis meets a limit).
+fn tile_loop_carries(
+    scop: &Scop,
+    deps: &[Dependence],
+    plan: &Plan,
+    d: usize,
+    members: &[usize],
+) -> bool {
     let between: Vec<Dependence> = deps
         .iter()
         .filter(|x| members.contains(&x.source.0) && members.contains(&x.sink.0))
         .cloned()
         .collect();
-    match carries(scop, &between, &new.schedule, d + 1) {
-        Ok(false) => Some(new),
-        _ => None,
-    }
+    !matches!(carries(scop, &between, &plan.schedule, d + 1), Ok(false))
 }
 
 /// The tile size `T` of local `l` in `rows` (`φ - T·l >= 0` and
@@ -349,14 +358,8 @@ fn shrunk(cx: &Cx, plan: &Plan, d: usize, members: &[usize]) -> Option<(Plan, i6
             }
         }
     }
-    let between: Vec<Dependence> = deps
-        .iter()
-        .filter(|x| members.contains(&x.source.0) && members.contains(&x.sink.0))
-        .cloned()
-        .collect();
-    match carries(scop, &between, &new.schedule, d + 1) {
-        Ok(false) => {}
-        _ => return None,
+    if tile_loop_carries(scop, deps, &new, d, members) {
+        return None;
     }
     // Each member's tile constraints must still read as tiles of `size`.
     members
