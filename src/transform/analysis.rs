@@ -437,7 +437,7 @@ fn separated(st: &crate::scop::model::Statement, a: &[Form], b: &[Form]) -> bool
 }
 
 /// The arrays that some statement of `members` writes (with repeats).
-fn written_arrays(scop: &Scop, members: &[usize]) -> Vec<usize> {
+pub(super) fn written_arrays(scop: &Scop, members: &[usize]) -> Vec<usize> {
     members
         .iter()
         .flat_map(|&s| &scop.statements[s].accesses)

@@ -5,7 +5,7 @@
 //! unrolled; the block's shape comes from the target's vector registers
 //! ([`crate::target::cpu`]) and the tile sizes around it from its caches.
 
-use super::analysis::{access_deltas, blocks_rectangular, register_dims, Band};
+use super::analysis::{access_deltas, blocks_rectangular, register_dims, written_arrays, Band};
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::register_tile_sizes;
 use super::Options;
@@ -149,19 +149,16 @@ fn choose(
 /// registers); `usize::MAX` when a statement's accesses cannot be followed
 /// along `v`.
 fn streams(scop: &Scop, sched: &PlutoSchedule, band: &Band, v: usize, members: &[usize]) -> usize {
-    let written: Vec<_> = members
-        .iter()
-        .flat_map(|&s| &scop.statements[s].accesses)
-        .filter(|a| a.kind == AccessKind::Write)
-        .map(|a| a.array)
-        .collect();
+    let written = written_arrays(scop, members);
     let mut seen = Vec::new();
     for &s in members {
         let Some(deltas) = access_deltas(scop, sched, band, v, s) else {
             return usize::MAX;
         };
         for ((kind, d), a) in deltas.iter().zip(&scop.statements[s].accesses) {
-            if *kind == AccessKind::Read && !written.contains(&a.array) && d.iter().any(|&x| x != 0)
+            if *kind == AccessKind::Read
+                && !written.contains(&a.array.0)
+                && d.iter().any(|&x| x != 0)
             {
                 let key = (a.array, a.index.clone());
                 if !seen.contains(&key) {

@@ -181,36 +181,35 @@ fn fuse_at(cx: &Cx, plan: &mut Plan, d: usize) -> bool {
             // Nests values[i..j] have the same tile loop; fuse the longest
             // prefix whose consecutive nests share cells and stay legal.
             let mut end = i + 1;
+            let mut best = None;
             while end < j {
                 let before: Vec<usize> = values[i..end].iter().flat_map(|&v| nest(v)).collect();
                 if !share_cells(scop, &before, &nest(values[end])) {
                     break;
                 }
-                if fused(scop, deps, plan, d, &values[i..=end], &nest).is_none() {
-                    break;
+                match fused(scop, deps, plan, d, &values[i..=end], &nest) {
+                    Some(p) => best = Some(p),
+                    None => break,
                 }
                 end += 1;
             }
-            if end > i + 1 {
-                if let Some(new) = fused(scop, deps, plan, d, &values[i..end], &nest) {
-                    let members: Vec<usize> =
-                        values[i..end].iter().flat_map(|&v| nest(v)).collect();
-                    let (new, size) = match shrunk(cx, &new, d, &members) {
-                        Some((p, t)) => (p, Some(t)),
-                        None => (new, None),
-                    };
-                    let names: Vec<String> = members.iter().map(|s| format!("S{s}")).collect();
-                    *plan = new;
-                    plan.notes.push(format!(
-                        "tile loops of {} fused (the same tiles, the same cells){}",
-                        names.join(", "),
-                        size.map_or(String::new(), |t| format!(
-                            ", in tiles of {t} (L2 budget of one tile: {} KiB)",
-                            cx.opts.fused_tile_bytes / 1024
-                        ))
-                    ));
-                    return true;
-                }
+            if let Some(new) = best {
+                let members: Vec<usize> = values[i..end].iter().flat_map(|&v| nest(v)).collect();
+                let (new, size) = match shrunk(cx, &new, d, &members) {
+                    Some((p, t)) => (p, Some(t)),
+                    None => (new, None),
+                };
+                let names: Vec<String> = members.iter().map(|s| format!("S{s}")).collect();
+                *plan = new;
+                plan.notes.push(format!(
+                    "tile loops of {} fused (the same tiles, the same cells){}",
+                    names.join(", "),
+                    size.map_or(String::new(), |t| format!(
+                        ", in tiles of {t} (L2 budget of one tile: {} KiB)",
+                        cx.opts.fused_tile_bytes / 1024
+                    ))
+                ));
+                return true;
             }
             i += 1;
         }
