@@ -184,6 +184,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             privatize::retry(&mut c, &cx);
         }
         distribute::retry(&mut c, &cx);
+        distribute::retry_transposed(&mut c, sched.as_ref().ok(), &cx);
         let Candidate { scop, deps, chosen } = c;
         match chosen {
             Ok(planned) => rewrite(&scop, &deps, planned, None, deadline, &cx, &target, &mut rewritten, &mut roots)?,

@@ -172,7 +172,7 @@ pub(super) fn plan_with(
             tree = generate(scop, &plan).map_err(|e| format!("code generation: {e}"))?;
         }
         profitability::enough_work(scop)?;
-        profitability::one_pass_over_shared_reads(scop, &sched, &plan)?;
+        profitability::one_pass_over_shared_reads(scop, &sched, &plan, &tree, plan_options.threads)?;
         profitability::more_than_two_loop_tiles(&plan)?;
         profitability::something_gained(&plan, fallback_note.as_deref())?;
     }
