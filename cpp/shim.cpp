@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -110,10 +111,11 @@ public:
     // parser loads the dialect of a prefixed attribute name): loaded before
     // the pass runs, never while other threads run it on other functions.
     // gpu, scf and arith: poly-opt{target=gpu}'s launches, their guards
-    // and grid sizes.
+    // and grid sizes. vector: rows' reductions in vector lanes
+    // (poly-opt{row-blocks}).
     registry.insert<affine::AffineDialect, memref::MemRefDialect,
                     LLVM::LLVMDialect, gpu::GPUDialect, scf::SCFDialect,
-                    arith::ArithDialect>();
+                    arith::ArithDialect, vector::VectorDialect>();
   }
 
 protected:

@@ -208,6 +208,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Inside the tiles of a band whose innermost point loop carries a recurrence through memory and that has no parallel loop, run the points along wavefronts (the last two point loops a, b become a + b, b), so that consecutive iterations of the innermost loop are independent">,
     Option<"fuseTiles", "fuse-tiles", "bool", /*default=*/"true",
            "Where nests cut apart by the schedule each have a parallel loop over the same tiles of the same hyperplane right below the cut and access the same cells of an array, run them in one parallel loop over those tiles, one after the other inside each tile (the tile's cells stay in cache, one fork-join instead of several), when no dependence between them crosses tiles; with the default tile sizes, those tiles shrink until one tile's cells fit a quarter of L2 (not with fuse=no)">,
+    Option<"rowBlocks", "row-blocks", "bool", /*default=*/"true",
+           "In two-loop bands whose innermost loop reduces into cells fixed along it (gesummv's tmp[i] += A[i][j] * x[j] along j), run one vector's lanes of rows at once: the rows' accumulators in one vector, each lane's sums in the input's order (bit-exact), the rows' elements loaded as vectors and transposed in registers">,
     Option<"split", "split", "bool", /*default=*/"true",
            "When a band runs as a wavefront inside sequential loops, split a statement's domain at a hyperplane its dependences come from or go to (index-set splitting) and keep the result if it has parallel loops instead">,
     Option<"privatize", "privatize", "bool", /*default=*/"true",
@@ -235,7 +237,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     Option<"printPlan", "print-plan", "bool", /*default=*/"false",
            "Print each rewritten SCoP's plan (the role of every schedule dimension, each statement's final schedule with the constraints that define its tile coordinates) and the loop tree generated from it, as a remark: for stage-level tests and bug reports">,
     Option<"printStages", "print-stages", "bool", /*default=*/"false",
-           "Print each rewritten SCoP's plan after tiling and after each stage of the plan that changed it (parallel, point order, unroll-and-jam, register tile, gather, inner distribute, tile fusion), in print-plan's form, as remarks: for stage-level tests">,
+           "Print each rewritten SCoP's plan after tiling and after each stage of the plan that changed it (parallel, point order, unroll-and-jam, register tile, gather, row blocks, inner distribute, tile fusion), in print-plan's form, as remarks: for stage-level tests">,
     Option<"timeBudget", "time-budget", "unsigned", /*default=*/"5",
            "Seconds of work per SCoP (dependences, schedule, plan, checks, code generation) before it is left unchanged with a remark naming the stage that ran out (0: no limit)">,
   ];

@@ -920,97 +920,116 @@ impl Gen<'_> {
         (0..self.divs.len()).any(|j| row[self.div_col(j)] != 0)
     }
 
-    /// Register tiles ([`Plan::register_tiles`]): each statement piece is
-    /// split into the part whose register blocks are full and the rest, so
-    /// that full blocks get constant trip counts and unroll. A block is full
-    /// where every inequality on the two unrolled dimensions (and on
-    /// dimensions outside the tile's loop) holds at the block's worst
-    /// corner: `t_u = ru·q_u + a`, `t_v = rv·q_v + b` with `a ∈ {0, ru-1}`,
-    /// `b ∈ {0, rv-1}` chosen by the signs of the coefficients. The pieces
-    /// partition the original one, so the code runs the same instances.
+    /// Register tiles ([`Plan::register_tiles`]) and row blocks
+    /// ([`Plan::lane_dims`]): each statement piece is split into the part
+    /// whose blocks are full and the rest, so that full blocks get constant
+    /// trip counts and unroll ([`Generator::split_blocks`]).
     fn split_register_blocks(&self, items: Vec<Item>) -> Res<Vec<Item>> {
-        /// Most pieces one statement piece is split into.
-        const MAX_PIECES: usize = 6;
         let mut items = items;
         for &(u, ru, rv) in &self.plan.register_tiles {
             if u < 3 || u + 1 >= self.n {
                 continue;
             }
-            let (qu, qv, v) = (u - 3, u - 2, u + 1);
-            let (cu, cv) = (self.col(u), self.col(v));
-            let mut out = Vec::new();
-            for item in items {
-                let touches = |row: &Row| row[cu] != 0 || row[cv] != 0;
-                if item.poly.eqs.iter().any(touches)
-                    || item
-                        .poly
-                        .eqs
-                        .iter()
-                        .chain(&item.poly.ineqs)
-                        .any(|r| self.has_div(r))
-                {
-                    out.push(item);
-                    continue;
-                }
-                let mut corners = Vec::new();
-                for row in item.poly.ineqs.iter().filter(|r| touches(r)) {
-                    if (v + 1..self.n).any(|d| row[self.col(d)] != 0) {
-                        continue;
-                    }
-                    let mut f = row.clone();
-                    let last = f.len() - 1;
-                    for (c, q, size) in [(cu, qu, ru), (cv, qv, rv)] {
-                        let a = f[c];
-                        f[c] = 0;
-                        add_scaled(&mut f, self.col(q), mul(a, size)?)?;
-                        if a < 0 {
-                            add_scaled(&mut f, last, mul(a, size - 1)?)?;
-                        }
-                    }
-                    // Tightened to integers (`4q - 32l >= 0` is `q - 8l >= 0`),
-                    // so that its negation is exact over the rationals too.
-                    if let Norm::Row(f) = norm_ineq(&f)? {
-                        if !corners.contains(&f) {
-                            corners.push(f);
-                        }
-                    }
-                }
-                // (piece, may still be split: the full candidate)
-                let mut pieces = vec![(item.clone(), true)];
-                for f in &corners {
-                    let mut next = Vec::new();
-                    for (p, open) in pieces {
-                        if !open {
-                            next.push((p, false));
-                            continue;
-                        }
-                        let mut full = p.clone();
-                        full.poly.ineqs.push(f.clone());
-                        let mut part = p.clone();
-                        let mut neg: Row = f.iter().map(|x| -x).collect();
-                        let last = neg.len() - 1;
-                        add_scaled(&mut neg, last, -1)?;
-                        part.poly.ineqs.push(neg);
-                        if !self.feasible(&part.poly)? {
-                            next.push((p, true));
-                        } else if !self.feasible(&full.poly)? {
-                            next.push((p, false));
-                        } else {
-                            next.push((full, true));
-                            next.push((part, false));
-                        }
-                    }
-                    pieces = next;
-                }
-                if pieces.len() > MAX_PIECES {
-                    out.push(item);
-                } else {
-                    out.extend(pieces.into_iter().map(|(p, _)| p));
-                }
+            items = self.split_blocks(items, &[(u - 3, u, ru), (u - 2, u + 1, rv)])?;
+        }
+        // Row blocks: the blocks' loop, the loop inside them, the unrolled
+        // lanes.
+        for &l in &self.plan.lane_dims {
+            if l < 2 || l >= self.n {
+                continue;
             }
-            items = out;
+            items = self.split_blocks(items, &[(l - 2, l, self.plan.lane_size)])?;
         }
         Ok(items)
+    }
+
+    /// Splits each statement piece of `items` into the part whose blocks
+    /// are full and the rest: per `(q, t, size)` of `blocks`, dimension `t`
+    /// is unrolled over blocks `t = size·q + a`, `0 <= a < size`, of
+    /// dimension `q`. A block is full where every inequality on the
+    /// unrolled dimensions (and on dimensions outside them) holds at the
+    /// block's worst corner, `a ∈ {0, size-1}` chosen by the sign of the
+    /// coefficient. The pieces partition the original one, so the code
+    /// runs the same instances.
+    fn split_blocks(&self, items: Vec<Item>, blocks: &[(usize, usize, i64)]) -> Res<Vec<Item>> {
+        /// Most pieces one statement piece is split into.
+        const MAX_PIECES: usize = 6;
+        let Some(last_unrolled) = blocks.iter().map(|&(_, t, _)| t).max() else {
+            return Ok(items);
+        };
+        let cols: Vec<usize> = blocks.iter().map(|&(_, t, _)| self.col(t)).collect();
+        let mut out = Vec::new();
+        for item in items {
+            let touches = |row: &Row| cols.iter().any(|&c| row[c] != 0);
+            if item.poly.eqs.iter().any(touches)
+                || item
+                    .poly
+                    .eqs
+                    .iter()
+                    .chain(&item.poly.ineqs)
+                    .any(|r| self.has_div(r))
+            {
+                out.push(item);
+                continue;
+            }
+            let mut corners = Vec::new();
+            for row in item.poly.ineqs.iter().filter(|r| touches(r)) {
+                if (last_unrolled + 1..self.n).any(|d| row[self.col(d)] != 0) {
+                    continue;
+                }
+                let mut f = row.clone();
+                let last = f.len() - 1;
+                for &(q, t, size) in blocks {
+                    let c = self.col(t);
+                    let a = f[c];
+                    f[c] = 0;
+                    add_scaled(&mut f, self.col(q), mul(a, size)?)?;
+                    if a < 0 {
+                        add_scaled(&mut f, last, mul(a, size - 1)?)?;
+                    }
+                }
+                // Tightened to integers (`4q - 32l >= 0` is `q - 8l >= 0`),
+                // so that its negation is exact over the rationals too.
+                if let Norm::Row(f) = norm_ineq(&f)? {
+                    if !corners.contains(&f) {
+                        corners.push(f);
+                    }
+                }
+            }
+            // (piece, may still be split: the full candidate)
+            let mut pieces = vec![(item.clone(), true)];
+            for f in &corners {
+                let mut next = Vec::new();
+                for (p, open) in pieces {
+                    if !open {
+                        next.push((p, false));
+                        continue;
+                    }
+                    let mut full = p.clone();
+                    full.poly.ineqs.push(f.clone());
+                    let mut part = p.clone();
+                    let mut neg: Row = f.iter().map(|x| -x).collect();
+                    let last = neg.len() - 1;
+                    add_scaled(&mut neg, last, -1)?;
+                    part.poly.ineqs.push(neg);
+                    if !self.feasible(&part.poly)? {
+                        next.push((p, true));
+                    } else if !self.feasible(&full.poly)? {
+                        next.push((p, false));
+                    } else {
+                        next.push((full, true));
+                        next.push((part, false));
+                    }
+                }
+                pieces = next;
+            }
+            if pieces.len() > MAX_PIECES {
+                out.push(item);
+            } else {
+                out.extend(pieces.into_iter().map(|(p, _)| p));
+            }
+        }
+        Ok(out)
     }
 
     /// True when `ctx` implies `row >= 0` (exact rational test; an empty

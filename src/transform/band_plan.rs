@@ -102,8 +102,17 @@ pub(super) struct BandPlan {
     /// Per statement, its tiles' points run along wavefronts.
     pub(super) inner_wave: Vec<bool>,
     /// How many point loops just outside the innermost are unrolled and
-    /// jammed (by `opts.unroll_jam`).
+    /// jammed, by `jam_factor`.
     pub(super) jam: usize,
+    /// The unroll-and-jam factor (`opts.unroll_jam`, or the lanes of row
+    /// blocks).
+    pub(super) jam_factor: i64,
+    /// The jammed copies run as the lanes of a vector (row blocks).
+    pub(super) lanes: bool,
+    /// Per statement, whether the jam applies to it (`None`: to every
+    /// statement). Only whole groups are left out, which sit in nests of
+    /// their own (a scalar dimension before the band sets them apart).
+    pub(super) jam_stmts: Option<Vec<bool>>,
     /// Per statement, its register tile's point dimensions `(u, v, r)`
     /// (see `register_tile.rs`).
     pub(super) reg: Vec<Option<(usize, usize, usize)>>,
@@ -148,6 +157,9 @@ impl BandPlan {
             vector: vec![false; ns],
             inner_wave: vec![false; ns],
             jam: 0,
+            jam_factor: opts.unroll_jam,
+            lanes: false,
+            jam_stmts: None,
             reg: vec![None; ns],
             ru: 0,
             rv: 0,
@@ -175,6 +187,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
     let mut max_tiled_band = 0;
     let mut register_tiles = Vec::new();
     let mut register_r_size = vec![0i64; ns];
+    let mut lane_dims = Vec::new();
     let mut restarted_wavefront = None;
     let mut k = 0;
     while k < kinds.len() {
@@ -226,7 +239,11 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
         let reg_on = reg.iter().any(Option::is_some);
         let l2 = opts.l2_factor > 1;
         for s in 0..ns {
-            let jam: Vec<usize> = jam_positions.iter().map(|&p| orders[s][p]).collect();
+            let jam: Vec<usize> = if bp.jam_stmts.as_ref().is_none_or(|m| m[s]) {
+                jam_positions.iter().map(|&p| orders[s][p]).collect()
+            } else {
+                Vec::new()
+            };
             let phis: Vec<Form> = (0..band.len)
                 .map(|d| sched.schedule.dims[s][band.first + d].clone())
                 .collect();
@@ -304,7 +321,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
             // after the other point loops, to be unrolled.
             for &d in &orders[s] {
                 if jam.contains(&d) {
-                    let q = tile_local(&mut locals[s], &phis[d], opts.unroll_jam)?;
+                    let q = tile_local(&mut locals[s], &phis[d], bp.jam_factor)?;
                     dims[s].push(Form::local(q));
                 } else {
                     dims[s].push(phis[d].clone());
@@ -312,6 +329,14 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
             }
             for &d in orders[s].iter().filter(|d| jam.contains(d)) {
                 dims[s].push(phis[d].clone());
+            }
+            // A statement left out of the jam (in a nest of its own: see
+            // `jam_stmts`) runs its points as they were, with one point
+            // per unrolled loop.
+            if jam.is_empty() {
+                for _ in &jam_positions {
+                    dims[s].push(Form::constant(0));
+                }
             }
         }
         let levels: Vec<&str> = if l2 {
@@ -410,6 +435,9 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
             });
         }
         for &pos in &jam_positions {
+            if bp.lanes {
+                lane_dims.push(plan_dims.len());
+            }
             plan_dims.push(PlanDim {
                 scalar: false,
                 parallel: false,
@@ -423,7 +451,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 "{} point loop{} unrolled and jammed by {}",
                 bp.jam,
                 if bp.jam == 1 { "" } else { "s" },
-                opts.unroll_jam
+                bp.jam_factor
             ));
         }
         max_tiled_band = max_tiled_band.max(band.len);
@@ -480,6 +508,8 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
         register_tiles,
         register_r_size,
         inner_distributed: false,
+        lane_dims,
+        lane_size: opts.row_lanes,
         stages: Vec::new(),
     })
 }

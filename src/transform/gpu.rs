@@ -336,6 +336,8 @@ pub fn plan(
             register_tiles: Vec::new(),
             register_r_size: vec![0; ns],
             inner_distributed: false,
+            lane_dims: Vec::new(),
+            lane_size: 0,
             restarted_wavefront: None,
             stages: Vec::new(),
         },

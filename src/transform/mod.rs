@@ -57,6 +57,7 @@ mod parallel;
 mod point_order;
 pub mod promote;
 mod register_tile;
+mod row_blocks;
 mod sizes;
 mod tile_fusion;
 mod unroll_jam;
@@ -129,6 +130,11 @@ pub struct Options {
     /// (0 or 1: off); as many of them, innermost first, as keep the
     /// unrolled body at most [`MAX_JAM_COPIES`] statement copies.
     pub unroll_jam: i64,
+    /// Lanes of a vector of doubles for row blocks (`row_blocks.rs`; 0 or
+    /// 1: off): in two-loop bands whose innermost loop is a stream of
+    /// reductions into cells fixed along it (gesummv's `tmp[i]` along
+    /// `j`), that many rows' reductions run at once, one per lane.
+    pub row_lanes: i64,
     /// Register tile `(u, v)` of bands of three or more loops (off when
     /// `v <= 1` or with `unroll_jam`): see `analysis::register_dims`; the point
     /// loop of the writes' invariant dimension goes inside blocks of `u`
@@ -193,6 +199,13 @@ pub struct Plan {
     /// The statements of the innermost loop were given a loop each (the
     /// scalar dimension ordering them moved before it).
     pub inner_distributed: bool,
+    /// Dimensions of unrolled loops whose iterations run as the lanes of
+    /// one vector (`row_blocks`): their copies' accumulators carried across
+    /// the loop inside them are vectors.
+    pub lane_dims: Vec<usize>,
+    /// The lanes of [`Plan::lane_dims`]' vectors (their unrolled loops'
+    /// trip counts).
+    pub lane_size: i64,
     /// A band run as a wavefront inside sequential loops (it fills and
     /// drains at every iteration of them): the schedule dimension where
     /// that band starts, the first one.
@@ -227,12 +240,13 @@ type Stage = fn(&Cx, &mut [BandPlan]);
 /// more, in the scheduler's point order: [`BandPlan::new`]). Each edits
 /// the declarative band plans; [`band_plan::materialize`] writes the
 /// schedule once, at the end, then [`inner_distribute::run`] runs on it.
-const STAGES: [(&str, Stage); 5] = [
+const STAGES: [(&str, Stage); 6] = [
     ("parallel", parallel::run),
     ("point order", point_order::run),
     ("unroll-and-jam", unroll_jam::run),
     ("register tile", register_tile::run),
     ("gather", gather::run),
+    ("row blocks", row_blocks::run),
 ];
 
 /// Why no plan was made.
@@ -405,6 +419,8 @@ pub fn original_plan(scop: &Scop) -> Plan {
         register_tiles: Vec::new(),
         register_r_size: vec![0; scop.statements.len()],
         inner_distributed: false,
+        lane_dims: Vec::new(),
+        lane_size: 0,
         restarted_wavefront: None,
         notes: Vec::new(),
         stages: Vec::new(),

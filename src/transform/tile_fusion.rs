@@ -240,6 +240,9 @@ fn fused(
         };
         row.insert(d + 2, inside);
     }
+    for l in new.lane_dims.iter_mut().filter(|l| **l >= d + 2) {
+        *l += 1;
+    }
     new.dims.insert(
         d + 2,
         PlanDim {

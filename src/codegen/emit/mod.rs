@@ -26,6 +26,9 @@ use crate::scop::model::{Access, Scop};
 mod copy_back;
 pub mod gpu;
 mod hoist;
+mod lanes;
+
+pub(crate) use lanes::lane_wise;
 mod scalar_replace;
 
 use copy_back::{copy_back, expanded_map};
@@ -187,6 +190,10 @@ struct Emitter<'a> {
     carry_all: bool,
     /// The divisions of the tree's rows.
     divs: Vec<Div>,
+    /// Dimensions of unrolled copies run as vector lanes, and the lanes
+    /// ([`crate::transform::Plan::lane_dims`]; see `emit/lanes.rs`).
+    lane_dims: Vec<usize>,
+    lane_size: i64,
     /// The GPU mapping, when the code is for a GPU.
     gpu: Option<gpu::Gpu>,
     /// What holds at the current point: the bounds of the loops around it,
@@ -232,6 +239,9 @@ type Instances = Vec<(usize, Vec<Row>)>;
 /// inner loop over `hoist_dims.1` that do not change from block to block
 /// computed once, before them: see `emit/hoist.rs`;
 /// `r_size` gives each statement's tile size of that inner loop.
+/// Innermost sequential loops whose bodies are the unrolled copies of a
+/// dimension of `lanes.0` run the copies in vector lanes of `lanes.1`
+/// doubles: see `emit/lanes.rs`.
 ///
 /// With `gpu_opts` (each dimension's [`crate::transform::gpu::GpuRole`], the memory), the code is for a GPU: see
 /// [`gpu`] (launches, device buffers and copies).
@@ -244,6 +254,7 @@ pub fn emit(
     hoist_dims: &[(usize, usize)],
     r_size: &[i64],
     carry_all: bool,
+    lanes: (&[usize], i64),
     gpu_opts: Option<gpu::GpuEmit>,
 ) -> Result<Emitted, EmitError> {
     let first = scop.first_op;
@@ -322,6 +333,8 @@ pub fn emit(
         kernel_registers: Vec::new(),
         carry_all,
         divs: tree.divs.clone(),
+        lane_dims: lanes.0.to_vec(),
+        lane_size: lanes.1,
         gpu: gpu_opts.map(gpu::Gpu::new),
         context: Vec::new(),
     };

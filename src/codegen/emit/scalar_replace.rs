@@ -66,6 +66,11 @@ impl Emitter<'_> {
     ) -> Result<(), EmitError> {
         match self.carried_cells(dim, lower, upper, body, false)? {
             Some((cells, instances)) => {
+                if !self.lane_dims.is_empty()
+                    && self.lanes_loop(dim, lower, upper, body, &cells, &instances, at, created)?
+                {
+                    return Ok(());
+                }
                 self.carried_loop(dim, lower, upper, body, cells, instances, at, created)
             }
             None => self.plain_loop(dim, lower, upper, None, false, body, at, created),

@@ -318,6 +318,7 @@ fn rewrite(
             &hoist_dims,
             &plan.register_r_size,
             options.scalar_replace,
+            (&plan.lane_dims, plan.lane_size),
             gpu.map(|g| emit::gpu::GpuEmit {
                 roles: g.roles,
                 host_register: options.gpu_memory == "host-register",

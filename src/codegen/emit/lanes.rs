@@ -1,0 +1,627 @@
+//! Row blocks in vector lanes ([`crate::transform::Plan::lane_dims`]): an
+//! innermost sequential loop whose body is `V` unrolled copies of the same
+//! statements, one per row, each reducing into cells of its own (gesummv's
+//! `tmp[i + k] += A[i + k][j] * x[j]`, `k < V`, along `j`), runs the copies
+//! as the lanes of vectors.
+//!
+//! * Each group of cells that the copies access through the same access
+//!   (`tmp[i + k]`, one per lane) is one vector carried across the loop:
+//!   lane `k` holds copy `k`'s cell. Lane `k` computes exactly what copy
+//!   `k` computed, in the same order, so the results are bit-identical.
+//! * A read at the same subscripts in every copy (`x[j]`) is loaded once
+//!   and broadcast.
+//! * A read whose copies differ only outside the last subscript, which
+//!   moves with the loop at unit stride (`A[i + k][j]`), is loaded as `V`
+//!   vectors of `V` consecutive elements (`A[i + k][j .. j + V]`), one per
+//!   copy, and transposed in registers (`log2 V` rounds of `V` shuffles):
+//!   vector `m` then holds element `j + m` of every row, the operand of the
+//!   loop's iteration `j + m` in each lane.
+//!
+//! The loop runs in steps of `V` (the transposed blocks), then the
+//! remaining iterations one at a time (their lanes loaded element by
+//! element). Anything else (another operation, a write outside the cells,
+//! an access of another shape) leaves the copies to the scalar code.
+
+use super::{
+    affine_for, in_scop, is_nest, is_nested_in_loop, straight_line, subscript_rows, EmitError,
+    Emitter, Instances,
+};
+use crate::codegen::{Bound, Node, Row};
+use crate::ffi::build::{self, Point};
+use crate::ffi::ir::{Op, Val};
+use crate::scop::model::{AccessKind, Scop};
+
+use super::scalar_replace::{Cell, InstanceCells};
+
+/// The arithmetic operations run lane-wise (element-wise on vectors).
+const LANE_OPS: [&str; 5] = [
+    "arith.addf",
+    "arith.subf",
+    "arith.mulf",
+    "arith.divf",
+    "arith.negf",
+];
+
+/// Statement `s` of `scop` computes its value from its loads, with
+/// [`LANE_OPS`] on doubles, and values from outside its loops (parameters,
+/// constants): what its copies can run in lanes.
+pub(crate) fn lane_wise(scop: &Scop, s: usize) -> bool {
+    let st = &scop.statements[s];
+    let mut stack = vec![st.op];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(op) = stack.pop() {
+        if !seen.insert(op.key()) {
+            continue;
+        }
+        let name = op.name();
+        let ok = match name.as_str() {
+            "affine.load" | "affine.store" => st.accesses.iter().any(|a| a.op.key() == op.key()),
+            n if LANE_OPS.contains(&n) => {
+                op.num_results() == 1 && op.result(0).is_some_and(|r| r.type_text() == "f64")
+            }
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+        if name == "affine.load" {
+            continue;
+        }
+        for v in op.operands() {
+            if let Some(def) = v.defining_op() {
+                if in_scop(scop, def) && !is_nest(def) && is_nested_in_loop(scop, def) {
+                    stack.push(def);
+                }
+            }
+        }
+    }
+    true
+}
+
+/// How one access of a statement copy is run in lanes.
+#[derive(Debug, Clone)]
+enum Lane {
+    /// The cells of accumulator group `g`, lane `k` the cell of copy `k`.
+    Acc(usize),
+    /// The same subscripts in every copy: one load, broadcast.
+    Same(Vec<Row>),
+    /// Transposed rows: group `g` of [`Shape::rows`].
+    Rows(usize),
+}
+
+/// What the lanes of one loop need, found before anything is built.
+struct Shape {
+    /// The statement instances of one copy (its statement and, per copy,
+    /// the iterator rows).
+    stmts: Vec<usize>,
+    /// Per statement of a copy, per access: how it runs.
+    access: Vec<Vec<Lane>>,
+    /// Accumulator groups: per lane, the cell (index into the loop's
+    /// cells).
+    accs: Vec<Vec<usize>>,
+    /// Transposed reads: the memref and, per lane, the subscripts.
+    rows: Vec<(Val, Vec<Vec<Row>>)>,
+}
+
+impl Emitter<'_> {
+    /// The loop over `dim` as [`carried_loop`](Self::sequential_loop)
+    /// would build it, with the copies of its body in vector lanes (see
+    /// the module text); `Ok(false)` when the body is not such copies, and
+    /// nothing was built.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn lanes_loop(
+        &mut self,
+        dim: usize,
+        lower: &[Bound],
+        upper: &[Bound],
+        body: &Node,
+        cells: &[Cell],
+        instances: &InstanceCells,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<bool, EmitError> {
+        let Some(shape) = self.lane_shape(dim, lower, upper, body, cells, instances)? else {
+            return Ok(false);
+        };
+        let v = self.lane_size;
+        let vt = format!("vector<{v}xf64>");
+        let (dims, operands) = self.operands();
+        let header = self.map_header(&dims);
+        let Some(conds) = self.runs_once_conds(lower, upper, &dims)? else {
+            return Ok(true); // a constant empty range
+        };
+        let mut point = at;
+        let mut guard_block = None;
+        if !conds.is_empty() {
+            let then = self.affine_if(&header, &conds, &operands, at, created)?;
+            point = Point::End(then);
+            guard_block = Some(then);
+        }
+        let top = matches!(point, Point::Before(_));
+        // The accumulators: each lane's cell, loaded, in one vector.
+        let maps = self.cell_maps(cells, &dims)?;
+        let loaded = self.load_cells(cells, &maps, &operands, point, created)?;
+        let mut inits = Vec::new();
+        for group in &shape.accs {
+            let lanes: Vec<Val> = group.iter().map(|&c| loaded[c]).collect();
+            inits.push(self.typed(point, "vector.from_elements", &lanes, &vt, &[], created)?);
+        }
+        // The loop in steps of V: from L to L + ((U - L + 1) floordiv V)·V.
+        let (lo, hi) = (&lower[0], &upper[0]);
+        let (lt, ut) = (self.text(&lo.row, &dims), self.text(&hi.row, &dims));
+        let lmap = self.attr(&format!("affine_map<{header} -> ({lt})>"))?;
+        let split = format!("({lt}) + ((({ut}) - ({lt}) + 1) floordiv {v}) * {v}");
+        let smap = self.attr(&format!("affine_map<{header} -> ({split})>"))?;
+        let (main, block) = self.stepped_for(point, lmap, smap, &operands, &inits, v)?;
+        if top {
+            created.push(main);
+        }
+        let iv = block.arg(0).ok_or("loop without induction variable")?;
+        let accs = (0..inits.len())
+            .map(|i| block.arg(i + 1))
+            .collect::<Option<Vec<Val>>>()
+            .ok_or("loop without its carried values")?;
+        self.ivs[dim] = Some(iv);
+        let r = self.lane_body(&shape, dim, accs, Point::End(block), true, created);
+        self.ivs[dim] = None;
+        let accs = r?;
+        self.b
+            .create(Point::End(block), "affine.yield", &accs, 0, &[], &[]);
+        // The remaining iterations, one at a time.
+        let umap = self.attr(&format!("affine_map<{header} -> (({ut}) + 1)>"))?;
+        let after: Vec<Val> = (0..inits.len())
+            .map(|i| main.result(i))
+            .collect::<Option<Vec<Val>>>()
+            .ok_or("affine.for without result")?;
+        let (rest, block) = affine_for(&self.b, point, smap, umap, &operands, &after)?;
+        if top {
+            created.push(rest);
+        }
+        let iv = block.arg(0).ok_or("loop without induction variable")?;
+        let accs = (0..inits.len())
+            .map(|i| block.arg(i + 1))
+            .collect::<Option<Vec<Val>>>()
+            .ok_or("loop without its carried values")?;
+        self.ivs[dim] = Some(iv);
+        let r = self.lane_body(&shape, dim, accs, Point::End(block), false, created);
+        self.ivs[dim] = None;
+        let accs = r?;
+        self.b
+            .create(Point::End(block), "affine.yield", &accs, 0, &[], &[]);
+        // Each lane's last value to its cell.
+        for (g, group) in shape.accs.iter().enumerate() {
+            let acc = rest.result(g).ok_or("affine.for without result")?;
+            for (k, &c) in group.iter().enumerate() {
+                if !cells[c].written {
+                    continue;
+                }
+                let pos = self.attr(&format!("array<i64: {k}>"))?;
+                let x = self
+                    .b
+                    .create_typed(
+                        point,
+                        "vector.extract",
+                        &[acc],
+                        &["f64"],
+                        &[("static_position", pos)],
+                    )
+                    .ok_or("cannot build vector.extract")?;
+                if top {
+                    created.push(x);
+                }
+                let val = x.result(0).ok_or("vector.extract without result")?;
+                let mut ops = vec![val, cells[c].memref];
+                ops.extend(operands.iter().copied());
+                let (st, _) =
+                    self.b
+                        .create(point, "affine.store", &ops, 0, &[("map", maps[c])], &[]);
+                if top {
+                    created.push(st);
+                }
+            }
+        }
+        if let Some(b) = guard_block {
+            self.b
+                .create(Point::End(b), "affine.yield", &[], 0, &[], &[]);
+        }
+        Ok(true)
+    }
+
+    /// The copies of `body` and how each access runs in lanes, when the
+    /// loop and its body have the shape of the module text; `None`
+    /// otherwise.
+    fn lane_shape(
+        &self,
+        dim: usize,
+        lower: &[Bound],
+        upper: &[Bound],
+        body: &Node,
+        cells: &[Cell],
+        instances: &InstanceCells,
+    ) -> Result<Option<Shape>, EmitError> {
+        let v = self.lane_size;
+        let ([lo], [hi]) = (lower, upper) else {
+            return Ok(None);
+        };
+        if v < 2 || lo.div != 1 || hi.div != 1 || self.in_kernel() || self.hoist.is_some() {
+            return Ok(None);
+        }
+        // V copies: lets of one lane dimension.
+        let copies: Vec<&Node> = match body {
+            Node::Seq(c) => c.iter().collect(),
+            _ => return Ok(None),
+        };
+        let lane_dim = match copies.first() {
+            Some(Node::Let { dim, .. }) if self.lane_dims.contains(dim) => *dim,
+            _ => return Ok(None),
+        };
+        if copies.len() as i64 != v
+            || !copies
+                .iter()
+                .all(|c| matches!(c, Node::Let { dim, .. } if *dim == lane_dim))
+        {
+            return Ok(None);
+        }
+        let np = self.np();
+        let per_copy: Vec<Instances> = match copies
+            .iter()
+            .map(|c| straight_line(c, np))
+            .collect::<Option<Vec<_>>>()
+        {
+            Some(p) => p,
+            None => return Ok(None),
+        };
+        let stmts: Vec<usize> = per_copy[0].iter().map(|(s, _)| *s).collect();
+        let m = stmts.len();
+        if m == 0
+            || instances.len() != m * per_copy.len()
+            || per_copy
+                .iter()
+                .any(|c| c.iter().map(|(s, _)| *s).ne(stmts.iter().copied()))
+        {
+            return Ok(None);
+        }
+        let n = self.ivs.len();
+        let w = np + n + self.divs.len() + 1;
+        let jc = np + dim;
+        let mut accs: Vec<Vec<usize>> = Vec::new();
+        let mut rows: Vec<(Val, Vec<Vec<Row>>)> = Vec::new();
+        let mut access = Vec::new();
+        for (q, &s) in stmts.iter().enumerate() {
+            let st = &self.scop.statements[s];
+            if !lane_wise(self.scop, s) {
+                return Ok(None);
+            }
+            let mut per = Vec::new();
+            for (a_i, a) in st.accesses.iter().enumerate() {
+                if self.expanded.contains_key(&a.op.key()) {
+                    return Ok(None);
+                }
+                let cell: Vec<Option<usize>> = (0..per_copy.len())
+                    .map(|k| instances[k * m + q].get(a_i).copied().flatten())
+                    .collect();
+                if cell.iter().all(Option::is_some) {
+                    let group: Vec<usize> = cell.into_iter().flatten().collect();
+                    let mut distinct = group.clone();
+                    distinct.sort_unstable();
+                    distinct.dedup();
+                    if distinct.len() != group.len() {
+                        return Ok(None);
+                    }
+                    let g = match accs.iter().position(|x| *x == group) {
+                        Some(g) => g,
+                        None => {
+                            // A cell in two groups: lanes would meet.
+                            if accs.iter().flatten().any(|c| group.contains(c)) {
+                                return Ok(None);
+                            }
+                            accs.push(group);
+                            accs.len() - 1
+                        }
+                    };
+                    per.push(Lane::Acc(g));
+                    continue;
+                }
+                if cell.iter().any(Option::is_some) || a.kind == AccessKind::Write {
+                    return Ok(None);
+                }
+                let Some(memref) = a.op.operands().first().copied() else {
+                    return Ok(None);
+                };
+                let subs = per_copy
+                    .iter()
+                    .map(|c| subscript_rows(a, &c[q].1, np, np + n, w))
+                    .collect::<Option<Vec<Vec<Row>>>>();
+                let Some(subs) = subs else {
+                    return Ok(None);
+                };
+                // Only the bound loops, this one, and the maps' symbols.
+                let bound = |row: &Row| {
+                    (0..n).all(|d| row[np + d] == 0 || d == dim || self.ivs[d].is_some())
+                        && (0..np).all(|p| row[p] == 0 || self.used[p])
+                };
+                if !subs.iter().flatten().all(bound) {
+                    return Ok(None);
+                }
+                if subs.windows(2).all(|x| x[0] == x[1]) {
+                    per.push(Lane::Same(subs[0].clone()));
+                    continue;
+                }
+                let Some((last, _)) = subs[0].split_last() else {
+                    return Ok(None);
+                };
+                let rows_ok = subs.iter().all(|s| {
+                    s.split_last().is_some_and(|(l, rest)| {
+                        l == last && l[jc] == 1 && rest.iter().all(|r| r[jc] == 0)
+                    })
+                });
+                if !rows_ok {
+                    return Ok(None);
+                }
+                let g = match rows
+                    .iter()
+                    .position(|(mr, s)| mr.key() == memref.key() && *s == subs)
+                {
+                    Some(g) => g,
+                    None => {
+                        rows.push((memref, subs));
+                        rows.len() - 1
+                    }
+                };
+                per.push(Lane::Rows(g));
+            }
+            access.push(per);
+        }
+        // Every cell in a group (a cell no access reaches is not carried).
+        if (0..cells.len()).any(|c| !accs.iter().flatten().any(|&x| x == c)) {
+            return Ok(None);
+        }
+        Ok(Some(Shape {
+            stmts,
+            access,
+            accs,
+            rows,
+        }))
+    }
+
+    /// One iteration of the loop in lanes, at `at`, from the accumulators
+    /// `accs`: with `blocked`, iterations `j .. j + V` from transposed
+    /// blocks; otherwise iteration `j`. The accumulators after it.
+    fn lane_body(
+        &mut self,
+        shape: &Shape,
+        dim: usize,
+        mut accs: Vec<Val>,
+        at: Point,
+        blocked: bool,
+        created: &mut Vec<Op>,
+    ) -> Result<Vec<Val>, EmitError> {
+        let v = self.lane_size;
+        let vt = format!("vector<{v}xf64>");
+        let (dims, operands) = self.operands();
+        let np = self.np();
+        let jc = np + dim;
+        // Per transposed group, per iteration m of the block, its column.
+        let mut columns: Vec<Vec<Val>> = Vec::new();
+        for (memref, subs) in &shape.rows {
+            let mut lanes = Vec::new();
+            for s in subs {
+                let texts: Vec<String> = s.iter().map(|r| self.text(r, &dims)).collect();
+                let map = self.attr(&format!(
+                    "affine_map<{} -> ({})>",
+                    self.map_header(&dims),
+                    texts.join(", ")
+                ))?;
+                let mut ops = vec![*memref];
+                ops.extend(operands.iter().copied());
+                let (ty, name) = if blocked {
+                    (vt.as_str(), "affine.vector_load")
+                } else {
+                    ("f64", "affine.load")
+                };
+                let ld = self
+                    .b
+                    .create_typed(at, name, &ops, &[ty], &[("map", map)])
+                    .ok_or("cannot build a load")?;
+                lanes.push(ld.result(0).ok_or("load without result")?);
+            }
+            columns.push(if blocked {
+                self.transpose(lanes, at)?
+            } else {
+                vec![self.typed(at, "vector.from_elements", &lanes, &vt, &[], created)?]
+            });
+        }
+        let steps = if blocked { v } else { 1 };
+        for m in 0..steps {
+            for (q, &s) in shape.stmts.iter().enumerate() {
+                let st = &self.scop.statements[s];
+                let mut map: std::collections::HashMap<usize, Val> =
+                    std::collections::HashMap::new();
+                for op in self.slice(s) {
+                    if let Some(a) = st.accesses.iter().position(|a| a.op.key() == op.key()) {
+                        match &shape.access[q][a] {
+                            Lane::Acc(g) => {
+                                if op.name() == "affine.store" {
+                                    let x = *op.operands().first().ok_or("store without value")?;
+                                    accs[*g] = self.lane_value(x, &map, at, &vt)?;
+                                } else {
+                                    let r = op.result(0).ok_or("load without result")?;
+                                    map.insert(r.key(), accs[*g]);
+                                }
+                            }
+                            Lane::Rows(g) => {
+                                let r = op.result(0).ok_or("load without result")?;
+                                let col = columns[*g]
+                                    .get(m as usize)
+                                    .copied()
+                                    .ok_or("a lane's column is missing")?;
+                                map.insert(r.key(), col);
+                            }
+                            Lane::Same(subs) => {
+                                // Iteration j + m: the constant moves by m
+                                // times the loop's coefficient.
+                                let texts = subs
+                                    .iter()
+                                    .map(|r| {
+                                        let mut r = r.clone();
+                                        let last = r.len() - 1;
+                                        r[last] = r[jc]
+                                            .checked_mul(m)
+                                            .and_then(|x| x.checked_add(r[last]))
+                                            .ok_or("subscript overflow")?;
+                                        Ok(self.text(&r, &dims))
+                                    })
+                                    .collect::<Result<Vec<String>, EmitError>>()?;
+                                let amap = self.attr(&format!(
+                                    "affine_map<{} -> ({})>",
+                                    self.map_header(&dims),
+                                    texts.join(", ")
+                                ))?;
+                                let memref = *op.operands().first().ok_or("load without memref")?;
+                                let mut ops = vec![memref];
+                                ops.extend(operands.iter().copied());
+                                let ld = self
+                                    .b
+                                    .create_typed(
+                                        at,
+                                        "affine.load",
+                                        &ops,
+                                        &["f64"],
+                                        &[("map", amap)],
+                                    )
+                                    .ok_or("cannot build a load")?;
+                                let x = ld.result(0).ok_or("load without result")?;
+                                let b =
+                                    self.typed(at, "vector.broadcast", &[x], &vt, &[], created)?;
+                                let r = op.result(0).ok_or("load without result")?;
+                                map.insert(r.key(), b);
+                            }
+                        }
+                        continue;
+                    }
+                    // An arithmetic operation, lane-wise.
+                    let mut args = Vec::new();
+                    for x in op.operands() {
+                        args.push(self.lane_value(x, &map, at, &vt)?);
+                    }
+                    let mut attrs = Vec::new();
+                    if let Some(fm) = op.attr(c"fastmath") {
+                        attrs.push(("fastmath", self.attr(&fm.text())?));
+                    }
+                    let r = self.typed(at, &op.name(), &args, &vt, &attrs, created)?;
+                    let old = op.result(0).ok_or("operation without result")?;
+                    map.insert(old.key(), r);
+                }
+            }
+        }
+        Ok(accs)
+    }
+
+    /// The vector of `x` in the lanes: computed in the copy (`map`), or a
+    /// value from outside the loops (a parameter, a constant), broadcast.
+    fn lane_value(
+        &self,
+        x: Val,
+        map: &std::collections::HashMap<usize, Val>,
+        at: Point,
+        vt: &str,
+    ) -> Result<Val, EmitError> {
+        if let Some(&v) = map.get(&x.key()) {
+            return Ok(v);
+        }
+        let x = match self
+            .scop
+            .param_values
+            .iter()
+            .position(|pv| pv.key() == x.key())
+        {
+            Some(p) => self.params[p],
+            None => x,
+        };
+        let mut none = Vec::new();
+        self.typed(at, "vector.broadcast", &[x], vt, &[], &mut none)
+    }
+
+    /// Transposes the `V x V` block whose rows are `rows`: `log2 V` rounds;
+    /// round `d` pairs rows `r` and `r + d` (`r & d == 0`), the low one
+    /// taking the elements `k` with `k & d == 0` from row `r` and `k - d`
+    /// of row `r + d`, the high one the rest. Returns the columns.
+    fn transpose(&self, rows: Vec<Val>, at: Point) -> Result<Vec<Val>, EmitError> {
+        let v = rows.len();
+        let vt = format!("vector<{v}xf64>");
+        let mut cur = rows;
+        let mut d = 1;
+        while d < v {
+            let mut next = cur.clone();
+            let lo: Vec<String> = (0..v)
+                .map(|k| if k & d == 0 { k } else { v + k - d }.to_string())
+                .collect();
+            let hi: Vec<String> = (0..v)
+                .map(|k| if k & d == 0 { k + d } else { v + k }.to_string())
+                .collect();
+            let lo = self.attr(&format!("array<i64: {}>", lo.join(", ")))?;
+            let hi = self.attr(&format!("array<i64: {}>", hi.join(", ")))?;
+            for r in (0..v).filter(|r| r & d == 0) {
+                let (a, b) = (cur[r], cur[r + d]);
+                for (slot, mask) in [(r, lo), (r + d, hi)] {
+                    let sh = self
+                        .b
+                        .create_typed(at, "vector.shuffle", &[a, b], &[&vt], &[("mask", mask)])
+                        .ok_or("cannot build vector.shuffle")?;
+                    next[slot] = sh.result(0).ok_or("vector.shuffle without result")?;
+                }
+            }
+            cur = next;
+            d *= 2;
+        }
+        Ok(cur)
+    }
+
+    /// An operation `name` of one result of type `ty` at `at`.
+    fn typed(
+        &self,
+        at: Point,
+        name: &str,
+        operands: &[Val],
+        ty: &str,
+        attrs: &[(&str, build::AttrHandle)],
+        created: &mut Vec<Op>,
+    ) -> Result<Val, EmitError> {
+        let op = self
+            .b
+            .create_typed(at, name, operands, &[ty], attrs)
+            .ok_or_else(|| format!("cannot build {name}"))?;
+        if matches!(at, Point::Before(_)) {
+            created.push(op);
+        }
+        op.result(0).ok_or_else(|| format!("{name} without result"))
+    }
+
+    /// An `affine.for` with step `step` (see [`affine_for`]).
+    fn stepped_for(
+        &self,
+        at: Point,
+        lmap: build::AttrHandle,
+        umap: build::AttrHandle,
+        operands: &[Val],
+        carried: &[Val],
+        step: i64,
+    ) -> Result<(Op, crate::ffi::ir::Block), EmitError> {
+        let n = operands.len();
+        let mut all = operands.to_vec();
+        all.extend(operands.iter().copied());
+        let attrs = [
+            ("lowerBoundMap", lmap),
+            ("upperBoundMap", umap),
+            ("step", self.b.attr(&format!("{step} : index"))?),
+            (
+                "operandSegmentSizes",
+                self.b
+                    .attr(&format!("array<i32: {n}, {n}, {}>", carried.len()))?,
+            ),
+        ];
+        Ok(self
+            .b
+            .create_carrying(at, "affine.for", &all, carried, &attrs))
+    }
+}

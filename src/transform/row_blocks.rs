@@ -1,0 +1,102 @@
+//! The row-blocks stage: in a two-loop band whose innermost point loop is
+//! a stream of reductions into cells fixed along it (gesummv's `tmp[i] +=
+//! A[i][j] * x[j]` along `j`), the rows' point loop is unrolled and jammed
+//! by the lanes of a vector, and code generation runs the copies as the
+//! lanes: the rows' accumulators in one vector, each lane adding its own
+//! row's products in the input's order (bit-exact), the rows' elements
+//! loaded as vectors and transposed in registers (`codegen::emit::lanes`).
+//! Each row's reduction alone is a chain of dependent adds, one every few
+//! cycles; a vector's lanes of them run at once.
+
+use super::analysis::{contiguous_along, reductions_only};
+use super::band_plan::{BandPlan, Cx};
+use crate::codegen::emit::lane_wise;
+use crate::scop::model::{AccessKind, Scop};
+
+/// The row-blocks stage, after the register tiles and the gather stage:
+/// in bands of two tiled loops without unroll-and-jam or register tiles,
+/// under a first hyperplane whose iterations are independent (coincident:
+/// the jam is legal), the groups (nests of their own) that keep the band's
+/// order with a sequential innermost loop (not the vector loop) carrying
+/// reductions only, along which every access is contiguous or invariant,
+/// with tiles of whole blocks of lanes, over doubles, with operations
+/// that run lane-wise ([`lane_wise`]). The band's other
+/// groups (bicg's `s[j]` nest beside its `q[i]` one) are left as they are.
+pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
+    let lanes = cx.opts.row_lanes;
+    if lanes <= 1 || cx.opts.unroll_jam > 1 {
+        return;
+    }
+    let Cx { scop, sched, .. } = *cx;
+    for (band, bp) in cx.bands.iter().zip(plans) {
+        if !bp.tiled
+            || band.len != 2
+            || bp.jam > 0
+            || bp.wavefront
+            || !band.coincident[0]
+            || bp.reg.iter().any(Option::is_some)
+            || bp.groups.is_empty()
+        {
+            continue;
+        }
+        // Groups with one loop in the band (a hyperplane of it constant:
+        // gesummv's initializations) are left out.
+        let flat = |members: &[usize]| {
+            members.iter().all(|&s| {
+                (0..band.len).any(|d| {
+                    sched.schedule.dims[s][band.first + d]
+                        .as_constant()
+                        .is_some()
+                })
+            })
+        };
+        let rows: Vec<&Vec<usize>> = bp
+            .groups
+            .iter()
+            .map(|(_, m)| m)
+            .filter(|m| !flat(m))
+            .collect();
+        let fitting: Vec<&Vec<usize>> = rows
+            .into_iter()
+            .filter(|members| {
+                members.iter().all(|&s| {
+                    bp.orders[s] == [0, 1]
+                        && !bp.vector[s]
+                        && !bp.inner_wave[s]
+                        && bp.sizes[s][0] % lanes == 0
+                }) && reductions_only(scop, sched, band, 1, members)
+                    && contiguous_along(scop, sched, band, 1, members)
+                    && doubles(scop, members)
+                    && members.iter().all(|&s| lane_wise(scop, s))
+            })
+            .collect();
+        if fitting.is_empty() {
+            continue;
+        }
+        let mut jammed = vec![false; scop.statements.len()];
+        for &s in fitting.iter().copied().flatten() {
+            jammed[s] = true;
+        }
+        bp.jam_stmts = Some(jammed);
+        bp.jam = 1;
+        bp.jam_factor = lanes;
+        bp.lanes = true;
+        bp.notes.push(format!(
+            "rows' reductions along φ{} run {lanes} at a time, one per vector lane",
+            band.first + 1
+        ));
+    }
+}
+
+/// Every access of `members` reads or writes a double.
+fn doubles(scop: &Scop, members: &[usize]) -> bool {
+    members.iter().all(|&s| {
+        scop.statements[s].accesses.iter().all(|a| {
+            let ty = match a.kind {
+                AccessKind::Write => a.op.operands().first().map(|v| v.type_text()),
+                _ => a.op.result(0).map(|v| v.type_text()),
+            };
+            ty.as_deref() == Some("f64")
+        })
+    })
+}
