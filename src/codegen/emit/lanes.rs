@@ -23,8 +23,8 @@
 //! an access of another shape) leaves the copies to the scalar code.
 
 use super::{
-    affine_for, in_scop, is_nest, is_nested_in_loop, straight_line, subscript_rows, EmitError,
-    Emitter, Instances,
+    in_scop, is_nest, is_nested_in_loop, loop_args, stepped_for, straight_line, subscript_rows,
+    EmitError, Emitter, Instances,
 };
 use crate::codegen::{Bound, Node, Row};
 use crate::ffi::build::{self, Point};
@@ -127,16 +127,9 @@ impl Emitter<'_> {
         let vt = format!("vector<{v}xf64>");
         let (dims, operands) = self.operands();
         let header = self.map_header(&dims);
-        let Some(conds) = self.runs_once_conds(lower, upper, &dims)? else {
+        let Some((point, guard_block)) = self.runs_once_guard(lower, upper, at, created)? else {
             return Ok(true); // a constant empty range
         };
-        let mut point = at;
-        let mut guard_block = None;
-        if !conds.is_empty() {
-            let then = self.affine_if(&header, &conds, &operands, at, created)?;
-            point = Point::End(then);
-            guard_block = Some(then);
-        }
         let top = matches!(point, Point::Before(_));
         // The accumulators: each lane's cell, loaded, in one vector.
         let maps = self.cell_maps(cells, &dims)?;
@@ -152,42 +145,14 @@ impl Emitter<'_> {
         let lmap = self.attr(&format!("affine_map<{header} -> ({lt})>"))?;
         let split = format!("({lt}) + ((({ut}) - ({lt}) + 1) floordiv {v}) * {v}");
         let smap = self.attr(&format!("affine_map<{header} -> ({split})>"))?;
-        let (main, block) = self.stepped_for(point, lmap, smap, &operands, &inits, v)?;
-        if top {
-            created.push(main);
-        }
-        let iv = block.arg(0).ok_or("loop without induction variable")?;
-        let accs = (0..inits.len())
-            .map(|i| block.arg(i + 1))
-            .collect::<Option<Vec<Val>>>()
-            .ok_or("loop without its carried values")?;
-        self.ivs[dim] = Some(iv);
-        let r = self.lane_body(&shape, dim, accs, Point::End(block), true, created);
-        self.ivs[dim] = None;
-        let accs = r?;
-        self.b
-            .create(Point::End(block), "affine.yield", &accs, 0, &[], &[]);
+        let main = self.lane_loop(&shape, dim, (lmap, smap), v, &inits, point, created)?;
         // The remaining iterations, one at a time.
         let umap = self.attr(&format!("affine_map<{header} -> (({ut}) + 1)>"))?;
         let after: Vec<Val> = (0..inits.len())
             .map(|i| main.result(i))
             .collect::<Option<Vec<Val>>>()
             .ok_or("affine.for without result")?;
-        let (rest, block) = affine_for(&self.b, point, smap, umap, &operands, &after)?;
-        if top {
-            created.push(rest);
-        }
-        let iv = block.arg(0).ok_or("loop without induction variable")?;
-        let accs = (0..inits.len())
-            .map(|i| block.arg(i + 1))
-            .collect::<Option<Vec<Val>>>()
-            .ok_or("loop without its carried values")?;
-        self.ivs[dim] = Some(iv);
-        let r = self.lane_body(&shape, dim, accs, Point::End(block), false, created);
-        self.ivs[dim] = None;
-        let accs = r?;
-        self.b
-            .create(Point::End(block), "affine.yield", &accs, 0, &[], &[]);
+        let rest = self.lane_loop(&shape, dim, (smap, umap), 1, &after, point, created)?;
         // Each lane's last value to its cell.
         for (g, group) in shape.accs.iter().enumerate() {
             let acc = rest.result(g).ok_or("affine.for without result")?;
@@ -225,6 +190,43 @@ impl Emitter<'_> {
                 .create(Point::End(b), "affine.yield", &[], 0, &[], &[]);
         }
         Ok(true)
+    }
+
+    /// The loop over `dim` between the bound maps `bounds` in steps of
+    /// `step` at `at`, carrying the accumulators from `inits`: with a step
+    /// of one vector's lanes, each iteration runs a transposed block
+    /// ([`Self::lane_body`]); with a step of 1, one iteration.
+    #[allow(clippy::too_many_arguments)]
+    fn lane_loop(
+        &mut self,
+        shape: &Shape,
+        dim: usize,
+        bounds: (build::AttrHandle, build::AttrHandle),
+        step: i64,
+        inits: &[Val],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<Op, EmitError> {
+        let (op, block) = stepped_for(
+            &self.b,
+            at,
+            bounds.0,
+            bounds.1,
+            &self.operands().1,
+            inits,
+            step,
+        )?;
+        if matches!(at, Point::Before(_)) {
+            created.push(op);
+        }
+        let (iv, accs) = loop_args(block, inits.len())?;
+        self.ivs[dim] = Some(iv);
+        let r = self.lane_body(shape, dim, accs, Point::End(block), step > 1, created);
+        self.ivs[dim] = None;
+        let accs = r?;
+        self.b
+            .create(Point::End(block), "affine.yield", &accs, 0, &[], &[]);
+        Ok(op)
     }
 
     /// The copies of `body` and how each access runs in lanes, when the
@@ -550,17 +552,13 @@ impl Emitter<'_> {
         let v = rows.len();
         let vt = format!("vector<{v}xf64>");
         let mut cur = rows;
-        let mut d = 1;
-        while d < v {
+        for (d, lo, hi) in transpose_rounds(v) {
+            let text = |m: &[usize]| {
+                let m: Vec<String> = m.iter().map(usize::to_string).collect();
+                format!("array<i64: {}>", m.join(", "))
+            };
+            let (lo, hi) = (self.attr(&text(&lo))?, self.attr(&text(&hi))?);
             let mut next = cur.clone();
-            let lo: Vec<String> = (0..v)
-                .map(|k| if k & d == 0 { k } else { v + k - d }.to_string())
-                .collect();
-            let hi: Vec<String> = (0..v)
-                .map(|k| if k & d == 0 { k + d } else { v + k }.to_string())
-                .collect();
-            let lo = self.attr(&format!("array<i64: {}>", lo.join(", ")))?;
-            let hi = self.attr(&format!("array<i64: {}>", hi.join(", ")))?;
             for r in (0..v).filter(|r| r & d == 0) {
                 let (a, b) = (cur[r], cur[r + d]);
                 for (slot, mask) in [(r, lo), (r + d, hi)] {
@@ -572,7 +570,6 @@ impl Emitter<'_> {
                 }
             }
             cur = next;
-            d *= 2;
         }
         Ok(cur)
     }
@@ -596,32 +593,72 @@ impl Emitter<'_> {
         }
         op.result(0).ok_or_else(|| format!("{name} without result"))
     }
+}
 
-    /// An `affine.for` with step `step` (see [`affine_for`]).
-    fn stepped_for(
-        &self,
-        at: Point,
-        lmap: build::AttrHandle,
-        umap: build::AttrHandle,
-        operands: &[Val],
-        carried: &[Val],
-        step: i64,
-    ) -> Result<(Op, crate::ffi::ir::Block), EmitError> {
-        let n = operands.len();
-        let mut all = operands.to_vec();
-        all.extend(operands.iter().copied());
-        let attrs = [
-            ("lowerBoundMap", lmap),
-            ("upperBoundMap", umap),
-            ("step", self.b.attr(&format!("{step} : index"))?),
-            (
-                "operandSegmentSizes",
-                self.b
-                    .attr(&format!("array<i32: {n}, {n}, {}>", carried.len()))?,
-            ),
-        ];
-        Ok(self
-            .b
-            .create_carrying(at, "affine.for", &all, carried, &attrs))
+/// The rounds of the transpose of a `v x v` block (`v` a power of two):
+/// per round, the distance `d` between the rows it pairs and the two
+/// `vector.shuffle` masks (over the concatenation of rows `r` and `r + d`)
+/// of the new rows `r` and `r + d`: element `k` of the low one is element
+/// `k` of row `r` when `k & d == 0`, else element `k - d` of row `r + d`;
+/// the high one takes the others.
+fn transpose_rounds(v: usize) -> Vec<(usize, Vec<usize>, Vec<usize>)> {
+    let mut rounds = Vec::new();
+    let mut d = 1;
+    while d < v {
+        let lo = (0..v)
+            .map(|k| if k & d == 0 { k } else { v + k - d })
+            .collect();
+        let hi = (0..v)
+            .map(|k| if k & d == 0 { k + d } else { v + k })
+            .collect();
+        rounds.push((d, lo, hi));
+        d *= 2;
+    }
+    rounds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::transpose_rounds;
+
+    /// Runs the rounds on a block of numbered elements, as
+    /// `vector.shuffle` would (mask entries below `v` pick from the first
+    /// operand, the others from the second).
+    fn run(v: usize) -> Vec<Vec<usize>> {
+        let mut rows: Vec<Vec<usize>> = (0..v)
+            .map(|i| (0..v).map(|j| i * v + j).collect())
+            .collect();
+        for (d, lo, hi) in transpose_rounds(v) {
+            let mut next = rows.clone();
+            for r in (0..v).filter(|r| r & d == 0) {
+                let pick = |m: &[usize]| -> Vec<usize> {
+                    m.iter()
+                        .map(|&x| {
+                            if x < v {
+                                rows[r][x]
+                            } else {
+                                rows[r + d][x - v]
+                            }
+                        })
+                        .collect()
+                };
+                next[r] = pick(&lo);
+                next[r + d] = pick(&hi);
+            }
+            rows = next;
+        }
+        rows
+    }
+
+    #[test]
+    fn the_rounds_transpose_blocks_of_every_width() {
+        for v in [2usize, 4, 8, 16] {
+            let t = run(v);
+            for (m, col) in t.iter().enumerate() {
+                let want: Vec<usize> = (0..v).map(|i| i * v + m).collect();
+                assert_eq!(*col, want, "v = {v}, column {m}");
+            }
+            assert_eq!(transpose_rounds(v).len(), v.trailing_zeros() as usize);
+        }
     }
 }

@@ -413,19 +413,43 @@ fn affine_for(
     operands: &[Val],
     carried: &[Val],
 ) -> Result<(Op, crate::ffi::ir::Block), EmitError> {
+    stepped_for(b, at, lmap, umap, operands, carried, 1)
+}
+
+/// [`affine_for`] with step `step`.
+fn stepped_for(
+    b: &Builder,
+    at: Point,
+    lmap: AttrHandle,
+    umap: AttrHandle,
+    operands: &[Val],
+    carried: &[Val],
+    step: i64,
+) -> Result<(Op, crate::ffi::ir::Block), EmitError> {
     let n = operands.len();
     let mut all = operands.to_vec();
     all.extend(operands.iter().copied());
     let attrs = [
         ("lowerBoundMap", lmap),
         ("upperBoundMap", umap),
-        ("step", b.attr("1 : index")?),
+        ("step", b.attr(&format!("{step} : index"))?),
         (
             "operandSegmentSizes",
             b.attr(&format!("array<i32: {n}, {n}, {}>", carried.len()))?,
         ),
     ];
     Ok(b.create_carrying(at, "affine.for", &all, carried, &attrs))
+}
+
+/// The values a loop's body `block` receives: its induction variable and
+/// the `n` values carried through `iter_args`.
+fn loop_args(block: crate::ffi::ir::Block, n: usize) -> Result<(Val, Vec<Val>), EmitError> {
+    let iv = block.arg(0).ok_or("loop without induction variable")?;
+    let carried = (0..n)
+        .map(|i| block.arg(i + 1))
+        .collect::<Option<Vec<Val>>>()
+        .ok_or("loop without its carried values")?;
+    Ok((iv, carried))
 }
 
 /// An affine expression text of `row` over `[params | t | divisions |

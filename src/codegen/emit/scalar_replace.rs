@@ -4,7 +4,8 @@
 //! exact (no other access of the loop may touch them).
 
 use super::{
-    affine_for, in_scop, is_nested_in_loop, straight_line, subscript_rows, EmitError, Emitter,
+    affine_for, in_scop, is_nested_in_loop, loop_args, straight_line, subscript_rows, EmitError,
+    Emitter,
 };
 use crate::codegen::{Bound, Node, Row};
 use crate::ffi::build::{AttrHandle, Point};
@@ -358,6 +359,29 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// Where a loop from `lower` to `upper` whose cells are loaded before
+    /// it and stored after it goes: at `at`, or inside a new guard that it
+    /// runs at least once (the guard's block, to be closed by the caller)
+    /// unless that is a constant fact; `None` for a constant empty range.
+    pub(super) fn runs_once_guard(
+        &self,
+        lower: &[Bound],
+        upper: &[Bound],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<Option<(Point, Option<Block>)>, EmitError> {
+        let (dims, operands) = self.operands();
+        let header = self.map_header(&dims);
+        let Some(conds) = self.runs_once_conds(lower, upper, &dims)? else {
+            return Ok(None);
+        };
+        if conds.is_empty() {
+            return Ok(Some((at, None)));
+        }
+        let then = self.affine_if(&header, &conds, &operands, at, created)?;
+        Ok(Some((Point::End(then), Some(then))))
+    }
+
     /// The loop over `dim` with `cells` loaded before it, carried through
     /// `iter_args`, and the written ones stored after it, all under a guard
     /// that the loop runs at least once (unless that is a constant fact).
@@ -377,17 +401,9 @@ impl Emitter<'_> {
             return self.plain_loop(dim, lower, upper, None, false, body, at, created);
         }
         let (dims, operands) = self.operands();
-        let header = self.map_header(&dims);
-        let Some(conds) = self.runs_once_conds(lower, upper, &dims)? else {
+        let Some((point, guard_block)) = self.runs_once_guard(lower, upper, at, created)? else {
             return Ok(()); // a constant empty range
         };
-        let mut point = at;
-        let mut guard_block = None;
-        if !conds.is_empty() {
-            let then = self.affine_if(&header, &conds, &operands, at, created)?;
-            point = Point::End(then);
-            guard_block = Some(then);
-        }
         let top = matches!(point, Point::Before(_));
         if self.in_kernel() {
             for c in &cells {
@@ -411,11 +427,7 @@ impl Emitter<'_> {
         if top {
             created.push(op);
         }
-        let iv = block.arg(0).ok_or("loop without induction variable")?;
-        let values = (0..inits.len())
-            .map(|i| block.arg(i + 1))
-            .collect::<Option<Vec<Val>>>()
-            .ok_or("loop without its carried values")?;
+        let (iv, values) = loop_args(block, inits.len())?;
         self.ivs[dim] = Some(iv);
         self.carry = Some(Carry {
             instances,
