@@ -5,8 +5,8 @@
 // loaded as one vector per row and transposed in registers; x[j] and
 // x[j + 2] are broadcast. Each lane adds its row's terms in the input's
 // order, so the results must be identical, digit for digit, to the
-// untransformed program's: with 8 lanes (AVX-512), 4 (AVX2), 2 (SSE2) and
-// with row blocks off. 37 rows leave a partial block of 5 rows (scalar
+// untransformed program's: with 8 lanes (AVX-512), 4 (AVX2), 2 (SSE2),
+// through the stock mlir-opt with the plugin, and with row blocks off. 37 rows leave a partial block of 5 rows (scalar
 // code), 28 columns a remainder of 4 after the blocks of 8 (loaded
 // element by element). @mv_sqrt's square root does not run lane-wise: its
 // rows stay scalar.
@@ -20,6 +20,9 @@
 // RUN: diff %t.before %t.avx2
 // RUN: diff %t.before %t.sse
 // RUN: diff %t.before %t.off
+// The stock mlir-opt with the plugin: the pass loads the vector dialect.
+// RUN: %mlir-opt --load-pass-plugin=%polyrs_plugin --pass-pipeline='builtin.module(func.func(poly-opt{cpu=znver4 threads=2 profitability=false}))' %s 2>/dev/null | %polyrs-runner --threads=2 - > %t.plugin
+// RUN: diff %t.before %t.plugin
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
 // RUN: FileCheck %s --input-file=%t.remarks --check-prefix=REMARK
 // RUN: FileCheck %s --input-file=%t.remarks-off --check-prefix=OFF
