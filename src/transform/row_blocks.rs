@@ -11,7 +11,6 @@
 use super::analysis::{contiguous_along, reductions_only};
 use super::band_plan::{BandPlan, Cx};
 use crate::codegen::emit::lane_wise;
-use crate::scop::model::{AccessKind, Scop};
 
 /// The row-blocks stage, after the register tiles and the gather stage:
 /// in bands of two tiled loops without unroll-and-jam or register tiles,
@@ -19,8 +18,8 @@ use crate::scop::model::{AccessKind, Scop};
 /// the jam is legal), the groups (nests of their own) that keep the band's
 /// order with a sequential innermost loop (not the vector loop) carrying
 /// reductions only, along which every access is contiguous or invariant,
-/// with tiles of whole blocks of lanes, over doubles, with operations
-/// that run lane-wise ([`lane_wise`]). The band's other
+/// with tiles of whole blocks of lanes, whose statements run lane-wise
+/// ([`lane_wise`]: doubles, element-wise arithmetic). The band's other
 /// groups (bicg's `s[j]` nest beside its `q[i]` one) are left as they are.
 pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
     let lanes = cx.opts.row_lanes;
@@ -66,7 +65,6 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
                         && bp.sizes[s][0] % lanes == 0
                 }) && reductions_only(scop, sched, band, 1, members)
                     && contiguous_along(scop, sched, band, 1, members)
-                    && doubles(scop, members)
                     && members.iter().all(|&s| lane_wise(scop, s))
             })
             .collect();
@@ -86,17 +84,4 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
             band.first + 1
         ));
     }
-}
-
-/// Every access of `members` reads or writes a double.
-fn doubles(scop: &Scop, members: &[usize]) -> bool {
-    members.iter().all(|&s| {
-        scop.statements[s].accesses.iter().all(|a| {
-            let ty = match a.kind {
-                AccessKind::Write => a.op.operands().first().map(|v| v.type_text()),
-                _ => a.op.result(0).map(|v| v.type_text()),
-            };
-            ty.as_deref() == Some("f64")
-        })
-    })
 }

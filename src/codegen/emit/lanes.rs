@@ -42,9 +42,9 @@ const LANE_OPS: [&str; 5] = [
     "arith.negf",
 ];
 
-/// Statement `s` of `scop` computes its value from its loads, with
-/// [`LANE_OPS`] on doubles, and values from outside its loops (parameters,
-/// constants): what its copies can run in lanes.
+/// Statement `s` of `scop` loads and stores doubles and computes its value
+/// from its loads, with [`LANE_OPS`], and values from outside its loops
+/// (parameters, constants): what its copies can run in lanes.
 pub(crate) fn lane_wise(scop: &Scop, s: usize) -> bool {
     let st = &scop.statements[s];
     let mut stack = vec![st.op];
@@ -55,7 +55,17 @@ pub(crate) fn lane_wise(scop: &Scop, s: usize) -> bool {
         }
         let name = op.name();
         let ok = match name.as_str() {
-            "affine.load" | "affine.store" => st.accesses.iter().any(|a| a.op.key() == op.key()),
+            "affine.load" => {
+                st.accesses.iter().any(|a| a.op.key() == op.key())
+                    && op.result(0).is_some_and(|r| r.type_text() == "f64")
+            }
+            "affine.store" => {
+                st.accesses.iter().any(|a| a.op.key() == op.key())
+                    && op
+                        .operands()
+                        .first()
+                        .is_some_and(|v| v.type_text() == "f64")
+            }
             n if LANE_OPS.contains(&n) => {
                 op.num_results() == 1 && op.result(0).is_some_and(|r| r.type_text() == "f64")
             }
@@ -434,6 +444,8 @@ impl Emitter<'_> {
             });
         }
         let steps = if blocked { v } else { 1 };
+        // Values from outside the loops, broadcast once per iteration.
+        let mut outside: std::collections::HashMap<usize, Val> = std::collections::HashMap::new();
         for m in 0..steps {
             for (q, &s) in shape.stmts.iter().enumerate() {
                 let st = &self.scop.statements[s];
@@ -445,7 +457,7 @@ impl Emitter<'_> {
                             Lane::Acc(g) => {
                                 if op.name() == "affine.store" {
                                     let x = *op.operands().first().ok_or("store without value")?;
-                                    accs[*g] = self.lane_value(x, &map, at, &vt)?;
+                                    accs[*g] = self.lane_value(x, &map, &mut outside, at, &vt)?;
                                 } else {
                                     let r = op.result(0).ok_or("load without result")?;
                                     map.insert(r.key(), accs[*g]);
@@ -504,7 +516,7 @@ impl Emitter<'_> {
                     // An arithmetic operation, lane-wise.
                     let mut args = Vec::new();
                     for x in op.operands() {
-                        args.push(self.lane_value(x, &map, at, &vt)?);
+                        args.push(self.lane_value(x, &map, &mut outside, at, &vt)?);
                     }
                     let mut attrs = Vec::new();
                     if let Some(fm) = op.attr(c"fastmath") {
@@ -520,17 +532,20 @@ impl Emitter<'_> {
     }
 
     /// The vector of `x` in the lanes: computed in the copy (`map`), or a
-    /// value from outside the loops (a parameter, a constant), broadcast.
+    /// value from outside the loops (a parameter, a constant), broadcast
+    /// once (`outside`).
     fn lane_value(
         &self,
         x: Val,
         map: &std::collections::HashMap<usize, Val>,
+        outside: &mut std::collections::HashMap<usize, Val>,
         at: Point,
         vt: &str,
     ) -> Result<Val, EmitError> {
-        if let Some(&v) = map.get(&x.key()) {
+        if let Some(&v) = map.get(&x.key()).or_else(|| outside.get(&x.key())) {
             return Ok(v);
         }
+        let key = x.key();
         let x = match self
             .scop
             .param_values
@@ -541,7 +556,9 @@ impl Emitter<'_> {
             None => x,
         };
         let mut none = Vec::new();
-        self.typed(at, "vector.broadcast", &[x], vt, &[], &mut none)
+        let b = self.typed(at, "vector.broadcast", &[x], vt, &[], &mut none)?;
+        outside.insert(key, b);
+        Ok(b)
     }
 
     /// Transposes the `V x V` block whose rows are `rows`: `log2 V` rounds;
