@@ -576,12 +576,16 @@ pub fn work_per_loop(scop: &Scop, plan: &Plan, k: usize) -> Res<Option<f64>> {
             }
             let mut work = 1.0;
             for j in k..n {
-                if j > k {
-                    // The loops are nested: dimension j's width with every
-                    // outer dimension fixed.
+                // The loops are nested: dimension j's width with every
+                // outer dimension fixed. The blocks of an unroll-and-jam
+                // are left free: the unrolled dimension's width is then
+                // that of the loop the two split (with the block fixed
+                // and its division free, blocks times the unrolled width
+                // would over-count).
+                if j > k && !plan.dims[j - 1].jam_block {
                     eqs.push(same(np + j - 1));
                 }
-                if plan.dims[j].scalar {
+                if plan.dims[j].scalar || plan.dims[j].jam_block {
                     continue;
                 }
                 // min (s_j - t_j) = -(max width)
@@ -920,8 +924,8 @@ impl Gen<'_> {
         (0..self.divs.len()).any(|j| row[self.div_col(j)] != 0)
     }
 
-    /// Register tiles ([`Plan::register_tiles`]) and row blocks
-    /// ([`Plan::lane_dims`]): each statement piece is split into the part
+    /// Register tiles ([`Plan::register_tiles`]) and the blocks of row
+    /// blocks and column streams ([`Plan::block_dims`]): each statement piece is split into the part
     /// whose blocks are full and the rest, so that full blocks get constant
     /// trip counts and unroll ([`Generator::split_blocks`]).
     fn split_register_blocks(&self, items: Vec<Item>) -> Res<Vec<Item>> {
@@ -932,9 +936,9 @@ impl Gen<'_> {
             }
             items = self.split_blocks(items, &[(u - 3, u, ru), (u - 2, u + 1, rv)])?;
         }
-        // Row blocks: the blocks' loop, the loop inside them, the unrolled
-        // lanes.
-        for &l in &self.plan.lane_dims {
+        // Row blocks and column streams: the blocks' loop, the loop inside
+        // them, the unrolled rows.
+        for &l in &self.plan.block_dims {
             if l < 2 || l >= self.n {
                 continue;
             }

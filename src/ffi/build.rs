@@ -309,6 +309,12 @@ pub fn set_operand(op: Op, k: usize, v: Val) {
     unsafe { mlirOperationSetOperand(op.to_raw(), k as isize, v.to_raw()) }
 }
 
+/// Replaces every use of `old` with `new` (of the same type).
+pub fn replace_uses(old: Val, new: Val) {
+    // SAFETY: live values.
+    unsafe { mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }
+}
+
 /// Moves `op` right before `before` (same or another block).
 pub fn move_before(op: Op, before: Op) {
     // SAFETY: live operations.

@@ -109,6 +109,9 @@ pub(super) struct BandPlan {
     pub(super) jam_factor: i64,
     /// The jammed copies run as the lanes of a vector (row blocks).
     pub(super) lanes: bool,
+    /// The jam's full blocks are split from the partial ones, to unroll
+    /// (row blocks and column streams).
+    pub(super) split_blocks: bool,
     /// Per statement, whether the jam applies to it (`None`: to every
     /// statement). Only whole groups are left out, which sit in nests of
     /// their own (a scalar dimension before the band sets them apart).
@@ -159,6 +162,7 @@ impl BandPlan {
             jam: 0,
             jam_factor: opts.unroll_jam,
             lanes: false,
+            split_blocks: false,
             jam_stmts: None,
             reg: vec![None; ns],
             ru: 0,
@@ -188,6 +192,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
     let mut register_tiles = Vec::new();
     let mut register_r_size = vec![0i64; ns];
     let mut lane_dims = Vec::new();
+    let mut block_dims = Vec::new();
     let mut restarted_wavefront = None;
     let mut k = 0;
     while k < kinds.len() {
@@ -200,6 +205,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 parallel: false,
                 only: None,
                 unroll: false,
+                jam_block: false,
                 what: "sequence".into(),
             });
             k += 1;
@@ -217,6 +223,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                     parallel: bp.parallel[d],
                     only: None,
                     unroll: false,
+                    jam_block: false,
                     what: format!("φ{}", band.first + d),
                 });
             }
@@ -381,6 +388,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                     parallel: par,
                     only,
                     unroll: false,
+                    jam_block: false,
                     what,
                 });
             }
@@ -398,6 +406,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 parallel: false,
                 only: None,
                 unroll: false,
+                jam_block: false,
                 what: format!("{what} (point loop {pos} of the band)"),
             };
             for pos in 0..band.len - 3 {
@@ -413,6 +422,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                     parallel: false,
                     only: None,
                     unroll: true,
+                    jam_block: false,
                     what: what.into(),
                 });
             }
@@ -427,6 +437,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 parallel: false,
                 only: None,
                 unroll: false,
+                jam_block: jam_positions.contains(&pos),
                 what: if jam_positions.contains(&pos) {
                     format!("unroll-jam blocks of {}", point_name(pos))
                 } else {
@@ -438,11 +449,15 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
             if bp.lanes {
                 lane_dims.push(plan_dims.len());
             }
+            if bp.split_blocks {
+                block_dims.push(plan_dims.len());
+            }
             plan_dims.push(PlanDim {
                 scalar: false,
                 parallel: false,
                 only: None,
                 unroll: true,
+                jam_block: false,
                 what: format!("unrolled {}", point_name(pos)),
             });
         }
@@ -509,6 +524,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
         register_r_size,
         inner_distributed: false,
         lane_dims,
+        block_dims,
         lane_size: opts.row_lanes,
         stages: Vec::new(),
     })

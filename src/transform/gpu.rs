@@ -230,6 +230,7 @@ pub fn plan(
                     parallel: true,
                     only: None,
                     unroll: false,
+                    jam_block: false,
                     what: format!("blocks over tiles of φ{}", band.first + d),
                 });
                 roles.push(GpuRole::Block);
@@ -240,6 +241,7 @@ pub fn plan(
                     parallel: false,
                     only: None,
                     unroll: false,
+                    jam_block: false,
                     what: format!(
                         "⌊φ{} / {k}⌋ run by every thread of a block (shared memory)",
                         band.first + d
@@ -253,6 +255,7 @@ pub fn plan(
                     parallel: true,
                     only: None,
                     unroll: false,
+                    jam_block: false,
                     what: match tiled_rows {
                         Some((my, r)) if my == m => {
                             format!("threads over ⌊φ{} / {r}⌋", band.first + d)
@@ -271,6 +274,7 @@ pub fn plan(
                     parallel: false,
                     only: None,
                     unroll: false,
+                    jam_block: false,
                     what: format!("φ{} inside each thread", band.first + d),
                 });
                 roles.push(GpuRole::Inside);
@@ -281,6 +285,7 @@ pub fn plan(
                     parallel: false,
                     only: None,
                     unroll: true,
+                    jam_block: false,
                     what: format!("φ{}: {r} rows of each thread", band.first + mapped[my]),
                 });
                 roles.push(GpuRole::Inside);
@@ -299,6 +304,7 @@ pub fn plan(
             parallel: false,
             only: None,
             unroll: false,
+            jam_block: false,
             what: match (scalar, host_or_inside(k)) {
                 (true, _) => "sequence".into(),
                 (false, GpuRole::Host) => format!("φ{k} on the host"),
@@ -337,6 +343,7 @@ pub fn plan(
             register_r_size: vec![0; ns],
             inner_distributed: false,
             lane_dims: Vec::new(),
+            block_dims: Vec::new(),
             lane_size: 0,
             restarted_wavefront: None,
             stages: Vec::new(),

@@ -164,6 +164,9 @@ pub struct PlanDim {
     /// The loop is unrolled when its trip count is a small constant (the
     /// inner half of an unroll-and-jam).
     pub unroll: bool,
+    /// The loop runs over the blocks of an unroll-and-jam (each block's
+    /// iterations are those of an unrolled dimension further in).
+    pub jam_block: bool,
     /// What it is, for remarks: `tile of φ1`, `point φ0`, `wavefront`, ….
     pub what: String,
 }
@@ -203,6 +206,11 @@ pub struct Plan {
     /// one vector (`row_blocks`): their copies' accumulators carried across
     /// the loop inside them are vectors.
     pub lane_dims: Vec<usize>,
+    /// Dimensions of unrolled loops whose blocks code generation splits
+    /// into full ones (constant trip counts: unrolled) and the rest: those
+    /// of [`Plan::lane_dims`] and of the column streams' jams
+    /// (`row_blocks`), each with its blocks' loop two dimensions outside.
+    pub block_dims: Vec<usize>,
     /// The lanes of [`Plan::lane_dims`]' vectors (their unrolled loops'
     /// trip counts).
     pub lane_size: i64,
@@ -405,6 +413,7 @@ pub fn original_plan(scop: &Scop) -> Plan {
             parallel: false,
             only: None,
             unroll: false,
+            jam_block: false,
             what: if scalar[k] {
                 "sequence".into()
             } else {
@@ -420,6 +429,7 @@ pub fn original_plan(scop: &Scop) -> Plan {
         register_r_size: vec![0; scop.statements.len()],
         inner_distributed: false,
         lane_dims: Vec::new(),
+        block_dims: Vec::new(),
         lane_size: 0,
         restarted_wavefront: None,
         notes: Vec::new(),

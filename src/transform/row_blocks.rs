@@ -7,9 +7,18 @@
 //! loaded as vectors and transposed in registers (`codegen::emit::lanes`).
 //! Each row's reduction alone is a chain of dependent adds, one every few
 //! cycles; a vector's lanes of them run at once.
+//!
+//! The transposed shape, a stream of reductions across the rows into cells
+//! along the vector loop (bicg's `s[j] += r[i] * A[i][j]`, `j` innermost),
+//! gets the same block of rows: the rows' loop is jammed by the lanes, so
+//! that each cell `s[j]` takes the block's `V` terms in the input's order
+//! within one iteration of `j` (loaded and stored once per block instead of
+//! once per row: `codegen::emit::forward`) while `V` rows stream from
+//! memory at once.
 
-use super::analysis::{contiguous_along, reductions_only};
+use super::analysis::{contiguous_along, reductions_only, Band};
 use super::band_plan::{BandPlan, Cx};
+
 use crate::codegen::emit::lane_wise;
 
 /// The row-blocks stage, after the register tiles and the gather stage:
@@ -19,8 +28,12 @@ use crate::codegen::emit::lane_wise;
 /// order with a sequential innermost loop (not the vector loop) carrying
 /// reductions only, along which every access is contiguous or invariant,
 /// with tiles of whole blocks of lanes, whose statements run lane-wise
-/// ([`lane_wise`]: doubles, element-wise arithmetic). The band's other
-/// groups (bicg's `s[j]` nest beside its `q[i]` one) are left as they are.
+/// ([`lane_wise`]: doubles, element-wise arithmetic). Groups whose
+/// innermost point loop is the vector loop, along which every access is
+/// contiguous or invariant, and whose other point loop carries reductions
+/// only, with tiles of whole blocks of lanes along it (bicg's `s[j]` nest
+/// beside its `q[i]` one), are jammed by the same factor, as scalar copies
+/// ([`is_column_stream`]). The band's other groups are left as they are.
 pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
     let lanes = cx.opts.row_lanes;
     if lanes <= 1 || cx.opts.unroll_jam > 1 {
@@ -56,7 +69,8 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
             .filter(|m| !flat(m))
             .collect();
         let fitting: Vec<&Vec<usize>> = rows
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|members| {
                 members.iter().all(|&s| {
                     bp.orders[s] == [0, 1]
@@ -68,20 +82,60 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
                     && members.iter().all(|&s| lane_wise(scop, s))
             })
             .collect();
-        if fitting.is_empty() {
+        let streams: Vec<&Vec<usize>> = rows
+            .iter()
+            .copied()
+            .filter(|members| is_column_stream(cx, bp, band, members, lanes))
+            .collect();
+        if fitting.is_empty() && streams.is_empty() {
             continue;
         }
         let mut jammed = vec![false; scop.statements.len()];
-        for &s in fitting.iter().copied().flatten() {
+        for &s in fitting.iter().chain(&streams).copied().flatten() {
             jammed[s] = true;
         }
         bp.jam_stmts = Some(jammed);
         bp.jam = 1;
         bp.jam_factor = lanes;
-        bp.lanes = true;
+        bp.lanes = !fitting.is_empty();
+        bp.split_blocks = true;
+        if let Some(members) = streams.first() {
+            let rows_dim = bp.orders[members[0]][0];
+            bp.notes.push(format!(
+                "sums across rows along φ{} taken {lanes} rows at a time",
+                band.first + rows_dim + 1
+            ));
+        }
+        if fitting.is_empty() {
+            continue;
+        }
         bp.notes.push(format!(
             "rows' reductions along φ{} run {lanes} at a time, one per vector lane",
             band.first + 1
         ));
     }
+}
+
+/// True when the group `members` of a two-loop band is a stream of
+/// reductions across rows into cells along its vector loop (bicg's `s[j]
+/// += r[i] * A[i][j]` with `j` innermost): its innermost point loop is the
+/// vector loop, every access is contiguous or invariant along it, the
+/// other point loop (the rows) writes only cells fixed along it, and its
+/// tiles hold whole blocks of `lanes` rows.
+fn is_column_stream(cx: &Cx, bp: &BandPlan, band: &Band, members: &[usize], lanes: i64) -> bool {
+    let Cx { scop, sched, .. } = *cx;
+    let Some(&first) = members.first() else {
+        return false;
+    };
+    let order = &bp.orders[first];
+    let [rows, inner] = order[..] else {
+        return false;
+    };
+    members.iter().all(|&s| {
+        bp.orders[s] == *order
+            && bp.vector[s]
+            && !bp.inner_wave[s]
+            && bp.sizes[s][rows] % lanes == 0
+    }) && reductions_only(scop, sched, band, rows, members)
+        && contiguous_along(scop, sched, band, inner, members)
 }

@@ -240,7 +240,12 @@ fn fused(
         };
         row.insert(d + 2, inside);
     }
-    for l in new.lane_dims.iter_mut().filter(|l| **l >= d + 2) {
+    for l in new
+        .lane_dims
+        .iter_mut()
+        .chain(new.block_dims.iter_mut())
+        .filter(|l| **l >= d + 2)
+    {
         *l += 1;
     }
     new.dims.insert(
@@ -250,6 +255,7 @@ fn fused(
             parallel: false,
             only: None,
             unroll: false,
+            jam_block: false,
             what: "sequence".into(),
         },
     );

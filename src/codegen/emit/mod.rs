@@ -24,6 +24,7 @@ use crate::ffi::shim;
 use crate::scop::model::{Access, Scop};
 
 mod copy_back;
+mod forward;
 pub mod gpu;
 mod hoist;
 mod lanes;
@@ -239,6 +240,9 @@ type Instances = Vec<(usize, Vec<Row>)>;
 /// inner loop over `hoist_dims.1` that do not change from block to block
 /// computed once, before them: see `emit/hoist.rs`;
 /// `r_size` gives each statement's tile size of that inner loop.
+/// With `carry_all`, on a CPU, the cells that an innermost loop's body
+/// loads and stores again and again are forwarded inside it: see
+/// `emit/forward.rs`.
 /// Innermost sequential loops whose bodies are the unrolled copies of a
 /// dimension of `lanes.0` run the copies in vector lanes of `lanes.1`
 /// doubles: see `emit/lanes.rs`.
@@ -258,6 +262,8 @@ pub fn emit(
     gpu_opts: Option<gpu::GpuEmit>,
 ) -> Result<Emitted, EmitError> {
     let first = scop.first_op;
+    // Taken now: the SCoP's operations are erased before the forwarding.
+    let roots = forward::roots(scop);
     let mut order = HashMap::new();
     let mut counter = 0usize;
     fn number(op: Op, order: &mut HashMap<usize, usize>, counter: &mut usize) {
@@ -365,6 +371,9 @@ pub fn emit(
     let after = created.last().and_then(|&op| build::next_op(op));
     let after = || after.ok_or("no operation after the rewritten loops");
     shim::simplify_affine(&mut created);
+    if e.gpu.is_none() && carry_all {
+        forward::run(&created, &roots);
+    }
     // On a GPU, a privatized temporary's last values go to the array's
     // device buffer before the buffers are copied back.
     if e.gpu.is_some() {

@@ -72,7 +72,17 @@ pub(super) fn demote_small_parallel(
     plan: &mut Plan,
 ) -> Option<String> {
     let mut demoted = Vec::new();
-    let innermost = (0..plan.dims.len()).rev().find(|&k| !plan.dims[k].scalar);
+    // The innermost loop: unrolled copies of a jam sit inside it (bicg's
+    // rows, jammed around the vector loop), a register tile's unrolled
+    // dimensions stand for it.
+    let reg_dim = |k: usize| {
+        plan.register_tiles
+            .iter()
+            .any(|&(u, _, _)| k == u || k == u + 1)
+    };
+    let innermost = (0..plan.dims.len())
+        .rev()
+        .find(|&k| !plan.dims[k].scalar && (!plan.dims[k].unroll || reg_dim(k)));
     let latency_bound = innermost.is_some_and(|k| {
         matches!(carries(scop, deps, &plan.schedule, k), Ok(true))
     });
@@ -85,6 +95,7 @@ pub(super) fn demote_small_parallel(
         if !plan.dims[k].parallel {
             continue;
         }
+
         if let Ok(Some(w)) = work_per_loop(scop, plan, k) {
             if w < min_work {
                 plan.dims[k].parallel = false;
