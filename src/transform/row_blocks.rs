@@ -21,19 +21,23 @@ use super::band_plan::{BandPlan, Cx};
 
 use crate::codegen::emit::lane_wise;
 
-/// The row-blocks stage, after the register tiles and the gather stage:
-/// in bands of two tiled loops without unroll-and-jam or register tiles,
-/// under a first hyperplane whose iterations are independent (coincident:
-/// the jam is legal), the groups (nests of their own) that keep the band's
-/// order with a sequential innermost loop (not the vector loop) carrying
-/// reductions only, along which every access is contiguous or invariant,
-/// with tiles of whole blocks of lanes, whose statements run lane-wise
-/// ([`lane_wise`]: doubles, element-wise arithmetic). Groups whose
-/// innermost point loop is the vector loop, along which every access is
-/// contiguous or invariant, and whose other point loop carries reductions
-/// only, with tiles of whole blocks of lanes along it (bicg's `s[j]` nest
-/// beside its `q[i]` one), are jammed by the same factor, as scalar copies
-/// ([`is_column_stream`]). The band's other groups are left as they are.
+/// The row-blocks stage, after the register tiles and the gather stage,
+/// in bands of two tiled loops without unroll-and-jam or register tiles.
+/// Row blocks: under a first hyperplane whose iterations are independent
+/// (coincident: the lanes run the rows at once), the groups (nests of
+/// their own) that keep the band's order with a sequential innermost loop
+/// (not the vector loop) carrying reductions only, along which every
+/// access is contiguous or invariant, with tiles of whole blocks of lanes,
+/// whose statements run lane-wise ([`lane_wise`]: doubles, element-wise
+/// arithmetic). Column streams: groups whose innermost point loop is the
+/// vector loop, along which every access is contiguous or invariant, and
+/// whose other point loop carries reductions only, with tiles of whole
+/// blocks of lanes along it (bicg's `s[j]` nest beside its `q[i]` one,
+/// gramschmidt's `R[k][j]` beside a norm that makes the band's first
+/// hyperplane sequential), are jammed by the same factor, as scalar copies
+/// that run in order ([`is_column_stream`]): a jam inside a tiled band,
+/// which is permutable, is legal. The band's other groups are left as
+/// they are.
 pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
     let lanes = cx.opts.row_lanes;
     if lanes <= 1 || cx.opts.unroll_jam > 1 {
@@ -45,7 +49,6 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
             || band.len != 2
             || bp.jam > 0
             || bp.wavefront
-            || !band.coincident[0]
             || bp.reg.iter().any(Option::is_some)
             || bp.groups.is_empty()
         {
@@ -72,12 +75,14 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
             .iter()
             .copied()
             .filter(|members| {
-                members.iter().all(|&s| {
-                    bp.orders[s] == [0, 1]
-                        && !bp.vector[s]
-                        && !bp.inner_wave[s]
-                        && bp.sizes[s][0] % lanes == 0
-                }) && reductions_only(scop, sched, band, 1, members)
+                band.coincident[0]
+                    && members.iter().all(|&s| {
+                        bp.orders[s] == [0, 1]
+                            && !bp.vector[s]
+                            && !bp.inner_wave[s]
+                            && bp.sizes[s][0] % lanes == 0
+                    })
+                    && reductions_only(scop, sched, band, 1, members)
                     && contiguous_along(scop, sched, band, 1, members)
                     && members.iter().all(|&s| lane_wise(scop, s))
             })

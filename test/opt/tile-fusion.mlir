@@ -9,6 +9,10 @@
 // tiles (kept: tile-sizes=7), and with fusion off. @gs_cross reads
 // R[k][j - 1] in the second update: a dependence from one tile of j to the
 // next, which a fused parallel loop would race on; its nests stay apart.
+// The first update sums across the rows i into R[k][j] along the vector
+// loop j: a column stream, its rows jammed by 8 (the band's first
+// hyperplane is sequential for the norm's statement, which the jam inside
+// the permutable band does not need): 37 rows, 4 full blocks, then 5.
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2> %t.remarks | %polyrs-runner --threads=2 - > %t.fused
@@ -30,7 +34,7 @@
 // SUMS-COUNT-6: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 //
-// REMARK: remark: poly-opt: 7 statements, {{.*}}; tile loops of S5, S6 fused (the same tiles, the same cells);{{.*}}legality verified
+// REMARK: remark: poly-opt: 7 statements, {{.*}}; sums across rows along φ5 taken 8 rows at a time;{{.*}}; tile loops of S5, S6 fused (the same tiles, the same cells);{{.*}}legality verified
 // REMARK: remark: poly-opt: 7 statements,
 // REMARK-NOT: fused
 // REMARK-SAME: legality verified
