@@ -1,0 +1,46 @@
+/* What the caches and memory deliver to a stream of reads: the best of 30
+ * passes summing an array of SIZE bytes (already in cache after the first
+ * pass when it fits), on OMP_NUM_THREADS threads, each summing its share,
+ * in ms and GB/s. The ceiling of a kernel that must read that many bytes
+ * (gesummv's A and B at LARGE: 27 MB; bicg's A: 32 MB; a pass over
+ * gramschmidt's trailing matrix) whatever its schedule.
+ *
+ *   gcc -O3 -march=native -ffast-math -fopenmp bench/bandwidth.c -o /tmp/polyrs-bandwidth
+ *   OMP_NUM_THREADS=2 /tmp/polyrs-bandwidth 27000000
+ *
+ * -ffast-math lets gcc vectorize the sum with several accumulators, so
+ * that the reads, not the adds' latency, bound it.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv) {
+  if (argc != 2 || atol(argv[1]) < 64) {
+    fprintf(stderr, "usage: %s SIZE_IN_BYTES (at least 64)\n", argv[0]);
+    return 2;
+  }
+  long n = atol(argv[1]) / 64 * 8;
+  double *a = aligned_alloc(64, n * sizeof(double));
+  if (!a) {
+    fprintf(stderr, "cannot allocate %ld bytes\n", n * (long)sizeof(double));
+    return 1;
+  }
+  for (long i = 0; i < n; i++)
+    a[i] = i * 1e-9;
+  double best = 1e30, keep = 0;
+  for (int round = 0; round < 30; round++) {
+    double t = omp_get_wtime(), total = 0;
+#pragma omp parallel for reduction(+ : total) schedule(static)
+    for (long i = 0; i < n; i += 8)
+      total += a[i] + a[i + 1] + a[i + 2] + a[i + 3] + a[i + 4] + a[i + 5] + a[i + 6] + a[i + 7];
+    t = omp_get_wtime() - t;
+    keep += total;
+    if (t < best)
+      best = t;
+  }
+  printf("%.1f MB on %d threads: %.3f ms, %.1f GB/s (checksum %g)\n", n * 8 / 1e6,
+         omp_get_max_threads(), best * 1e3, n * 8 / best / 1e9, keep);
+  free(a);
+  return 0;
+}
