@@ -25,6 +25,11 @@
 //!   [`VECTOR_TILE_VECTORS`] vectors.
 //! * **Parallel tiles**: at least [`TILES_PER_THREAD`] per thread when a
 //!   parallel loop's tiles grow for a vector loop.
+//! * **Stream tile**: the vector loop of a column stream (bicg's `s[j] +=
+//!   r[i] * A[i][j]`, rows jammed around it) takes one tile per thread, at
+//!   most as long as its cells, one double each, fill [`L1_SHARE`] of L1:
+//!   they stay there while every block of rows adds to them, and each
+//!   thread reads whole rows' stretches, not many short ones.
 //!
 //! Every number here is a model parameter, the same for every machine;
 //! what differs between machines comes from [`CpuTarget`].
@@ -108,6 +113,8 @@ pub struct Sizes {
     pub threads: i64,
     /// Bytes that one tile of fused nests may touch.
     pub fused_tile_bytes: i64,
+    /// Longest tile of a column stream's vector loop.
+    pub stream_tile: i64,
 }
 
 /// The largest power of two at most `n` (1 for `n < 1`).
@@ -146,6 +153,7 @@ impl Sizes {
             min_parallel_tiles: TILES_PER_THREAD * threads,
             threads,
             fused_tile_bytes: i64::try_from(target.l2_bytes / FUSED_L2_SHARE).unwrap_or(i64::MAX),
+            stream_tile: (l1 / elem).max(lanes),
         }
     }
 }
@@ -172,6 +180,8 @@ mod tests {
         assert_eq!((s.reduction_tile, s.panel_tile), (64, 1024));
         assert_eq!(s.vector_tile, 256);
         assert_eq!((s.min_parallel_tiles, s.threads), (8, 2));
+        // A quarter of 32 KiB of doubles.
+        assert_eq!(s.stream_tile, 1024);
     }
 
     /// Skylake-SP: LLVM vectorizes with ymm (see `PREFER_256_BIT`), of
@@ -201,6 +211,7 @@ mod tests {
         assert_eq!((s.reduction_tile, s.panel_tile), (128, 256));
         assert_eq!(s.vector_tile, 128);
         assert_eq!(s.min_parallel_tiles, 32);
+        assert_eq!(s.stream_tile, 1024);
     }
 
     #[test]
@@ -213,6 +224,7 @@ mod tests {
         let s = Sizes::of(&t);
         assert!(s.register_block.0 >= 1 && s.register_block.1 >= 1);
         assert!(s.reduction_tile >= 8 && s.panel_tile >= s.register_block_wide);
+        assert!(s.stream_tile >= 1);
         t.vector_bits = 1024;
         t.vector_registers = 256;
         let s = Sizes::of(&t);

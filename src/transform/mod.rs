@@ -135,6 +135,11 @@ pub struct Options {
     /// reductions into cells fixed along it (gesummv's `tmp[i]` along
     /// `j`), that many rows' reductions run at once, one per lane.
     pub row_lanes: i64,
+    /// Longest tile of a column stream's vector loop, which otherwise
+    /// takes one tile per thread (`row_blocks.rs`,
+    /// [`crate::target::cpu::Sizes::stream_tile`]; 0: the tiles stay as
+    /// they are, as with explicit `tile-sizes`).
+    pub stream_tile: i64,
     /// Register tile `(u, v)` of bands of three or more loops (off when
     /// `v <= 1` or with `unroll_jam`): see `analysis::register_dims`; the point
     /// loop of the writes' invariant dimension goes inside blocks of `u`

@@ -96,6 +96,7 @@ pub(super) fn translate(options: &OptOptions) -> Result<Translated, PassError> {
         fused_tile_bytes: derived.fused_tile_bytes,
         unroll_jam: options.unroll_jam.min(16) as i64,
         row_lanes: if options.row_blocks { target.lanes(8) } else { 0 },
+        stream_tile: if options.tile_sizes.is_empty() { derived.stream_tile } else { 0 },
         register_tile: if options.register_tile {
             match options.register_tile_sizes[..] {
                 [] => derived.register_block,

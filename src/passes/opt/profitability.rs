@@ -96,6 +96,7 @@ pub(super) fn demote_small_parallel(
             continue;
         }
 
+
         if let Ok(Some(w)) = work_per_loop(scop, plan, k) {
             if w < min_work {
                 plan.dims[k].parallel = false;
