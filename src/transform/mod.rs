@@ -229,6 +229,15 @@ pub struct Plan {
     pub stages: Vec<(&'static str, String)>,
 }
 
+impl Plan {
+    /// Dimension `k` is one of a register tile's two unrolled loops.
+    pub fn in_register_tile(&self, k: usize) -> bool {
+        self.register_tiles
+            .iter()
+            .any(|&(u, _, _)| k == u || k == u + 1)
+    }
+}
+
 /// A new local `l` of `locals` with `t·l <= φ <= t·l + t - 1`: the block
 /// of size `t` that `φ` falls in.
 fn tile_local(locals: &mut Locals, phi: &Form, t: i64) -> Result<usize, MathError> {

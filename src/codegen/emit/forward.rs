@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::ffi::build;
 use crate::ffi::ir::{Block, Expr, ExprKind, Op, Val};
-use crate::scop::model::{AccessKind, Scop};
+use crate::scop::model::Scop;
 
 /// The operations a forwarded body may hold besides loads and stores.
 fn pure(name: &str) -> bool {
@@ -29,12 +29,25 @@ fn pure(name: &str) -> bool {
         || name == "affine.yield"
 }
 
+/// The position of the memref among the operands of an `affine.load` (0)
+/// or an `affine.store` (1, after the value); `None` for another
+/// operation.
+pub(super) fn memref_position(op: Op) -> Option<usize> {
+    match op.name().as_str() {
+        "affine.load" => Some(0),
+        "affine.store" => Some(1),
+        _ => None,
+    }
+}
+
 /// The array (its root's key) each memref of the SCoP's accesses names.
 pub(super) fn roots(scop: &Scop) -> HashMap<usize, usize> {
     let mut out = HashMap::new();
     for st in &scop.statements {
         for a in &st.accesses {
-            let at = if a.kind == AccessKind::Write { 1 } else { 0 };
+            let Some(at) = memref_position(a.op) else {
+                continue;
+            };
             if let Some(m) = a.op.operands().get(at) {
                 out.insert(m.key(), scop.arrays[a.array.0].root().key());
             }
@@ -45,9 +58,8 @@ pub(super) fn roots(scop: &Scop) -> HashMap<usize, usize> {
 
 /// Forwards the cells of every innermost `affine.for` in `ops` and the
 /// operations nested in them (see the module text); `roots` from
-/// [`roots`]. Returns the number of loads and stores removed.
-pub(super) fn run(ops: &[Op], roots: &HashMap<usize, usize>) -> usize {
-    let mut removed = 0;
+/// [`roots`].
+pub(super) fn run(ops: &[Op], roots: &HashMap<usize, usize>) {
     let mut stack: Vec<Op> = ops.to_vec();
     while let Some(op) = stack.pop() {
         for r in op.regions() {
@@ -55,14 +67,13 @@ pub(super) fn run(ops: &[Op], roots: &HashMap<usize, usize>) -> usize {
                 let inner = b.ops();
                 let straight = inner.iter().all(|o| o.regions().is_empty());
                 if straight && op.name() == "affine.for" {
-                    removed += forward_block(b, roots);
+                    forward_block(b, roots);
                 } else {
                     stack.extend(inner);
                 }
             }
         }
     }
-    removed
 }
 
 /// A subscript as a linear form over the access's operands (by value):
@@ -112,11 +123,7 @@ fn add_linear(
 /// An access: its memref, and the cell: per subscript, its linear form
 /// (`None` for one that is not linear).
 fn access(op: Op) -> Option<(Val, Vec<Option<Linear>>)> {
-    let at = match op.name().as_str() {
-        "affine.load" => 0,
-        "affine.store" => 1,
-        _ => return None,
-    };
+    let at = memref_position(op)?;
     let operands = op.operands();
     let memref = *operands.get(at)?;
     let map = op.map_attr(c"map")?;
@@ -145,7 +152,7 @@ fn same_cell(a: &[Option<Linear>], b: &[Option<Linear>]) -> Option<bool> {
 }
 
 /// [`run`] on one straight-line body.
-fn forward_block(block: Block, roots: &HashMap<usize, usize>) -> usize {
+fn forward_block(block: Block, roots: &HashMap<usize, usize>) {
     let ops = block.ops();
     // Per memref: its distinct cells, or `None` once two may overlap.
     type Cells = Option<Vec<Vec<Option<Linear>>>>;
@@ -160,18 +167,18 @@ fn forward_block(block: Block, roots: &HashMap<usize, usize>) -> usize {
             if pure(&name) {
                 continue;
             }
-            return 0;
+            return;
         };
         // A memref used as a subscript or stored as a value is not
         // followed: leave the body alone.
-        let at = if name == "affine.load" { 0 } else { 1 };
+        let at = memref_position(op).unwrap_or(0);
         if op
             .operands()
             .iter()
             .enumerate()
             .any(|(k, v)| k != at && v.is_memref())
         {
-            return 0;
+            return;
         }
         let m = memref.key();
         let root = roots.get(&m).copied().unwrap_or(m);
@@ -200,7 +207,6 @@ fn forward_block(block: Block, roots: &HashMap<usize, usize>) -> usize {
     };
     let mut value: HashMap<(usize, usize), Val> = HashMap::new();
     let mut last_store: HashMap<(usize, usize), Op> = HashMap::new();
-    let mut removed = 0;
     for (op, m, number) in accesses {
         if !forwarded(m) {
             continue;
@@ -212,7 +218,6 @@ fn forward_block(block: Block, roots: &HashMap<usize, usize>) -> usize {
                 Some(&v) => {
                     build::replace_uses(result, v);
                     build::erase(op);
-                    removed += 1;
                 }
                 None => {
                     value.insert(cell, result);
@@ -224,10 +229,8 @@ fn forward_block(block: Block, roots: &HashMap<usize, usize>) -> usize {
             };
             if let Some(old) = last_store.insert(cell, op) {
                 build::erase(old);
-                removed += 1;
             }
             value.insert(cell, stored);
         }
     }
-    removed
 }

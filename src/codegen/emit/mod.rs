@@ -1071,7 +1071,7 @@ impl Emitter<'_> {
             if let Some((buf, lead, lows)) = self.expanded.get(&op.key()) {
                 // X[i] becomes X'[c - lb, i]: the buffer, then the values of
                 // the expanded iterators, then the old map operands.
-                let at_memref = if op.name() == "affine.store" { 1 } else { 0 };
+                let at_memref = forward::memref_position(op).unwrap_or(0);
                 let old = c.operands();
                 let mut operands: Vec<Val> = old[..at_memref].to_vec();
                 operands.push(*buf);

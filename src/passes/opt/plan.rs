@@ -108,11 +108,7 @@ pub(super) fn plan_with(
             continue;
         }
         // Register tiles pay only when their full blocks unroll.
-        let reg_dims = |k: usize| {
-            plan.register_tiles
-                .iter()
-                .any(|&(u, _, _)| k == u || k == u + 1)
-        };
+        let reg_dims = |k: usize| plan.in_register_tile(k);
         if !plan.register_tiles.is_empty() {
             // Guards in the partial blocks along a triangular edge are
             // accepted when the plan without register tiles needs none:

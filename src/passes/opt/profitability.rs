@@ -75,14 +75,9 @@ pub(super) fn demote_small_parallel(
     // The innermost loop: unrolled copies of a jam sit inside it (bicg's
     // rows, jammed around the vector loop), a register tile's unrolled
     // dimensions stand for it.
-    let reg_dim = |k: usize| {
-        plan.register_tiles
-            .iter()
-            .any(|&(u, _, _)| k == u || k == u + 1)
-    };
     let innermost = (0..plan.dims.len())
         .rev()
-        .find(|&k| !plan.dims[k].scalar && (!plan.dims[k].unroll || reg_dim(k)));
+        .find(|&k| !plan.dims[k].scalar && (!plan.dims[k].unroll || plan.in_register_tile(k)));
     let latency_bound = innermost.is_some_and(|k| {
         matches!(carries(scop, deps, &plan.schedule, k), Ok(true))
     });
