@@ -138,7 +138,11 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     wavefront (`wavefront`). A wavefront restarted inside sequential loops
     is retried with a statement split at a hyperplane its dependences come
     from or go to (`split`: Floyd-Warshall's rows before, at and after row
-    `k`), kept when that gives parallel loops instead. The final schedule, tiles and parallel loops
+    `k`), kept when that gives parallel loops instead. Statements that have
+    loops of their own beside a sibling loop get that loop's dimension at
+    the iteration whose cells line up with theirs (`embed`: Gram-Schmidt's
+    column norm at `j = k`), kept when the loops around them then form one
+    tiled band. The final schedule, tiles and parallel loops
     included, is re-checked by the independent legality checker
     (`verify`, on by default) before any code is generated; the SCoP is then
     replaced in place by loops generated from the schedule (`affine.for`,
@@ -212,6 +216,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "In two-loop bands whose innermost loop reduces into cells fixed along it (gesummv's tmp[i] += A[i][j] * x[j] along j), run one vector's lanes of rows at once: the rows' accumulators in one vector, each lane's sums in the input's order (bit-exact), the rows' elements loaded as vectors and transposed in registers; where the rows instead reduce into cells along the vector loop (bicg's s[j] += r[i] * A[i][j], j innermost), take as many rows at a time, each cell loaded and stored once per block of rows">,
     Option<"split", "split", "bool", /*default=*/"true",
            "When a band runs as a wavefront inside sequential loops, split a statement's domain at a hyperplane its dependences come from or go to (index-set splitting) and keep the result if it has parallel loops instead">,
+    Option<"embed", "embed", "bool", /*default=*/"true",
+           "When the outermost band is a single loop, give statements that have loops of their own beside a sibling loop that loop's dimension, fixed at the iteration whose cells line up with theirs (Gram-Schmidt's column norm and normalization at j = k), and keep the result if the loops around them then form one tiled band; inside its tiles, a statement sequence with loops of its own then runs with the band's stride-1 point loop innermost, rows jammed by a vector's lanes">,
     Option<"privatize", "privatize", "bool", /*default=*/"true",
            "When the plan has no parallel loop, expand small temporaries per iteration of their enclosing loops if that provably computes the same values, and keep the result if it has parallel loops">,
     Option<"noalias", "noalias", "bool", /*default=*/"false",

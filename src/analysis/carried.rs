@@ -50,6 +50,60 @@ pub fn carries(
     ours
 }
 
+/// Whether some dependence of `deps` runs backwards at dimension `k` of
+/// `schedule`: an instance pair at distance zero on the dimensions before
+/// `k` and negative at `k` (the sink before the source). A schedule legal
+/// on its first `k` dimensions stays legal through dimension `k` exactly
+/// when none does; the stages that reorder a legal plan's inner
+/// dimensions ask it of each dimension they change. Stops at the first
+/// dependence piece found.
+///
+/// Debug and test builds ask the checker too ([`crate::sched::verify`],
+/// which reports each violated dependence at the first dimension where
+/// some instance pair runs backwards) and assert that the answers agree:
+/// no violation at `k` when none runs backwards there, and one at `k` or
+/// before when some does.
+pub fn reverses(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    k: usize,
+) -> Result<bool, MathError> {
+    let ours = first_reversed(scop, deps, schedule, k);
+    #[cfg(debug_assertions)]
+    if let (Ok(ours), Ok(checker)) = (&ours, crate::sched::verify(scop, deps, schedule)) {
+        let at = checker.iter().any(|v| v.level == Some(k));
+        let by = checker.iter().any(|v| v.level.is_some_and(|l| l <= k));
+        assert!(
+            if *ours { by } else { !at },
+            "the reversed-dependence analysis and the checker disagree on dimension {k}"
+        );
+    }
+    ours
+}
+
+fn first_reversed(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    k: usize,
+) -> Result<bool, MathError> {
+    let n = dims(scop, schedule)?;
+    if k >= n {
+        return Err(MathError::Space(format!(
+            "dimension {k} does not exist (the schedule has {n})"
+        )));
+    }
+    for d in deps {
+        for piece in &d.relation {
+            if negative_at(&distances(schedule, d, piece, n)?, k)? {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
 fn first_carried(
     scop: &Scop,
     deps: &[Dependence],
@@ -127,6 +181,25 @@ fn carried_by(set: &BasicRel, k: usize) -> Result<bool, MathError> {
         }
     }
     Ok(false)
+}
+
+/// Whether some distance of `set` is zero before dimension `k` and
+/// negative at `k`.
+fn negative_at(set: &BasicRel, k: usize) -> Result<bool, MathError> {
+    let np = set.space().n_param();
+    let unit = |dim: usize, sign: i64, constant: i64| {
+        let mut r = vec![0i64; set.n_col() + 1];
+        r[np + dim] = sign;
+        r[set.n_col()] = constant;
+        r
+    };
+    let mut v = set.clone();
+    for dim in 0..k {
+        v.add_eq(unit(dim, 1, 0))?;
+    }
+    // -δ_k - 1 >= 0
+    v.add_ineq(unit(k, -1, -1))?;
+    Ok(!v.is_empty()?)
 }
 
 /// Statement `s`'s schedule as a map `tuple -> [t0, ..., t(n-1)]` over

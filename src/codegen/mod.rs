@@ -1647,7 +1647,8 @@ impl Gen<'_> {
             .plan
             .register_tiles
             .iter()
-            .any(|&(u, _, _)| u >= 3 && (k == u - 3 || k == u - 2));
+            .any(|&(u, _, _)| u >= 3 && (k == u - 3 || k == u - 2))
+            || self.plan.block_dims.iter().any(|&l| l >= 2 && k == l - 2);
         // Per item: its other bounds, minus those implied by the common ones
         // and its own outer constraints.
         let mut own: Vec<(Vec<Row>, Vec<Row>)> = Vec::new();

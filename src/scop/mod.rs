@@ -1,9 +1,10 @@
 //! Static control parts: detection ([`detect`]), affine forms ([`form`]) and
 //! the polyhedral model — domains, accesses, original schedule ([`model`]),
-//! and its rewrites: privatization ([`privatize`]) and index-set splitting
-//! ([`split`]).
+//! and its rewrites: embedding ([`embed`]), privatization ([`privatize`]) and
+//! index-set splitting ([`split`]).
 
 pub mod detect;
+pub mod embed;
 pub mod form;
 pub mod model;
 pub mod privatize;

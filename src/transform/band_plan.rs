@@ -11,7 +11,7 @@
 //! stage to the checker.
 
 use super::analysis::{band_groups, Band};
-use super::{tile_local, Options, Plan, PlanDim};
+use super::{tile_local, Options, Plan, PlanDim, Tiling};
 use crate::deps::Dependence;
 use crate::math::MathError;
 use crate::sched::pluto::{DimKind, PlutoSchedule};
@@ -206,6 +206,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 only: None,
                 unroll: false,
                 jam_block: false,
+                tiling: Tiling::None,
                 what: "sequence".into(),
             });
             k += 1;
@@ -224,6 +225,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                     only: None,
                     unroll: false,
                     jam_block: false,
+                    tiling: Tiling::None,
                     what: format!("φ{}", band.first + d),
                 });
             }
@@ -389,6 +391,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                     only,
                     unroll: false,
                     jam_block: false,
+                    tiling: Tiling::Tile,
                     what,
                 });
             }
@@ -407,6 +410,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 only: None,
                 unroll: false,
                 jam_block: false,
+                tiling: Tiling::None,
                 what: format!("{what} (point loop {pos} of the band)"),
             };
             for pos in 0..band.len - 3 {
@@ -423,6 +427,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                     only: None,
                     unroll: true,
                     jam_block: false,
+                    tiling: Tiling::None,
                     what: what.into(),
                 });
             }
@@ -438,6 +443,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 only: None,
                 unroll: false,
                 jam_block: jam_positions.contains(&pos),
+                tiling: Tiling::Point,
                 what: if jam_positions.contains(&pos) {
                     format!("unroll-jam blocks of {}", point_name(pos))
                 } else {
@@ -458,6 +464,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 only: None,
                 unroll: true,
                 jam_block: false,
+                tiling: Tiling::None,
                 what: format!("unrolled {}", point_name(pos)),
             });
         }

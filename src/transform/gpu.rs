@@ -25,7 +25,7 @@
 //! next to `y`, then `z`; a block has [`THREADS_PER_BLOCK`] threads.
 
 use super::analysis::bands;
-use super::{tile_local, Plan, PlanDim};
+use super::{tile_local, Plan, PlanDim, Tiling};
 use crate::math::constraint::BasicRel;
 use crate::math::union::UnionRel;
 use crate::math::MathError;
@@ -231,6 +231,7 @@ pub fn plan(
                     only: None,
                     unroll: false,
                     jam_block: false,
+                    tiling: Tiling::None,
                     what: format!("blocks over tiles of φ{}", band.first + d),
                 });
                 roles.push(GpuRole::Block);
@@ -242,6 +243,7 @@ pub fn plan(
                     only: None,
                     unroll: false,
                     jam_block: false,
+                    tiling: Tiling::None,
                     what: format!(
                         "⌊φ{} / {k}⌋ run by every thread of a block (shared memory)",
                         band.first + d
@@ -256,6 +258,7 @@ pub fn plan(
                     only: None,
                     unroll: false,
                     jam_block: false,
+                    tiling: Tiling::None,
                     what: match tiled_rows {
                         Some((my, r)) if my == m => {
                             format!("threads over ⌊φ{} / {r}⌋", band.first + d)
@@ -275,6 +278,7 @@ pub fn plan(
                     only: None,
                     unroll: false,
                     jam_block: false,
+                    tiling: Tiling::None,
                     what: format!("φ{} inside each thread", band.first + d),
                 });
                 roles.push(GpuRole::Inside);
@@ -286,6 +290,7 @@ pub fn plan(
                     only: None,
                     unroll: true,
                     jam_block: false,
+                    tiling: Tiling::None,
                     what: format!("φ{}: {r} rows of each thread", band.first + mapped[my]),
                 });
                 roles.push(GpuRole::Inside);
@@ -305,6 +310,7 @@ pub fn plan(
             only: None,
             unroll: false,
             jam_block: false,
+            tiling: Tiling::None,
             what: match (scalar, host_or_inside(k)) {
                 (true, _) => "sequence".into(),
                 (false, GpuRole::Host) => format!("φ{k} on the host"),

@@ -58,6 +58,7 @@ mod point_order;
 pub mod promote;
 mod register_tile;
 mod row_blocks;
+mod sink_point;
 mod sizes;
 mod tile_fusion;
 mod unroll_jam;
@@ -154,6 +155,20 @@ pub struct Options {
 /// Largest number of copies of a statement that unroll-and-jam makes.
 pub const MAX_JAM_COPIES: i64 = 16;
 
+/// Where a plan dimension's loop sits in a tiled band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tiling {
+    /// A loop over the band's tiles (a wavefront of them included).
+    Tile,
+    /// A plain point loop inside the tiles, in the band's point order (any
+    /// order of them is legal).
+    Point,
+    /// Neither: a loop of an untiled band, a scalar dimension, or a loop
+    /// that a later stage made (register blocks, unrolled copies, GPU
+    /// blocks and threads).
+    None,
+}
+
 /// One dimension of the final schedule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanDim {
@@ -172,6 +187,8 @@ pub struct PlanDim {
     /// The loop runs over the blocks of an unroll-and-jam (each block's
     /// iterations are those of an unrolled dimension further in).
     pub jam_block: bool,
+    /// Where it sits in a tiled band.
+    pub tiling: Tiling,
     /// What it is, for remarks: `tile of φ1`, `point φ0`, `wavefront`, ….
     pub what: String,
 }
@@ -261,7 +278,8 @@ type Stage = fn(&Cx, &mut [BandPlan]);
 /// The plan's stages, in order, after tiling (every band of two loops or
 /// more, in the scheduler's point order: [`BandPlan::new`]). Each edits
 /// the declarative band plans; [`band_plan::materialize`] writes the
-/// schedule once, at the end, then [`inner_distribute::run`] runs on it.
+/// schedule once, at the end, then [`inner_distribute::run`],
+/// [`sink_point::run`] and [`tile_fusion::run`] run on it, in that order.
 const STAGES: [(&str, Stage); 6] = [
     ("parallel", parallel::run),
     ("point order", point_order::run),
@@ -353,6 +371,19 @@ pub fn plan_checked(
     if opts.trace_stages && plan.inner_distributed {
         trace.push(("inner distribute", plan.to_text(scop)));
     }
+    let what_before: Vec<String> = plan.dims.iter().map(|d| d.what.clone()).collect();
+    sink_point::run(&cx, &mut plan);
+    if plan.dims.iter().map(|d| &d.what).ne(what_before.iter()) {
+        if opts.trace_stages {
+            trace.push(("point sinking", plan.to_text(scop)));
+        }
+        if let Some(check) = check.as_mut() {
+            check("point sinking", &plan).map_err(|why| PlanError::Rejected {
+                stage: "point sinking",
+                why,
+            })?;
+        }
+    }
     let dims_before = plan.dims.len();
     tile_fusion::run(&cx, &mut plan);
     if plan.dims.len() != dims_before {
@@ -428,6 +459,7 @@ pub fn original_plan(scop: &Scop) -> Plan {
             only: None,
             unroll: false,
             jam_block: false,
+            tiling: Tiling::None,
             what: if scalar[k] {
                 "sequence".into()
             } else {

@@ -29,7 +29,7 @@
 
 use super::analysis::extent_of;
 use super::band_plan::Cx;
-use super::{Plan, PlanDim};
+use super::{Plan, PlanDim, Tiling};
 use crate::analysis::carried::carries;
 use crate::deps::Dependence;
 use crate::sched::pluto::PlutoSchedule;
@@ -256,6 +256,7 @@ fn fused(
             only: None,
             unroll: false,
             jam_block: false,
+            tiling: Tiling::None,
             what: "sequence".into(),
         },
     );

@@ -9,14 +9,17 @@
 // after (parallel loops on 2 OpenMP threads), with the default tiles and
 // partial ones.
 //
+// With embed=false throughout: embedded (test/opt/embed.mlir), the norm and
+// the division would join k and j in one tiled band instead.
+//
 // RUN: %polyrs-runner --threads=2 %s > %t.before
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2> %t.remarks | %polyrs-runner --threads=2 - > %t.after
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false tile-sizes=7' | %polyrs-runner --threads=2 - > %t.seven
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false embed=false' 2> %t.remarks | %polyrs-runner --threads=2 - > %t.after
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false embed=false tile-sizes=7' | %polyrs-runner --threads=2 - > %t.seven
 // RUN: diff %t.before %t.after
 // RUN: diff %t.before %t.seven
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
 // RUN: FileCheck %s --input-file=%t.remarks --check-prefix=REMARK
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2>/dev/null | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false embed=false' 2>/dev/null | FileCheck %s
 //
 // SUMS-COUNT-3: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}

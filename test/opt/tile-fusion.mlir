@@ -14,11 +14,14 @@
 // hyperplane is sequential for the norm's statement, which the jam inside
 // the permutable band does not need): 37 rows, 4 full blocks, then 5.
 //
+// With embed=false throughout: embedded (test/opt/embed.mlir), the norm and
+// the division would join k and j in one tiled band instead.
+//
 // RUN: %polyrs-runner --threads=2 %s > %t.before
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2> %t.remarks | %polyrs-runner --threads=2 - > %t.fused
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false l2-cache=4' 2> %t.remarks-small | %polyrs-runner --threads=2 - > %t.small
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false tile-sizes=7' 2> %t.remarks-seven | %polyrs-runner --threads=2 - > %t.seven
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false fuse-tiles=false' 2> %t.remarks-off | %polyrs-runner --threads=2 - > %t.off
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false embed=false' 2> %t.remarks | %polyrs-runner --threads=2 - > %t.fused
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false embed=false l2-cache=4' 2> %t.remarks-small | %polyrs-runner --threads=2 - > %t.small
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false embed=false tile-sizes=7' 2> %t.remarks-seven | %polyrs-runner --threads=2 - > %t.seven
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false embed=false fuse-tiles=false' 2> %t.remarks-off | %polyrs-runner --threads=2 - > %t.off
 // RUN: diff %t.before %t.fused
 // RUN: diff %t.before %t.small
 // RUN: diff %t.before %t.seven
@@ -28,8 +31,8 @@
 // RUN: FileCheck %s --input-file=%t.remarks-small --check-prefix=SMALL
 // RUN: FileCheck %s --input-file=%t.remarks-seven --check-prefix=SEVEN
 // RUN: FileCheck %s --input-file=%t.remarks-off --check-prefix=OFF
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2>/dev/null | FileCheck %s
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false fuse-tiles=false' 2>/dev/null | FileCheck %s --check-prefix=APART
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false embed=false' 2>/dev/null | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false embed=false fuse-tiles=false' 2>/dev/null | FileCheck %s --check-prefix=APART
 //
 // SUMS-COUNT-6: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}

@@ -581,9 +581,9 @@ impl Emitter<'_> {
     ) -> Result<(), EmitError> {
         let st = &self.scop.statements[slot.stmt];
         let mut map: HashMap<usize, Val> = HashMap::new();
-        for (i, row) in slot.iters.iter().enumerate() {
+        for (row, iv) in slot.iters.iter().zip(&st.iv_values) {
             let v = self.apply(row, at, created)?;
-            map.insert(st.iv_values[i].key(), v);
+            map.insert(iv.key(), v);
         }
         // The root's backward slice within the statement.
         let slice = self.slice(slot.stmt);

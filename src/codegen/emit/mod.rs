@@ -1017,9 +1017,11 @@ impl Emitter<'_> {
         };
         self.b.set_loc_of(st.op);
         let mut map: HashMap<usize, Val> = HashMap::new();
-        for (k, row) in iters.iter().enumerate() {
+        // Iterators past the input's loops (embedded: `scop::embed`) have
+        // no induction variable, and no operation uses them.
+        for (row, iv) in iters.iter().zip(&st.iv_values) {
             let v = self.apply(row, at, created)?;
-            map.insert(st.iv_values[k].key(), v);
+            map.insert(iv.key(), v);
         }
         // Operations whose values come from the buffer of hoisted operands
         // (and the ones only they use): not cloned.

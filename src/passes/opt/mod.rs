@@ -10,8 +10,10 @@
 //!    intra-tile order, register tiles, parallel loops and wavefronts
 //!    ([`crate::transform`]), the loop tree ([`crate::codegen`]), and the
 //!    profitability rules;
-//! 3. retries for parallel loops, each kept only when it gives some:
-//!    `split` (index-set splitting), `privatize` (expanded temporaries),
+//! 3. retries: `embed` (lower-dimensional statements embedded into a
+//!    sibling loop), kept when the outermost band grows and is tiled; then,
+//!    for parallel loops, each kept only when it gives some: `split`
+//!    (index-set splitting), `privatize` (expanded temporaries),
 //!    `distribute` (distribution for parallelism);
 //! 4. `check`: the independent legality checker on the final schedule and
 //!    on every loop that will run in parallel ([`crate::sched::verify`],
@@ -24,6 +26,7 @@
 
 mod check;
 mod distribute;
+mod embed;
 mod gpu;
 mod options;
 mod plan;
@@ -177,6 +180,9 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         // The retries, in order: each replaces the candidate only when it
         // gives the parallel loops the plan so far lacks.
         let mut c = Candidate { scop, deps, chosen };
+        if options.embed {
+            embed::retry(&mut c, sched.as_ref().ok(), &cx);
+        }
         if options.split {
             split::retry(&mut c, sched.as_ref().ok(), &cx);
         }
