@@ -258,18 +258,19 @@ def classify(tools, text, opts, work, run_programs=True, expected=None):
     return res
 
 
-def repro_script(seed, opts, bin_dir):
+def repro_script(seed, opts, bin_dir, family="mixed"):
     o = options_text(opts)
     popt = "--poly-opt=%s" % shlex.quote(o) if o else "--poly-opt"
     return """#!/usr/bin/env bash
 # Reproduces fuzz case %(seed)d with options %(opts)r: the class and its diagnostics.
-# The program is case.mlir beside this script (also: python3 fuzz/gen.py --seed %(seed)d).
+# The program is case.mlir beside this script (also: python3 fuzz/gen.py --seed %(seed)d%(fam)s).
 # By hand:  polyrs-opt case.mlir %(popt)s | polyrs-runner - --threads=2
 #           polyrs-runner case.mlir --threads=2
 cd "$(dirname "$0")"
 exec python3 %(fuzz)s check --json case.json --options %(qopts)s --bin-dir %(bin)s
 """ % {"seed": seed, "opts": opts, "popt": popt, "fuzz": os.path.join(HERE, "fuzz.py"),
-       "qopts": shlex.quote(opts), "bin": shlex.quote(bin_dir)}
+       "qopts": shlex.quote(opts), "bin": shlex.quote(bin_dir),
+       "fam": "" if family == "mixed" else " --family " + family}
 
 
 def save_failure(outdir, seed, opts, prog, res, bin_dir):
@@ -283,7 +284,7 @@ def save_failure(outdir, seed, opts, prog, res, bin_dir):
         f.write("class: %s\noptions: %s\ndetail: %s\n\n%s" % (res["class"], opts, res["detail"], res["stderr"]))
     p = os.path.join(d, "repro.sh")
     with open(p, "w") as f:
-        f.write(repro_script(seed, opts, bin_dir))
+        f.write(repro_script(seed, opts, bin_dir, prog.get("family", "mixed")))
     os.chmod(p, 0o755)
     return d
 
@@ -298,7 +299,7 @@ def load_prog(args):
             prog = json.load(f)
         gen.fit_arrays(prog)
         return prog
-    return gen.generate(args.seed)
+    return gen.generate(args.seed, args.family)
 
 
 # ---------------------------------------------------------------------------
@@ -594,10 +595,10 @@ def shrink(tools, prog, opts, target, work, log=print, budget_s=600):
 # ---------------------------------------------------------------------------
 
 
-def case(tools, seed, names, out, bin_dir, do_shrink):
+def case(tools, seed, names, out, bin_dir, do_shrink, family="mixed"):
     name = option_set_for(seed, names)
     opts = OPTION_SETS[name]
-    prog = gen.generate(seed)
+    prog = gen.generate(seed, family)
     with tempfile.TemporaryDirectory(prefix="polyrs-fuzz-") as work:
         res = classify(tools, gen.module_text(prog), opts, work, expected=gen.oracle(prog))
         saved = None
@@ -684,7 +685,8 @@ def cmd_run(args):
                 if s is None:
                     done_all = True
                     break
-                pending.add(ex.submit(case, tools, s, names, args.out, args.bin_dir, args.shrink))
+                pending.add(ex.submit(case, tools, s, names, args.out, args.bin_dir, args.shrink,
+                                      args.family))
             if not pending:
                 break
             done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
@@ -965,6 +967,10 @@ def main():
 
     def common(p):
         p.add_argument("--bin-dir", default=bin_dir_default())
+        p.add_argument("--family", choices=gen.FAMILIES, default="mixed",
+                       help="the kind of program: mixed (random nests, the default) or steps "
+                            "(a loop over steps reducing over a column and updating the ones after "
+                            "it, Gram-Schmidt's shape)")
         p.add_argument("--compile-limit", type=float, default=10.0,
                        help="seconds poly-opt may take per program (default 10)")
 

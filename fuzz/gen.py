@@ -28,7 +28,10 @@ largest subscript reached; programs with too many instances are drawn
 again. Every access of the program is therefore inside its array.
 
 Usage:
-  fuzz/gen.py --seed N [--json]      print program N (MLIR, or its AST)
+  fuzz/gen.py --seed N [--family steps] [--json]
+                                     print program N (MLIR, or its AST) of the
+                                     mixed family (random nests) or of the
+                                     steps family (Gram-Schmidt's shape)
   fuzz/gen.py --from-json FILE       print the MLIR of a saved AST
 Only the Python 3 standard library is used.
 """
@@ -326,6 +329,82 @@ class Gen:
             val = self.value(ivs, params, self.r.randint(1, 3))
         return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
 
+    # -- the "steps" family ---------------------------------------------------
+
+    def steps(self):
+        """A program of the "steps" family: a sequential loop over steps `k`
+        whose body reduces over a column, scales it, then updates the
+        columns after it, each with loops of its own over the rows
+        (modified Gram-Schmidt and its relatives: what embedding, point-loop
+        sinking and retiming work on), with random sizes, bounds, offsets,
+        extra statements and statements left out."""
+        r = self.r
+        params = {}
+        if self.chance(0.3):
+            params["n0"] = r.randint(5, 12)
+        m = r.randint(3, 13)
+        n = r.randint(3, 12)
+        A, R, Q, c, B = 0, 1, 2, 3, 4
+        self.ranks = [2, 2, 2, 1, 1]
+        k, i, j = "i0", "i1", "i2"
+        ivs = {"k": V(k), "i": V(i), "j": V(j)}
+        n_hi = add(P("n0"), C(r.randint(-2, 0))) if params and self.chance(0.5) else C(n)
+        rows_lo = [C(0)] if self.chance(0.75) else [V(k)]
+        rows_hi = [C(m)]
+
+        def rows(body):
+            self.niv += 1
+            return {"k": "for", "iv": "i%d" % (100 + self.niv), "lbs": rows_lo, "ubs": rows_hi,
+                    "step": 1, "body": body}
+
+        def row(stmt_fn):
+            loop = rows([])
+            iv = V(loop["iv"])
+            loop["body"] = [stmt_fn(iv)]
+            return loop
+
+        def st(arr, idx, val):
+            self.nstmt += 1
+            return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
+
+        def ld(arr, idx):
+            return ["ld", arr, idx]
+
+        koff = C(r.choice([0, 0, 0, 1]))
+        col = add(ivs["k"], koff)
+        body = []
+        if self.chance(0.8):
+            body.append(st(c, [C(0)], ["f", self.pick([0.0, 0.5])]))
+        if self.chance(0.9):
+            body.append(row(lambda x: st(c, [C(0)], ["+", ld(c, [C(0)]),
+                                                    ["*", ld(A, [x, col]), ld(A, [x, col])]])))
+        if self.chance(0.85):
+            body.append(st(R, [ivs["k"], ivs["k"]], ["*", ld(c, [C(0)]), ["f", self.pick([0.5, 0.25, -0.75])]]))
+        scale = ld(R, [ivs["k"], ivs["k"]]) if self.chance(0.7) else ["f", 1.25]
+        if self.chance(0.9):
+            body.append(row(lambda x: st(Q, [x, ivs["k"]], ["*", ld(A, [x, col]), scale])))
+        inner = []
+        if self.chance(0.7):
+            inner.append(st(R, [ivs["k"], V(j)], ["f", 0.0]))
+        inner.append(row(lambda x: st(R, [ivs["k"], V(j)], ["+", ld(R, [ivs["k"], V(j)]),
+                                                           ["*", ld(Q, [x, ivs["k"]]), ld(A, [x, V(j)])]])))
+        if self.chance(0.2):
+            inner.append(st(B, [V(j)], ["+", ld(B, [V(j)]), ld(R, [ivs["k"], V(j)])]))
+        upd = self.pick(["-", "-", "+"])
+        inner.append(row(lambda x: st(A, [x, V(j)], [upd, ld(A, [x, V(j)]),
+                                                     ["*", ld(Q, [x, ivs["k"]]), ld(R, [ivs["k"], V(j)])]])))
+        if self.chance(0.15):
+            # Something else reads the updated column at the next step.
+            inner.append(row(lambda x: st(B, [V(j)], ["+", ld(B, [V(j)]), ld(A, [add(x, C(0)), V(j)])])))
+        jlo = add(ivs["k"], C(r.choice([1, 1, 1, 2, 0])))
+        body.append({"k": "for", "iv": j, "lbs": [jlo], "ubs": [n_hi], "step": 1, "body": inner})
+        top = {"k": "for", "iv": k, "lbs": [C(0)], "ubs": [add(n_hi, C(-r.choice([0, 0, 1, 2])))],
+               "step": 1, "body": body}
+        arrays = [{"name": "A%d" % a, "rank": self.ranks[a], "shape": None,
+                   "dynamic": self.chance(0.2)} for a in range(len(self.ranks))]
+        return {"seed": self.seed, "params": params, "arrays": arrays, "body": [top],
+                "family": "steps"}
+
     # -- the program --------------------------------------------------------
 
     def program(self):
@@ -513,11 +592,18 @@ def fit_arrays(prog):
     return count
 
 
-def generate(seed):
-    """Program `seed`: the first draw whose instances fit, with its arrays sized."""
+# The families of programs: "mixed" (random nests, the default) and
+# "steps" (a sequential loop over steps reducing over a column and updating
+# the columns after it: Gram-Schmidt's shape, see Gen.steps).
+FAMILIES = ("mixed", "steps")
+
+
+def generate(seed, family="mixed"):
+    """Program `seed` of `family`: the first draw whose instances fit, with
+    its arrays sized."""
     for attempt in range(50):
         g = Gen(seed * 1000 + attempt)
-        prog = g.program()
+        prog = g.steps() if family == "steps" else g.program()
         prog["seed"] = seed
         try:
             fit_arrays(prog)
@@ -774,6 +860,8 @@ def count_statements(prog):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--family", choices=FAMILIES, default="mixed",
+                    help="the kind of program (default: mixed)")
     ap.add_argument("--json", action="store_true", help="print the AST instead of MLIR")
     ap.add_argument("--from-json", metavar="FILE", help="print the MLIR of a saved AST")
     args = ap.parse_args()
@@ -782,7 +870,7 @@ def main():
             prog = json.load(f)
         fit_arrays(prog)
     else:
-        prog = generate(args.seed)
+        prog = generate(args.seed, args.family)
     if args.json:
         json.dump(prog, sys.stdout)
         print()

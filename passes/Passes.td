@@ -142,7 +142,10 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     loops of their own beside a sibling loop get that loop's dimension at
     the iteration whose cells line up with theirs (`embed`: Gram-Schmidt's
     column norm at `j = k`), kept when the loops around them then form one
-    tiled band. The final schedule, tiles and parallel loops
+    tiled band; there, a statement that needs all of another's loop at the
+    same step and feeds it at the next is retimed by one step and fused
+    with it (Gram-Schmidt's column update with the next step's sums: one
+    sweep of the rows per step). The final schedule, tiles and parallel loops
     included, is re-checked by the independent legality checker
     (`verify`, on by default) before any code is generated; the SCoP is then
     replaced in place by loops generated from the schedule (`affine.for`,
@@ -217,7 +220,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     Option<"split", "split", "bool", /*default=*/"true",
            "When a band runs as a wavefront inside sequential loops, split a statement's domain at a hyperplane its dependences come from or go to (index-set splitting) and keep the result if it has parallel loops instead">,
     Option<"embed", "embed", "bool", /*default=*/"true",
-           "When the outermost band is a single loop, give statements that have loops of their own beside a sibling loop that loop's dimension, fixed at the iteration whose cells line up with theirs (Gram-Schmidt's column norm and normalization at j = k), and keep the result if the loops around them then form one tiled band; inside its tiles, a statement sequence with loops of its own then runs with the band's stride-1 point loop innermost, rows jammed by a vector's lanes">,
+           "When the outermost band is a single loop, give statements that have loops of their own beside a sibling loop that loop's dimension, fixed at the iteration whose cells line up with theirs (Gram-Schmidt's column norm and normalization at j = k), and keep the result if the loops around them then form one tiled band; in that band, a statement that needs all of another's loop at the same step and feeds it at the next (Gram-Schmidt's column update and the next step's sums over the columns) is retimed by one step and fused with it, one sweep of the rows per step, its instances that the next step reads first split off, when the analysis finds it legal; inside the tiles, a statement sequence with loops of its own then runs with the band's stride-1 point loop innermost, rows jammed by a vector's lanes">,
     Option<"privatize", "privatize", "bool", /*default=*/"true",
            "When the plan has no parallel loop, expand small temporaries per iteration of their enclosing loops if that provably computes the same values, and keep the result if it has parallel loops">,
     Option<"noalias", "noalias", "bool", /*default=*/"false",

@@ -7,6 +7,8 @@
 //!   no diagnostic whose severity disagrees with the exit code, no
 //!   poly-opt run over 10 s, and at most 5 % of the SCoPs left unchanged
 //!   for a reason other than a construct outside the model by design;
+//! * 60 programs of the `steps` family (Gram-Schmidt's shape: embedding,
+//!   retiming, point-loop sinking), seeds 1-60, the same checks;
 //! * 300 malformed inputs through poly-opt and the printing passes: each a
 //!   clean success (whose output parses again) or a diagnostic with exit
 //!   code 1; no panic, signal, internal error or hang.
@@ -17,11 +19,13 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-fn fuzz(args: &[&str]) {
+/// Runs `fuzz.py args`, its failures saved under a folder named after
+/// `label` (the tests run at once, in one process).
+fn fuzz(label: &str, args: &[&str]) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_polyrs-opt"));
     let bin_dir = bin.parent().expect("binary directory");
-    let out = std::env::temp_dir().join(format!("polyrs-fuzz-{}-{}", args[0], std::process::id()));
+    let out = std::env::temp_dir().join(format!("polyrs-fuzz-{label}-{}", std::process::id()));
     let status = Command::new("python3")
         .arg(root.join("fuzz/fuzz.py"))
         .args(args)
@@ -41,20 +45,46 @@ fn fuzz(args: &[&str]) {
 
 #[test]
 fn short_differential_campaign() {
-    fuzz(&[
-        "run",
-        "--count",
-        "200",
-        "--start",
-        "1",
-        "--jobs",
-        "2",
-        "--max-unchanged",
-        "5",
-    ]);
+    fuzz(
+        "mixed",
+        &[
+            "run",
+            "--count",
+            "200",
+            "--start",
+            "1",
+            "--jobs",
+            "2",
+            "--max-unchanged",
+            "5",
+        ],
+    );
+}
+
+#[test]
+fn short_steps_campaign() {
+    fuzz(
+        "steps",
+        &[
+            "run",
+            "--family",
+            "steps",
+            "--count",
+            "60",
+            "--start",
+            "1",
+            "--jobs",
+            "2",
+            "--max-unchanged",
+            "5",
+        ],
+    );
 }
 
 #[test]
 fn short_malformed_input_campaign() {
-    fuzz(&["malformed", "--count", "300", "--start", "1", "--jobs", "2"]);
+    fuzz(
+        "malformed",
+        &["malformed", "--count", "300", "--start", "1", "--jobs", "2"],
+    );
 }

@@ -3,7 +3,9 @@
 //! reported as an internal error of the stage that made it, and the SCoP is
 //! left unchanged. `POLYRS_BREAK_STAGE` (debug builds only) makes a wrong
 //! decision after the named stage: every tiled band's first tile loop
-//! parallel, which a Gauss-Seidel stencil's dependences forbid.
+//! parallel, which a Gauss-Seidel stencil's dependences forbid; with
+//! `retime`, Gram-Schmidt's column update retimed without its split and
+//! without the legality test.
 #![cfg(debug_assertions)]
 
 use std::process::Command;
@@ -80,4 +82,103 @@ fn a_wrong_decision_is_caught_after_the_stage_that_made_it() {
         assert!(err.contains("SCoP left unchanged"), "{stage}: {err}");
         assert!(!err.contains("legality verified"), "{stage}: {err}");
     }
+}
+
+/// Modified Gram-Schmidt (test/opt/embed.mlir's kernel, smaller): embedded,
+/// its column update retimed by one step and fused with the next step's
+/// sums, the update of the next pivot column split off first.
+const MGS: &str = r#"
+func.func @mgs(%A: memref<20x13xf64>, %R: memref<13x13xf64>, %Q: memref<20x13xf64>, %nrm: memref<1xf64>) {
+  %z = arith.constant 0.0 : f64
+  affine.for %k = 0 to 13 {
+    affine.store %z, %nrm[0] : memref<1xf64>
+    affine.for %i = 0 to 20 {
+      %n0 = affine.load %nrm[0] : memref<1xf64>
+      %a = affine.load %A[%i, %k] : memref<20x13xf64>
+      %p = arith.mulf %a, %a : f64
+      %n1 = arith.addf %n0, %p : f64
+      affine.store %n1, %nrm[0] : memref<1xf64>
+    }
+    %n = affine.load %nrm[0] : memref<1xf64>
+    %s = math.sqrt %n : f64
+    affine.store %s, %R[%k, %k] : memref<13x13xf64>
+    affine.for %i = 0 to 20 {
+      %a = affine.load %A[%i, %k] : memref<20x13xf64>
+      %r = affine.load %R[%k, %k] : memref<13x13xf64>
+      %q = arith.divf %a, %r : f64
+      affine.store %q, %Q[%i, %k] : memref<20x13xf64>
+    }
+    affine.for %j = affine_map<(d0) -> (d0 + 1)>(%k) to 13 {
+      affine.store %z, %R[%k, %j] : memref<13x13xf64>
+      affine.for %i = 0 to 20 {
+        %r0 = affine.load %R[%k, %j] : memref<13x13xf64>
+        %q = affine.load %Q[%i, %k] : memref<20x13xf64>
+        %a = affine.load %A[%i, %j] : memref<20x13xf64>
+        %p = arith.mulf %q, %a : f64
+        %r1 = arith.addf %r0, %p : f64
+        affine.store %r1, %R[%k, %j] : memref<13x13xf64>
+      }
+      affine.for %i = 0 to 20 {
+        %a = affine.load %A[%i, %j] : memref<20x13xf64>
+        %q = affine.load %Q[%i, %k] : memref<20x13xf64>
+        %r = affine.load %R[%k, %j] : memref<13x13xf64>
+        %p = arith.mulf %q, %r : f64
+        %d = arith.subf %a, %p : f64
+        affine.store %d, %A[%i, %j] : memref<20x13xf64>
+      }
+    }
+  }
+  return
+}
+"#;
+
+/// polyrs-opt's stderr on Gram-Schmidt, with `POLYRS_BREAK_STAGE=retime`
+/// when `broken`.
+fn mgs_remarks(broken: bool) -> String {
+    let dir = std::env::temp_dir().join(format!("polyrs-retime-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let input = dir.join("mgs.mlir");
+    std::fs::write(&input, MGS).expect("write input");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_polyrs-opt"));
+    cmd.arg(&input).args([
+        "-o",
+        "/dev/null",
+        "--poly-opt=cpu=znver4 profitability=false tile-sizes=4",
+    ]);
+    cmd.env_remove("POLYRS_BREAK_STAGE");
+    if broken {
+        cmd.env("POLYRS_BREAK_STAGE", "retime");
+    }
+    let out = cmd.output().expect("polyrs-opt runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn gram_schmidt_is_retimed_after_the_split() {
+    let err = mgs_remarks(false);
+    assert!(
+        err.contains("S6_gt retimed by one step and fused with S5"),
+        "{err}"
+    );
+    assert!(!err.contains("internal error"), "{err}");
+}
+
+/// Retimed without the split (and without asking the analysis), the update
+/// of column k + 1 would run after the next step's norm reads that column:
+/// the check after the plan's first stage catches it, and the embedded plan
+/// without retiming is taken instead.
+#[test]
+fn a_retime_without_the_split_is_caught() {
+    let err = mgs_remarks(true);
+    assert!(
+        err.contains("internal error in the plan's tile stage: the transformed schedule violates the Raw dependence S6 -> S1"),
+        "{err}"
+    );
+    assert!(!err.contains("retimed"), "{err}");
+    assert!(err.contains("embedded"), "{err}");
 }

@@ -21,6 +21,7 @@
 //! reported as an error, never as "legal".
 
 pub mod pluto;
+pub mod retime;
 
 use thiserror::Error;
 

@@ -260,6 +260,104 @@ pub fn candidates(
     Ok(out)
 }
 
+/// Whether some instance pair of `d` has equal values at the schedule
+/// dimensions `range` (`dims`: each statement's rows): the sink runs at
+/// the same point of those loops as its source. `false` when a row uses
+/// locals.
+pub fn meets_at(
+    scop: &Scop,
+    d: &Dependence,
+    dims: &[Vec<Form>],
+    range: std::ops::Range<usize>,
+) -> Result<bool, MathError> {
+    let np = scop.params.len();
+    let (s, t) = (d.source.0, d.sink.0);
+    let (ni, nj) = (
+        scop.statements[s].iters.len(),
+        scop.statements[t].iters.len(),
+    );
+    for piece in &d.relation {
+        let width = piece.n_col() + 1;
+        let mut p = piece.clone();
+        for k in range.clone() {
+            let (Some(a), Some(b)) = (dims[s].get(k), dims[t].get(k)) else {
+                return Ok(false);
+            };
+            let Some(row) = outer_eq(np, ni, nj, width, a, b)? else {
+                return Ok(false);
+            };
+            p.add_eq(row)?;
+        }
+        if !p.is_empty()? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The equalities that the source instances of `d` satisfy when the sink
+/// runs exactly one step of schedule dimension `dim` later (`φ_T(j) =
+/// φ_S(i) + 1`, with `dims` each statement's schedule rows), as affine
+/// forms of the source's iterators and the parameters: the instances a
+/// statement retimed by one step along `dim` would run together with their
+/// sinks (Gram-Schmidt's update of column `j` at step `k`, read by the next
+/// step's norm of column `k + 1`: `j - k - 1 = 0`). Exact, fraction-free
+/// elimination of the sink's iterators and the locals from the
+/// equalities; inequalities are not used, so a form can be missed, never
+/// invented. Empty when a schedule row uses locals.
+pub fn next_step_sources(
+    scop: &Scop,
+    d: &Dependence,
+    dims: &[Vec<Form>],
+    dim: usize,
+) -> Result<Vec<Form>, MathError> {
+    let np = scop.params.len();
+    let (s, t) = (d.source.0, d.sink.0);
+    let (ni, nj) = (
+        scop.statements[s].iters.len(),
+        scop.statements[t].iters.len(),
+    );
+    let mut out: Vec<Form> = Vec::new();
+    for piece in &d.relation {
+        let width = piece.n_col() + 1;
+        let (Some(a), Some(b)) = (dims[s].get(dim), dims[t].get(dim)) else {
+            return Ok(Vec::new());
+        };
+        let Some(mut step) = outer_eq(np, ni, nj, width, a, b)? else {
+            return Ok(Vec::new());
+        };
+        // φ_T(j) - φ_S(i) - 1 = 0
+        step[width - 1] = step[width - 1].checked_sub(1).ok_or(MathError::Overflow)?;
+        let mut restricted = piece.clone();
+        restricted.add_eq(step.clone())?;
+        if restricted.is_empty()? {
+            continue;
+        }
+        let mut eqs: Vec<Vec<i64>> = piece.eqs().to_vec();
+        eqs.push(step);
+        let cols: Vec<usize> = (np + ni..width - 1).collect();
+        for row in eliminate(eqs, &cols)? {
+            if row[np..np + ni].iter().all(|&c| c == 0) {
+                continue;
+            }
+            let mut form = Form {
+                params: row[..np].to_vec(),
+                iters: row[np..np + ni].to_vec(),
+                locals: Vec::new(),
+                constant: row[width - 1],
+            };
+            let lead = form.iters.iter().copied().rfind(|&c| c != 0).unwrap_or(1);
+            if lead < 0 {
+                form = form.scale(-1).map_err(|_| MathError::Overflow)?;
+            }
+            if !out.contains(&form) {
+                out.push(form);
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// True when, on every piece of `d`, the source's iterator `a` or the
 /// sink's iterator `a` is fixed by the outer iterators of its own
 /// statement and the parameters (an equality of the relation implies it):

@@ -67,11 +67,12 @@ fn stride_score(cx: &Cx, s: usize, it: usize) -> Option<i64> {
     unit.then_some(score)
 }
 
-/// Moves the plan's point loop at `p` last when the plan ends with
-/// `p` (a point loop of a tiled band), a scalar dimension, then loops,
-/// and for every statement with loops after the scalar dimension whose
-/// accesses move along `p`, `p` steps a stride-1 iterator and the last
-/// loop does not (or one with fewer such accesses).
+/// Moves the plan's point loop at `p` below the loops after it when the
+/// plan ends with `p` (a point loop of a tiled band), a scalar dimension,
+/// loops, then scalar dimensions only (those stay last), and for every
+/// statement with loops after the scalar dimension whose accesses move
+/// along `p`, `p` steps a stride-1 iterator and the last of those loops
+/// does not (or one with fewer such accesses).
 pub(super) fn run(cx: &Cx, plan: &mut Plan) {
     let n = plan.dims.len();
     if n < 3
@@ -81,19 +82,25 @@ pub(super) fn run(cx: &Cx, plan: &mut Plan) {
     {
         return;
     }
-    // The scalar dimension right after the point loop, loops after it.
-    let Some(sigma) = (0..n).rev().find(|&k| plan.dims[k].scalar) else {
+    // The last point loop, the scalar dimension right after it, loops,
+    // and trailing scalar dimensions from `end` on.
+    let Some(p) = (0..n).rev().find(|&k| plan.dims[k].tiling == Tiling::Point) else {
         return;
     };
-    if sigma == 0 || sigma + 1 >= n {
+    let sigma = p + 1;
+    let end = (sigma + 1..n)
+        .rev()
+        .take_while(|&k| plan.dims[k].scalar)
+        .last()
+        .unwrap_or(n);
+    if sigma + 1 >= end || !plan.dims[sigma].scalar {
         return;
     }
-    let p = sigma - 1;
     let pd = &plan.dims[p];
-    if pd.tiling != Tiling::Point || pd.parallel || pd.unroll || pd.jam_block {
+    if pd.parallel || pd.unroll || pd.jam_block {
         return;
     }
-    if plan.dims[sigma + 1..]
+    if plan.dims[sigma + 1..end]
         .iter()
         .any(|d| d.scalar || d.parallel || d.unroll || d.jam_block)
     {
@@ -102,13 +109,13 @@ pub(super) fn run(cx: &Cx, plan: &mut Plan) {
     let rows = &plan.schedule.dims;
     let mut moved = vec![false; rows.len()];
     for (s, row) in rows.iter().enumerate() {
-        let inner: Vec<&Form> = row[sigma + 1..].iter().collect();
+        let inner: Vec<&Form> = row[sigma + 1..end].iter().collect();
         if inner.iter().all(|f| f.as_constant().is_some()) {
             // No loop of its own after the sequence: its order does not
             // change (it runs at one point of the inner loops).
             continue;
         }
-        let (Some(pi), Some(li)) = (stepped_iter(&row[p]), stepped_iter(&row[n - 1])) else {
+        let (Some(pi), Some(li)) = (stepped_iter(&row[p]), stepped_iter(&row[end - 1])) else {
             return;
         };
         // Every loop row of the statement in the point part steps one
@@ -142,20 +149,20 @@ pub(super) fn run(cx: &Cx, plan: &mut Plan) {
     let mut trial = plan.clone();
     for row in trial.schedule.dims.iter_mut() {
         let f = row.remove(p);
-        row.push(f);
+        row.insert(end - 1, f);
     }
     let d = trial.dims.remove(p);
     let what = d.what.trim_start_matches("point ").to_string();
     trial.notes.push(format!(
         "{what} moved below the statements' own loops (stride-1 accesses)"
     ));
-    trial.dims.push(d);
+    trial.dims.insert(end - 1, d);
     // The rows of the loop it now sits in, a vector's lanes of them at a
     // time, unrolled inside it (as column streams do: `row_blocks.rs`):
     // a cell the statement keeps along the rows (Gram-Schmidt's `R[k][j]`
     // along `i`) is loaded and stored once per block, not once per row.
     let b = cx.opts.row_lanes;
-    if b >= 2 && jam_rows(&mut trial, b).is_err() {
+    if b >= 2 && jam_rows(&mut trial, b, end - 1).is_err() {
         return;
     }
     // The plan is legal and the trial keeps its dimensions before `p`: it
@@ -168,31 +175,30 @@ pub(super) fn run(cx: &Cx, plan: &mut Plan) {
     }
 }
 
-/// Unrolls the plan's second last dimension by blocks of `b` inside the
-/// last: `[.., i, j]` becomes `[.., ⌊i / b⌋, j, i]`, the last unrolled over
-/// the blocks' full parts ([`Plan::block_dims`]); statements without a
-/// loop there take block 0.
-fn jam_rows(plan: &mut Plan, b: i64) -> Result<(), crate::math::MathError> {
-    let n = plan.dims.len();
+/// Unrolls the plan's dimension before `at` by blocks of `b` inside the
+/// one at `at`: `[.., i, j, ..]` becomes `[.., ⌊i / b⌋, j, i, ..]`, `i`
+/// unrolled over the blocks' full parts ([`Plan::block_dims`]); statements
+/// without a loop there take block 0.
+fn jam_rows(plan: &mut Plan, b: i64, at: usize) -> Result<(), crate::math::MathError> {
     let rows = plan
         .schedule
         .dims
         .iter_mut()
         .zip(plan.schedule.locals.iter_mut());
     for (row, locals) in rows {
-        let i = row.remove(n - 2);
+        let i = row.remove(at - 1);
         let q = if i.as_constant().is_some() {
             Form::constant(0)
         } else {
             Form::local(super::tile_local(locals, &i, b)?)
         };
-        row.insert(n - 2, q);
-        row.push(i);
+        row.insert(at - 1, q);
+        row.insert(at + 1, i);
     }
-    let mut inner = plan.dims.remove(n - 2);
+    let mut inner = plan.dims.remove(at - 1);
     let what = inner.what.clone();
     plan.dims.insert(
-        n - 2,
+        at - 1,
         super::PlanDim {
             scalar: false,
             parallel: false,
@@ -205,8 +211,8 @@ fn jam_rows(plan: &mut Plan, b: i64) -> Result<(), crate::math::MathError> {
     );
     inner.unroll = true;
     inner.what = format!("unrolled {what}");
-    plan.dims.push(inner);
-    plan.block_dims.push(n);
+    plan.dims.insert(at + 1, inner);
+    plan.block_dims.push(at + 1);
     plan.lane_size = b;
     plan.notes
         .push(format!("{what} unrolled and jammed by {b} inside it"));

@@ -1,10 +1,15 @@
-// Embedding (scop/embed.rs) and point-loop sinking (transform/sink_point.rs)
-// on modified Gram-Schmidt. The column norm and the normalization of
-// column k (loops over i of their own, beside the loop over the columns
-// j > k) are embedded at j = k, the column they touch; then k and j form
-// one permutable band, tiled and run as a wavefront of tiles (several
-// steps k applied to a block of columns while it is in cache). Inside a
-// tile, the column updates' own loops over the rows i come first and j
+// Embedding (scop/embed.rs), retiming (sched/retime.rs) and point-loop
+// sinking (transform/sink_point.rs) on modified Gram-Schmidt. The column
+// norm and the normalization of column k (loops over i of their own,
+// beside the loop over the columns j > k) are embedded at j = k, the
+// column they touch; then k and j form one permutable band, tiled and run
+// as a wavefront of tiles (several steps k applied to a block of columns
+// while it is in cache). The column update A[i][j] -= Q[i][k] * R[k][j]
+// needs all of step k's sums R[k][j] and feeds step k + 1's: retimed by one
+// step, it runs in the same sweep of the rows as step k + 1's sums, row by
+// row (one sweep per step instead of two); its instances that update
+// column k + 1, which step k + 1's norm reads first, are split off and
+// keep their step. Inside a tile, the rows' loops come first and j
 // innermost (stride-1 along the rows of A), the rows 8 at a time on
 // AVX-512 (4 on AVX2), unrolled inside j. Every column takes the steps
 // k < j in order and every sum its rows in order: the results must be
@@ -29,25 +34,29 @@
 // SUMS-COUNT-3: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 //
-// REMARK: remark: poly-opt: {{.*}}S1 at i1 = i0, S3 at i1 = i0 embedded (the loops around them tiled together); band of 2 loops tiled{{.*}}tiles run as a parallel wavefront; φ2 moved below the statements' own loops (stride-1 accesses); φ4 unrolled and jammed by 8 inside it; legality verified
-// AVX2: remark: poly-opt: {{.*}}embedded{{.*}}φ4 unrolled and jammed by 4 inside it; legality verified
+// REMARK: remark: poly-opt: {{.*}}S1 at i1 = i0, S3 at i1 = i0 embedded (the loops around them tiled together); S6_gt retimed by one step and fused with S5 (one sweep per step); band of 2 loops tiled{{.*}}tiles run as a parallel wavefront; φ2 moved below the statements' own loops (stride-1 accesses); φ4 unrolled and jammed by 8 inside it; legality verified
+// AVX2: remark: poly-opt: {{.*}}embedded{{.*}}retimed{{.*}}φ4 unrolled and jammed by 4 inside it; legality verified
 // OFF-NOT: embedded
 // OFF: remark: poly-opt: {{.*}}legality verified
 //
 // The wavefront over tiles of (k, j); inside a tile, for each k, the rows
-// in blocks of 8 around the columns: Q[i][k] of the block's rows loaded
-// before the loop over the columns, R[k][j] loaded once per block, the 8
-// rows' terms added in order, R[k][j] stored once.
+// in blocks of 8 around the columns: Q[i][k - 1] and Q[i][k] of the
+// block's rows loaded before the loop over the columns; in it, each row's
+// A[i][j] updated with step k - 1's R[k - 1][j] (loaded once), stored,
+// and, still in a register, added into step k's R[k][j] (loaded once per
+// block, the 8 rows' terms in order, stored once).
 // CHECK-LABEL: func.func @mgs(
 // CHECK: affine.parallel
-// CHECK: affine.for %[[K:[^ ]*]] =
-// CHECK-NEXT: affine.for %[[B:[^ ]*]] = 0 to 5 {
-// CHECK: affine.load %arg2[%[[B]] * 8 + 7, %[[K]]] : memref<45x37xf64>
+// CHECK: affine.load %arg2[%[[B:[^ ]*]] * 8 + 7, %[[K:[^ ]*]] - 1] : memref<45x37xf64>
+// CHECK-NEXT: affine.load %arg2[%[[B]] * 8 + 7, %[[K]]] : memref<45x37xf64>
 // CHECK-NEXT: affine.for %[[J:[^ ]*]] = {{.*}} iter_args(
-// CHECK-NEXT: affine.load %arg1[%[[K]], %[[J]]] : memref<37x37xf64>
 // CHECK-NEXT: affine.load %arg0[%[[B]] * 8, %[[J]]] : memref<45x37xf64>
+// CHECK-NEXT: affine.load %arg1[%[[K]] - 1, %[[J]]] : memref<37x37xf64>
+// CHECK: affine.store %[[A0:[^ ]*]], %arg0[%[[B]] * 8, %[[J]]] : memref<45x37xf64>
+// CHECK-NEXT: affine.load %arg1[%[[K]], %[[J]]] : memref<37x37xf64>
+// CHECK-NEXT: arith.mulf %{{.*}}, %[[A0]] : f64
 // CHECK-NOT: %arg1[
-// CHECK: affine.load %arg0[%[[B]] * 8 + 7, %[[J]]] : memref<45x37xf64>
+// CHECK: affine.store %{{.*}}, %arg0[%[[B]] * 8 + 7, %[[J]]] : memref<45x37xf64>
 // CHECK-NOT: %arg1[
 // CHECK: affine.store %{{.*}}, %arg1[%[[K]], %[[J]]] : memref<37x37xf64>
 // CHECK-NEXT: affine.yield

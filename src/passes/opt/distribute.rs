@@ -5,7 +5,7 @@
 //! the same cells in transposed orders, the SCoP is rescheduled with every
 //! component in a nest of its own.
 
-use crate::sched::pluto::{Fuse, Options as SchedOptions, PlutoSchedule};
+use crate::sched::pluto::{Fuse, Options as SchedOptions};
 
 use super::plan::{has_parallel, plan_scop};
 use super::profitability::transposed_shared_reads;
@@ -36,17 +36,17 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
 }
 
 /// Replaces `c`'s plan by the one of nests of their own (`fuse=no`) when it
-/// has no parallel loop because `sched` ran two statements of one input
+/// has no parallel loop because its first schedule ran two statements of one input
 /// loop that read the same cells in transposed orders (bicg's two updates
 /// of `A[i][j]`: one nest, `s[j]` along `j` and `q[i]` along `i`), and the
 /// distributed plan has parallel loops: then each statement streams the
 /// array in its own parallel pass, which the profitability rule
 /// [`super::profitability::one_pass_over_shared_reads`] weighs.
-pub(super) fn retry_transposed(c: &mut Candidate, sched: Option<&PlutoSchedule>, cx: &Cx) {
+pub(super) fn retry_transposed(c: &mut Candidate, cx: &Cx) {
     if has_parallel(&c.chosen) || matches!(cx.sched_options.fuse, Fuse::No) {
         return;
     }
-    if !sched.is_some_and(|s| transposed_shared_reads(&c.scop, s)) {
+    if !c.sched.as_ref().is_some_and(|s| transposed_shared_reads(&c.scop, s)) {
         return;
     }
     let apart = SchedOptions {

@@ -71,6 +71,9 @@ struct Candidate {
     scop: Scop,
     deps: Vec<Dependence>,
     chosen: Result<Planned, String>,
+    /// The schedule the later retries inspect: `scop`'s first one (`None`
+    /// when there is none, or when a retry replaced `scop` without one).
+    sched: Option<crate::sched::pluto::PlutoSchedule>,
 }
 
 /// The modeled SCoPs of `func`; rejected loop nests and SCoPs the model
@@ -179,19 +182,26 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         };
         // The retries, in order: each replaces the candidate only when it
         // gives the parallel loops the plan so far lacks.
-        let mut c = Candidate { scop, deps, chosen };
+        let mut c = Candidate {
+            scop,
+            deps,
+            chosen,
+            sched: sched.ok(),
+        };
         if options.embed {
-            embed::retry(&mut c, sched.as_ref().ok(), &cx);
+            embed::retry(&mut c, &cx);
         }
         if options.split {
-            split::retry(&mut c, sched.as_ref().ok(), &cx);
+            split::retry(&mut c, &cx);
         }
         if options.privatize {
             privatize::retry(&mut c, &cx);
         }
         distribute::retry(&mut c, &cx);
-        distribute::retry_transposed(&mut c, sched.as_ref().ok(), &cx);
-        let Candidate { scop, deps, chosen } = c;
+        distribute::retry_transposed(&mut c, &cx);
+        let Candidate {
+            scop, deps, chosen, ..
+        } = c;
         match chosen {
             Ok(planned) => rewrite(&scop, &deps, planned, None, deadline, &cx, &target, &mut rewritten, &mut roots)?,
             Err(e) => skip(e),

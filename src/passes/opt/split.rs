@@ -11,14 +11,14 @@ use crate::transform::Options as PlanOptions;
 use super::plan::{plan_scop, Planned};
 use super::{Candidate, Cx, OptOptions};
 
-/// Replaces `c` by the SCoP with a statement split, when the first
-/// schedule `sched` has a band without parallel loop inside sequential
+/// Replaces `c` by the SCoP with a statement split, when its first
+/// schedule has a band without parallel loop inside sequential
 /// loops (run as a wavefront restarted at every iteration of them, or not
 /// in parallel at all) and a statement split at a hyperplane that its
 /// dependences come from or go to gives parallel loops instead
 /// (Floyd-Warshall's rows at step `k`).
-pub(super) fn retry(c: &mut Candidate, sched: Option<&PlutoSchedule>, cx: &Cx) {
-    let Some(s) = sched else { return };
+pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
+    let Some(s) = &c.sched else { return };
     let Some(outer) = sequential_band_inside_loops(s) else {
         return;
     };
@@ -28,6 +28,7 @@ pub(super) fn retry(c: &mut Candidate, sched: Option<&PlutoSchedule>, cx: &Cx) {
         c.scop = sscop;
         c.deps = sdeps;
         c.chosen = Ok(alt);
+        c.sched = None;
     }
 }
 
