@@ -30,18 +30,16 @@ func.func @seidel(%A: memref<256x256xf64>) {
 }
 "#;
 
-/// polyrs-opt's stderr on the stencil, with `POLYRS_BREAK_STAGE=stage`.
-fn remarks(stage: Option<&str>) -> String {
+/// polyrs-opt's stderr on `text` (written to `name`) with `options`, and
+/// `POLYRS_BREAK_STAGE=stage` when given.
+fn run_opt(name: &str, text: &str, options: &str, stage: Option<&str>) -> String {
     let dir = std::env::temp_dir().join(format!("polyrs-stage-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let input = dir.join("seidel.mlir");
-    std::fs::write(&input, SEIDEL).expect("write input");
+    let input = dir.join(name);
+    std::fs::write(&input, text).expect("write input");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_polyrs-opt"));
-    cmd.arg(&input).args([
-        "-o",
-        "/dev/null",
-        "--poly-opt=cpu=znver4 profitability=false unroll-jam=2",
-    ]);
+    cmd.arg(&input)
+        .args(["-o", "/dev/null", &format!("--poly-opt={options}")]);
     cmd.env_remove("POLYRS_BREAK_STAGE");
     if let Some(s) = stage {
         cmd.env("POLYRS_BREAK_STAGE", s);
@@ -54,6 +52,16 @@ fn remarks(stage: Option<&str>) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// polyrs-opt's stderr on the stencil, with `POLYRS_BREAK_STAGE=stage`.
+fn remarks(stage: Option<&str>) -> String {
+    run_opt(
+        "seidel.mlir",
+        SEIDEL,
+        "cpu=znver4 profitability=false unroll-jam=2",
+        stage,
+    )
 }
 
 #[test]
@@ -135,27 +143,12 @@ func.func @mgs(%A: memref<20x13xf64>, %R: memref<13x13xf64>, %Q: memref<20x13xf6
 /// polyrs-opt's stderr on Gram-Schmidt, with `POLYRS_BREAK_STAGE=retime`
 /// when `broken`.
 fn mgs_remarks(broken: bool) -> String {
-    let dir = std::env::temp_dir().join(format!("polyrs-retime-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let input = dir.join("mgs.mlir");
-    std::fs::write(&input, MGS).expect("write input");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_polyrs-opt"));
-    cmd.arg(&input).args([
-        "-o",
-        "/dev/null",
-        "--poly-opt=cpu=znver4 profitability=false tile-sizes=4",
-    ]);
-    cmd.env_remove("POLYRS_BREAK_STAGE");
-    if broken {
-        cmd.env("POLYRS_BREAK_STAGE", "retime");
-    }
-    let out = cmd.output().expect("polyrs-opt runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    run_opt(
+        "mgs.mlir",
+        MGS,
+        "cpu=znver4 profitability=false tile-sizes=4",
+        broken.then_some("retime"),
+    )
 }
 
 #[test]

@@ -35,7 +35,7 @@ pub fn carries(
     schedule: &Schedule,
     k: usize,
 ) -> Result<bool, MathError> {
-    let ours = first_carried(scop, deps, schedule, k);
+    let ours = first_at(scop, deps, schedule, k, &[1, -1]);
     #[cfg(debug_assertions)]
     if let (Ok(ours), Ok(checker)) = (
         &ours,
@@ -69,7 +69,7 @@ pub fn reverses(
     schedule: &Schedule,
     k: usize,
 ) -> Result<bool, MathError> {
-    let ours = first_reversed(scop, deps, schedule, k);
+    let ours = first_at(scop, deps, schedule, k, &[-1]);
     #[cfg(debug_assertions)]
     if let (Ok(ours), Ok(checker)) = (&ours, crate::sched::verify(scop, deps, schedule)) {
         let at = checker.iter().any(|v| v.level == Some(k));
@@ -82,11 +82,15 @@ pub fn reverses(
     ours
 }
 
-fn first_reversed(
+/// Whether some piece of `deps` has a distance that is zero before
+/// dimension `k` and, at `k`, has the sign of one of `signs` (1: the sink
+/// later, -1: the sink earlier). Stops at the first piece found.
+fn first_at(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
     k: usize,
+    signs: &[i64],
 ) -> Result<bool, MathError> {
     let n = dims(scop, schedule)?;
     if k >= n {
@@ -96,29 +100,7 @@ fn first_reversed(
     }
     for d in deps {
         for piece in &d.relation {
-            if negative_at(&distances(schedule, d, piece, n)?, k)? {
-                return Ok(true);
-            }
-        }
-    }
-    Ok(false)
-}
-
-fn first_carried(
-    scop: &Scop,
-    deps: &[Dependence],
-    schedule: &Schedule,
-    k: usize,
-) -> Result<bool, MathError> {
-    let n = dims(scop, schedule)?;
-    if k >= n {
-        return Err(MathError::Space(format!(
-            "dimension {k} does not exist (the schedule has {n})"
-        )));
-    }
-    for d in deps {
-        for piece in &d.relation {
-            if carried_by(&distances(schedule, d, piece, n)?, k)? {
+            if nonzero_at(&distances(schedule, d, piece, n)?, k, signs)? {
                 return Ok(true);
             }
         }
@@ -159,8 +141,8 @@ fn distances(
 }
 
 /// Whether some distance of `set` (over `[params | δ | locals]`) is zero
-/// before dimension `k` and not zero at `k`.
-fn carried_by(set: &BasicRel, k: usize) -> Result<bool, MathError> {
+/// before dimension `k` and has, at `k`, the sign of one of `signs`.
+fn nonzero_at(set: &BasicRel, k: usize, signs: &[i64]) -> Result<bool, MathError> {
     let np = set.space().n_param();
     let unit = |dim: usize, sign: i64, constant: i64| {
         let mut r = vec![0i64; set.n_col() + 1];
@@ -172,7 +154,7 @@ fn carried_by(set: &BasicRel, k: usize) -> Result<bool, MathError> {
     for dim in 0..k {
         before.add_eq(unit(dim, 1, 0))?;
     }
-    for sign in [1, -1] {
+    for &sign in signs {
         // sign · δ_k - 1 >= 0
         let mut v = before.clone();
         v.add_ineq(unit(k, sign, -1))?;
@@ -181,25 +163,6 @@ fn carried_by(set: &BasicRel, k: usize) -> Result<bool, MathError> {
         }
     }
     Ok(false)
-}
-
-/// Whether some distance of `set` is zero before dimension `k` and
-/// negative at `k`.
-fn negative_at(set: &BasicRel, k: usize) -> Result<bool, MathError> {
-    let np = set.space().n_param();
-    let unit = |dim: usize, sign: i64, constant: i64| {
-        let mut r = vec![0i64; set.n_col() + 1];
-        r[np + dim] = sign;
-        r[set.n_col()] = constant;
-        r
-    };
-    let mut v = set.clone();
-    for dim in 0..k {
-        v.add_eq(unit(dim, 1, 0))?;
-    }
-    // -δ_k - 1 >= 0
-    v.add_ineq(unit(k, -1, -1))?;
-    Ok(!v.is_empty()?)
 }
 
 /// Statement `s`'s schedule as a map `tuple -> [t0, ..., t(n-1)]` over

@@ -146,6 +146,37 @@ fn eliminate(mut rows: Vec<Vec<i64>>, cols: &[usize]) -> Result<Vec<Vec<i64>>, M
     Ok(rows)
 }
 
+/// The equalities `rows` imply once the columns `cols` are eliminated, as
+/// forms over the parameters (the first `np` columns) and the iterators
+/// at `iters` (the last column the constant), those that use an iterator;
+/// oriented so that the innermost iterator counts up (`e < 0` is the part
+/// before the hyperplane along it).
+fn implied_forms(
+    rows: Vec<Vec<i64>>,
+    cols: &[usize],
+    np: usize,
+    iters: std::ops::Range<usize>,
+) -> Result<Vec<Form>, MathError> {
+    let mut out = Vec::new();
+    for row in eliminate(rows, cols)? {
+        if row[iters.clone()].iter().all(|&c| c == 0) {
+            continue;
+        }
+        let mut form = Form {
+            params: row[..np].to_vec(),
+            iters: row[iters.clone()].to_vec(),
+            locals: Vec::new(),
+            constant: row[row.len() - 1],
+        };
+        let lead = form.iters.iter().copied().rfind(|&c| c != 0).unwrap_or(1);
+        if lead < 0 {
+            form = form.scale(-1).map_err(|_| MathError::Overflow)?;
+        }
+        out.push(form);
+    }
+    Ok(out)
+}
+
 /// The row `φ_T(j) - φ_S(i)` of one schedule dimension over the columns of
 /// a dependence piece `[params | i | j | locals | 1]`; `None` when a form
 /// uses locals (tile coordinates: not a plain hyperplane).
@@ -231,22 +262,7 @@ pub fn candidates(
                 (t, nj, np + ni, (np..np + ni).collect::<Vec<_>>()),
             ] {
                 let cols: Vec<usize> = other.iter().chain(&locals).copied().collect();
-                for row in eliminate(eqs.clone(), &cols)? {
-                    if row[off..off + n_it].iter().all(|&c| c == 0) {
-                        continue;
-                    }
-                    let mut form = Form {
-                        params: row[..np].to_vec(),
-                        iters: row[off..off + n_it].to_vec(),
-                        locals: Vec::new(),
-                        constant: row[width - 1],
-                    };
-                    // The innermost iterator counts up: `e < 0` is the
-                    // part before the hyperplane along it.
-                    let lead = form.iters.iter().copied().rfind(|&c| c != 0).unwrap_or(1);
-                    if lead < 0 {
-                        form = form.scale(-1).map_err(|_| MathError::Overflow)?;
-                    }
+                for form in implied_forms(eqs.clone(), &cols, np, off..off + n_it)? {
                     let split = Split { stmt, form };
                     if !out.contains(&split) && nonempty_pieces(scop, &split)? >= 2 {
                         out.push(split);
@@ -336,20 +352,7 @@ pub fn next_step_sources(
         let mut eqs: Vec<Vec<i64>> = piece.eqs().to_vec();
         eqs.push(step);
         let cols: Vec<usize> = (np + ni..width - 1).collect();
-        for row in eliminate(eqs, &cols)? {
-            if row[np..np + ni].iter().all(|&c| c == 0) {
-                continue;
-            }
-            let mut form = Form {
-                params: row[..np].to_vec(),
-                iters: row[np..np + ni].to_vec(),
-                locals: Vec::new(),
-                constant: row[width - 1],
-            };
-            let lead = form.iters.iter().copied().rfind(|&c| c != 0).unwrap_or(1);
-            if lead < 0 {
-                form = form.scale(-1).map_err(|_| MathError::Overflow)?;
-            }
+        for form in implied_forms(eqs, &cols, np, np..np + ni)? {
             if !out.contains(&form) {
                 out.push(form);
             }
