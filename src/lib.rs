@@ -22,7 +22,8 @@
 //! # Modules
 //!
 //! * [`analysis`] — what the plan's heuristics ask of the model (which
-//!   dependences a schedule dimension carries), apart from the checker.
+//!   dependences a schedule dimension carries, or runs backwards), apart
+//!   from the checker.
 //! * [`ffi`] — every call into C and C++: the shim in `cpp/shim.cpp` (pass
 //!   registration, diagnostics, mlir-opt main) and read-only IR handles.
 //! * [`cli`] — the command-line parser of `polyrs-translate` and `polyrs-runner`.
@@ -35,12 +36,14 @@
 //! * [`math`] — the exact integer/rational core: sets, maps, simplex, the
 //!   lexicographic ILP solver of the scheduler, projection, isl text form.
 //! * [`passes`] — the generated registry and one file per pass.
-//! * [`scop`] — static control parts: detection and the polyhedral model.
-//! * [`sched`] — schedules, the Pluto-style scheduler and the independent
-//!   legality checker (dependences and parallel loops).
+//! * [`scop`] — static control parts: detection and the polyhedral model,
+//!   and its rewrites (embedding, privatization, index-set splitting).
+//! * [`sched`] — schedules, the Pluto-style scheduler, retiming for fusion,
+//!   and the independent legality checker (dependences and parallel loops).
 //! * [`target`] — what the plan may know about the machine (CPU and GPU
 //!   descriptions, presets, the host) and the sizes derived from it.
-//! * [`transform`] — tiling, intra-tile order, parallel loops, wavefronts.
+//! * [`transform`] — tiling, intra-tile order, parallel loops, wavefronts,
+//!   point-loop sinking.
 //! * [`plugin`] — the `mlirGetPassPluginInfo` entry point of the plugin.
 
 #![deny(missing_docs)]
