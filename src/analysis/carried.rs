@@ -35,7 +35,7 @@ pub fn carries(
     schedule: &Schedule,
     k: usize,
 ) -> Result<bool, MathError> {
-    let ours = first_at(scop, deps, schedule, k, &[1, -1]);
+    let ours = first_in(scop, deps, schedule, k..k + 1, &[1, -1]);
     #[cfg(debug_assertions)]
     if let (Ok(ours), Ok(checker)) = (
         &ours,
@@ -50,58 +50,67 @@ pub fn carries(
     ours
 }
 
-/// Whether some dependence of `deps` runs backwards at dimension `k` of
-/// `schedule`: an instance pair at distance zero on the dimensions before
-/// `k` and negative at `k` (the sink before the source). A schedule legal
-/// on its first `k` dimensions stays legal through dimension `k` exactly
-/// when none does; the stages that reorder a legal plan's inner
-/// dimensions ask it of each dimension they change. Stops at the first
-/// dependence piece found.
+/// Whether some dependence of `deps` runs backwards at one of the
+/// dimensions `range` of `schedule`: an instance pair at distance zero on
+/// the dimensions before one of them and negative at it (the sink before
+/// the source). A schedule legal on its dimensions before `range` stays
+/// legal through `range` exactly when none does; the stages that reorder a
+/// legal plan's inner dimensions ask it of the dimensions they change.
+/// Each dependence piece's distances are computed once; stops at the first
+/// piece found.
 ///
 /// Debug and test builds ask the checker too ([`crate::sched::verify`],
 /// which reports each violated dependence at the first dimension where
 /// some instance pair runs backwards) and assert that the answers agree:
-/// no violation at `k` when none runs backwards there, and one at `k` or
-/// before when some does.
+/// no violation in `range` when none runs backwards there, and one at the
+/// end of `range` or before when some does.
 pub fn reverses(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
-    k: usize,
+    range: std::ops::Range<usize>,
 ) -> Result<bool, MathError> {
-    let ours = first_at(scop, deps, schedule, k, &[-1]);
+    let ours = first_in(scop, deps, schedule, range.clone(), &[-1]);
     #[cfg(debug_assertions)]
     if let (Ok(ours), Ok(checker)) = (&ours, crate::sched::verify(scop, deps, schedule)) {
-        let at = checker.iter().any(|v| v.level == Some(k));
-        let by = checker.iter().any(|v| v.level.is_some_and(|l| l <= k));
+        let inside = checker
+            .iter()
+            .any(|v| v.level.is_some_and(|l| range.contains(&l)));
+        let by = checker
+            .iter()
+            .any(|v| v.level.is_some_and(|l| l < range.end));
         assert!(
-            if *ours { by } else { !at },
-            "the reversed-dependence analysis and the checker disagree on dimension {k}"
+            if *ours { by } else { !inside },
+            "the reversed-dependence analysis and the checker disagree on dimensions {range:?}"
         );
     }
     ours
 }
 
-/// Whether some piece of `deps` has a distance that is zero before
-/// dimension `k` and, at `k`, has the sign of one of `signs` (1: the sink
-/// later, -1: the sink earlier). Stops at the first piece found.
-fn first_at(
+/// Whether some piece of `deps` has a distance that is zero before one of
+/// the dimensions `range` and, at it, has the sign of one of `signs` (1:
+/// the sink later, -1: the sink earlier). Stops at the first piece found.
+fn first_in(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
-    k: usize,
+    range: std::ops::Range<usize>,
     signs: &[i64],
 ) -> Result<bool, MathError> {
     let n = dims(scop, schedule)?;
-    if k >= n {
+    if range.end > n {
         return Err(MathError::Space(format!(
-            "dimension {k} does not exist (the schedule has {n})"
+            "dimension {} does not exist (the schedule has {n})",
+            range.end - 1
         )));
     }
     for d in deps {
         for piece in &d.relation {
-            if nonzero_at(&distances(schedule, d, piece, n)?, k, signs)? {
-                return Ok(true);
+            let delta = distances(schedule, d, piece, n)?;
+            for k in range.clone() {
+                if nonzero_at(&delta, k, signs)? {
+                    return Ok(true);
+                }
             }
         }
     }

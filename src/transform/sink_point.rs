@@ -168,8 +168,10 @@ pub(super) fn run(cx: &Cx, plan: &mut Plan) {
     // The plan is legal and the trial keeps its dimensions before `p`: it
     // is legal when no dependence runs backwards at a dimension from `p`
     // on.
-    let legal = (p..trial.dims.len())
-        .all(|k| matches!(reverses(cx.scop, cx.deps, &trial.schedule, k), Ok(false)));
+    let legal = matches!(
+        reverses(cx.scop, cx.deps, &trial.schedule, p..trial.dims.len()),
+        Ok(false)
+    );
     if legal {
         *plan = trial;
     }

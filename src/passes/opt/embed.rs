@@ -66,24 +66,29 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
     if first_band_loops(&esched) < 2 {
         return;
     }
-    let Ok(mut alt) = plan_with(&escop, &edeps, esched.clone(), cx.options, cx.plan_options) else {
-        return;
+    // The plan must tile the outermost band, and not at the price of the
+    // parallel loops the plan had.
+    let had_parallel = has_parallel(&c.chosen);
+    let acceptable = |p: &Planned| {
+        p.plan.dims.iter().find(|d| !d.scalar).is_some_and(|d| d.tiling == Tiling::Tile)
+            && (!had_parallel || p.plan.dims.iter().any(|d| d.parallel))
     };
-    if !alt.plan.dims.iter().find(|d| !d.scalar).is_some_and(|d| d.tiling == Tiling::Tile) {
-        return;
-    }
-    // Not at the price of the parallel loops the plan had.
-    if has_parallel(&c.chosen) && !alt.plan.dims.iter().any(|d| d.parallel) {
-        return;
-    }
     let what: Vec<String> = embs.iter().map(|e| e.describe(&c.scop)).collect();
     let embedded = format!("{} embedded (the loops around them tiled together)", what.join(", "));
     if let Some((fscop, fdeps, fsched, mut fused)) = fuse_next_step(&escop, &edeps, &esched, cx) {
-        fused.plan.notes.insert(0, embedded);
-        c.scop = fscop;
-        c.deps = fdeps;
-        c.chosen = Ok(fused);
-        c.sched = Some(fsched);
+        if acceptable(&fused) {
+            fused.plan.notes.insert(0, embedded);
+            c.scop = fscop;
+            c.deps = fdeps;
+            c.chosen = Ok(fused);
+            c.sched = Some(fsched);
+            return;
+        }
+    }
+    let Ok(mut alt) = plan_with(&escop, &edeps, esched.clone(), cx.options, cx.plan_options) else {
+        return;
+    };
+    if !acceptable(&alt) {
         return;
     }
     alt.plan.notes.insert(0, embedded);
@@ -206,14 +211,11 @@ fn fuse_next_step(
     }
     let rsched = retime(&fsched, a2, retimed, fstep, fslot)?;
     let n = rsched.dims.len();
-    let legal = broken || (0..n).all(|k| matches!(reverses(&fscop, &fdeps, &rsched.schedule, k), Ok(false)));
+    let legal = broken || matches!(reverses(&fscop, &fdeps, &rsched.schedule, 0..n), Ok(false));
     if !legal {
         return None;
     }
     let mut planned = plan_with(&fscop, &fdeps, rsched.clone(), cx.options, cx.plan_options).ok()?;
-    if !planned.plan.dims.iter().find(|d| !d.scalar).is_some_and(|d| d.tiling == Tiling::Tile) {
-        return None;
-    }
     planned.plan.notes.insert(
         0,
         format!(
