@@ -938,11 +938,11 @@ impl Gen<'_> {
         }
         // Row blocks and column streams: the blocks' loop, the loop inside
         // them, the unrolled rows.
-        for &l in &self.plan.block_dims {
+        for &(l, size) in &self.plan.block_dims {
             if l < 2 || l >= self.n {
                 continue;
             }
-            items = self.split_blocks(items, &[(l - 2, l, self.plan.lane_size)])?;
+            items = self.split_blocks(items, &[(l - 2, l, size)])?;
         }
         Ok(items)
     }
@@ -1648,7 +1648,11 @@ impl Gen<'_> {
             .register_tiles
             .iter()
             .any(|&(u, _, _)| u >= 3 && (k == u - 3 || k == u - 2))
-            || self.plan.block_dims.iter().any(|&l| l >= 2 && k == l - 2);
+            || self
+                .plan
+                .block_dims
+                .iter()
+                .any(|&(l, _)| l >= 2 && k == l - 2);
         // Per item: its other bounds, minus those implied by the common ones
         // and its own outer constraints.
         let mut own: Vec<(Vec<Row>, Vec<Row>)> = Vec::new();

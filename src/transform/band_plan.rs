@@ -456,7 +456,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 lane_dims.push(plan_dims.len());
             }
             if bp.split_blocks {
-                block_dims.push(plan_dims.len());
+                block_dims.push((plan_dims.len(), bp.jam_factor));
             }
             plan_dims.push(PlanDim {
                 scalar: false,

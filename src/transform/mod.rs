@@ -229,12 +229,13 @@ pub struct Plan {
     /// the loop inside them are vectors.
     pub lane_dims: Vec<usize>,
     /// Dimensions of unrolled loops whose blocks code generation splits
-    /// into full ones (constant trip counts: unrolled) and the rest: those
-    /// of [`Plan::lane_dims`] and of the column streams' jams
-    /// (`row_blocks`), each with its blocks' loop two dimensions outside.
-    pub block_dims: Vec<usize>,
+    /// into full ones (constant trip counts: unrolled) and the rest, with
+    /// their blocks' size: those of [`Plan::lane_dims`] and of the column
+    /// streams' jams (`row_blocks`), and of point-loop sinking's
+    /// (`sink_point`), each with its blocks' loop two dimensions outside.
+    pub block_dims: Vec<(usize, i64)>,
     /// The lanes of [`Plan::lane_dims`]' vectors (their unrolled loops'
-    /// trip counts).
+    /// trip counts are a multiple of it: one vector per `lane_size` rows).
     pub lane_size: i64,
     /// A band run as a wavefront inside sequential loops (it fills and
     /// drains at every iteration of them): the schedule dimension where

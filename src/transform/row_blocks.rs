@@ -112,23 +112,58 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         }
         bp.jam_stmts = Some(jammed);
         bp.jam = 1;
-        bp.jam_factor = lanes;
+        let rows = row_factor(bp, &fitting, &streams, lanes);
+        bp.jam_factor = rows;
         bp.lanes = !fitting.is_empty();
         bp.split_blocks = true;
         if let Some(members) = streams.first() {
             let rows_dim = bp.orders[members[0]][0];
             bp.notes.push(format!(
-                "sums across rows along φ{} taken {lanes} rows at a time",
+                "sums across rows along φ{} taken {rows} rows at a time",
                 band.first + rows_dim + 1
             ));
         }
         if fitting.is_empty() {
             continue;
         }
-        bp.notes.push(format!(
-            "rows' reductions along φ{} run {lanes} at a time, one per vector lane",
-            band.first + 1
-        ));
+        bp.notes.push(if rows == lanes {
+            format!(
+                "rows' reductions along φ{} run {lanes} at a time, one per vector lane",
+                band.first + 1
+            )
+        } else {
+            format!(
+                "rows' reductions along φ{} run {rows} at a time, one per vector lane ({} vectors)",
+                band.first + 1,
+                rows / lanes
+            )
+        });
+    }
+}
+
+/// The rows a block of row blocks takes: a vector's lanes, or two vectors'
+/// when the band's jammed groups are one statement each and some are row
+/// reductions, each running one chain of adds (a column stream beside them,
+/// bicg's `s` pass, takes as many rows per block, in order): one
+/// vector's chain per step of `V` columns is a chain of `V` dependent adds,
+/// which two independent vectors halve per row (bicg's `q` pass at LARGE, 2
+/// threads, hand-written C on an AMD EPYC, LLVM znver5: 0.187 ms with 8
+/// rows per block, 0.16 ms with 16; gesummv, two chains already, is no
+/// faster with 16). Only as many copies as [`super::MAX_JAM_COPIES`]
+/// allows, and tiles of whole blocks.
+fn row_factor(bp: &BandPlan, fitting: &[&Vec<usize>], streams: &[&Vec<usize>], lanes: i64) -> i64 {
+    let wide = lanes * crate::codegen::emit::MAX_LANE_VECTORS;
+    let single = !fitting.is_empty() && fitting.iter().chain(streams).all(|m| m.len() == 1);
+    let whole = fitting
+        .iter()
+        .all(|m| m.iter().all(|&s| bp.sizes[s][0] % wide == 0))
+        && streams
+            .iter()
+            .all(|m| m.iter().all(|&s| bp.sizes[s][bp.orders[s][0]] % wide == 0));
+    if single && whole && wide <= super::MAX_JAM_COPIES {
+        wide
+    } else {
+        lanes
     }
 }
 

@@ -243,7 +243,7 @@ fn fused(
     for l in new
         .lane_dims
         .iter_mut()
-        .chain(new.block_dims.iter_mut())
+        .chain(new.block_dims.iter_mut().map(|(l, _)| l))
         .filter(|l| **l >= d + 2)
     {
         *l += 1;

@@ -6,9 +6,9 @@
 // x[j + 2] are broadcast. Each lane adds its row's terms in the input's
 // order, so the results must be identical, digit for digit, to the
 // untransformed program's: with 8 lanes (AVX-512), 4 (AVX2), 2 (SSE2),
-// through the stock mlir-opt with the plugin, and with row blocks off. 37 rows leave a partial block of 5 rows (scalar
-// code), 28 columns a remainder of 4 after the blocks of 8 (loaded
-// element by element). @mv_sqrt's square root does not run lane-wise: its
+// through the stock mlir-opt with the plugin, and with row blocks off. 37
+// rows leave a partial block of 5 rows (scalar code), 28 columns a
+// remainder of 4 after the blocks of 8 (loaded element by element). @mv_sqrt's square root does not run lane-wise: its
 // rows stay scalar.
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
@@ -32,58 +32,70 @@
 // SUMS-COUNT-4: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 //
-// REMARK: remark: poly-opt: {{.*}}rows' reductions along φ{{[0-9]}} run 8 at a time, one per vector lane; 1 point loop unrolled and jammed by 8;{{.*}}legality verified
+// REMARK: remark: poly-opt: {{.*}}rows' reductions along φ{{[0-9]}} run 16 at a time, one per vector lane (2 vectors); 1 point loop unrolled and jammed by 16;{{.*}}legality verified
 // REMARK: remark: poly-opt:
 // REMARK-NOT: vector lane
 // REMARK-SAME: legality verified
 // OFF-NOT: vector lane
 //
-// The scheduler gives t's and y's updates a nest each. In each, the full
-// blocks of 8 rows: an accumulator of 8 lanes, loaded cell by cell; the
-// columns in blocks of 8 (0 to 24), each loading 8 rows (A at j for t; B
-// at j and A at j + 1 for y), 3 rounds of 8 shuffles per transpose; then
+// The scheduler gives t's and y's updates a nest each. Each of them runs
+// one chain of adds per vector of rows, so a block takes two vectors' lanes
+// of rows (16), two independent chains. In each nest, the full blocks of
+// 16 rows: two accumulators of 8 lanes, loaded cell by cell; the columns
+// in blocks of 8 (0 to 24), each loading 8 rows per vector (A at j for t;
+// B at j and A at j + 1 for y), 3 rounds of 8 shuffles per transpose; then
 // the columns 24 to 27 one at a time, their rows loaded element by
 // element; then each lane's sum stored to its cell. The last 5 rows (a
 // partial block) stay scalar.
 // CHECK-LABEL: func.func @mv(
 // CHECK: affine.parallel
 // CHECK: vector.from_elements {{.*}} : vector<8xf64>
-// CHECK: affine.for %{{.*}} = 0 to 24 step 8 iter_args(%{{.*}} = %{{.*}}) -> (vector<8xf64>) {
+// CHECK-NEXT: vector.from_elements {{.*}} : vector<8xf64>
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 24 step 8 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<8xf64>, vector<8xf64>) {
 // CHECK-COUNT-8: affine.vector_load %arg1[%{{.*}}, %{{.*}}] : memref<37x29xf64>, vector<8xf64>
 // CHECK-COUNT-24: vector.shuffle %{{.*}}, %{{.*}} [{{.*}}] : vector<8xf64>, vector<8xf64>
+// CHECK: affine.vector_load %arg1[%{{.*}} * 16 + 8, %{{.*}}] : memref<37x29xf64>, vector<8xf64>
+// CHECK-COUNT-7: affine.vector_load %arg1[%{{.*}}, %{{.*}}] : memref<37x29xf64>, vector<8xf64>
+// CHECK-COUNT-24: vector.shuffle %{{.*}}, %{{.*}} [{{.*}}] : vector<8xf64>, vector<8xf64>
 // CHECK-NOT: vector.shuffle
-// CHECK: affine.yield %{{.*}} : vector<8xf64>
+// CHECK: affine.yield %{{.*}}, %{{.*}} : vector<8xf64>, vector<8xf64>
 // CHECK: affine.for %{{.*}} = 24 to 28 iter_args(
 // CHECK-NOT: vector_load
 // CHECK: vector.from_elements {{.*}} : vector<8xf64>
 // CHECK: affine.yield
-// CHECK-COUNT-8: vector.extract
-// CHECK: affine.for %{{.*}} = 4 to min
+// CHECK-COUNT-16: vector.extract
+// CHECK: affine.for %{{.*}} = 2 to min
 // CHECK-NOT: vector
 // CHECK: affine.parallel
-// CHECK: affine.for %{{.*}} = 0 to 24 step 8 iter_args(%{{.*}} = %{{.*}}) -> (vector<8xf64>) {
+// CHECK: affine.for %{{.*}} = 0 to 24 step 8 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<8xf64>, vector<8xf64>) {
+// CHECK-COUNT-8: affine.vector_load %arg2[%{{.*}}, %{{.*}}] : memref<37x29xf64>, vector<8xf64>
+// CHECK-COUNT-24: vector.shuffle
+// CHECK-COUNT-8: affine.vector_load %arg1[%{{.*}}, %{{.*}} + 1] : memref<37x29xf64>, vector<8xf64>
+// CHECK-COUNT-24: vector.shuffle
 // CHECK-COUNT-8: affine.vector_load %arg2[%{{.*}}, %{{.*}}] : memref<37x29xf64>, vector<8xf64>
 // CHECK-COUNT-24: vector.shuffle
 // CHECK-COUNT-8: affine.vector_load %arg1[%{{.*}}, %{{.*}} + 1] : memref<37x29xf64>, vector<8xf64>
 // CHECK-COUNT-24: vector.shuffle
 // CHECK-NOT: vector.shuffle
-// CHECK: affine.yield %{{.*}} : vector<8xf64>
-// CHECK-COUNT-8: vector.extract
+// CHECK: affine.yield %{{.*}}, %{{.*}} : vector<8xf64>, vector<8xf64>
+// CHECK-COUNT-16: vector.extract
 // CHECK-LABEL: func.func @mv_sqrt(
 // CHECK-NOT: vector
 // CHECK-LABEL: func.func @fill(
 //
-// On AVX2, 4 lanes, blocks of 4 columns: the 28 columns need no remainder
-// loop; 2 rounds of 4 shuffles per transpose; the 37 rows, 9 full blocks
-// of 4 and one row.
+// On AVX2, 4 lanes, blocks of 8 rows in two vectors, columns in blocks of
+// 4: the 28 columns need no remainder loop; 2 rounds of 4 shuffles per
+// transpose; the 37 rows, 4 full blocks of 8 and 5 rows.
 // AVX2-LABEL: func.func @mv(
-// AVX2: affine.for %{{.*}} = 0 to 28 step 4 iter_args(%{{.*}} = %{{.*}}) -> (vector<4xf64>) {
+// AVX2: affine.for %{{.*}} = 0 to 28 step 4 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<4xf64>, vector<4xf64>) {
+// AVX2-COUNT-4: affine.vector_load %arg1[%{{.*}}, %{{.*}}] : memref<37x29xf64>, vector<4xf64>
+// AVX2-COUNT-8: vector.shuffle
 // AVX2-COUNT-4: affine.vector_load %arg1[%{{.*}}, %{{.*}}] : memref<37x29xf64>, vector<4xf64>
 // AVX2-COUNT-8: vector.shuffle
 // AVX2-NOT: vector.shuffle
-// AVX2: affine.yield %{{.*}} : vector<4xf64>
+// AVX2: affine.yield %{{.*}}, %{{.*}} : vector<4xf64>, vector<4xf64>
 // AVX2-NOT: vector_load
-// AVX2: affine.for %{{.*}} = 9 to min
+// AVX2: affine.for %{{.*}} = 4 to min
 // AVX2-NOT: vector<8xf64>
 // AVX2-LABEL: func.func @mv_sqrt(
 

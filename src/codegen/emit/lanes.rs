@@ -21,6 +21,12 @@
 //! remaining iterations one at a time (their lanes loaded element by
 //! element). Anything else (another operation, a write outside the cells,
 //! an access of another shape) leaves the copies to the scalar code.
+//!
+//! A body of `c·V` copies (`c` up to [`MAX_LANE_VECTORS`]) runs as `c`
+//! chunks of `V`, each on vectors of its own: copies `0..V` in the first
+//! vectors, `V..2V` in the second, each chunk's rows transposed apart.
+//! Each lane still computes exactly what its copy computed; the chunks'
+//! chains of adds are independent, which the core overlaps.
 
 use super::{
     in_scop, is_nest, is_nested_in_loop, loop_args, stepped_for, straight_line, subscript_rows,
@@ -32,6 +38,11 @@ use crate::ffi::ir::{Op, Val};
 use crate::scop::model::{AccessKind, Scop};
 
 use super::scalar_replace::{Cell, InstanceCells};
+
+/// Most vectors of lanes one loop's copies run in (row blocks of
+/// `row_blocks.rs` take two where one chain of adds per vector would bind
+/// them: bicg's `q`, atax's `tmp`).
+pub(crate) const MAX_LANE_VECTORS: i64 = 2;
 
 /// The arithmetic operations run lane-wise (element-wise on vectors).
 const LANE_OPS: [&str; 5] = [
@@ -130,7 +141,7 @@ impl Emitter<'_> {
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<bool, EmitError> {
-        let Some(shape) = self.lane_shape(dim, lower, upper, body, cells, instances)? else {
+        let Some(shapes) = self.lane_shape(dim, lower, upper, body, cells, instances)? else {
             return Ok(false);
         };
         let v = self.lane_size;
@@ -144,8 +155,10 @@ impl Emitter<'_> {
         // The accumulators: each lane's cell, loaded, in one vector.
         let maps = self.cell_maps(cells, &dims)?;
         let loaded = self.load_cells(cells, &maps, &operands, point, created)?;
+        // One vector per accumulator group of each chunk of V copies, the
+        // chunks' vectors one after the other.
         let mut inits = Vec::new();
-        for group in &shape.accs {
+        for group in shapes.iter().flat_map(|sh| &sh.accs) {
             let lanes: Vec<Val> = group.iter().map(|&c| loaded[c]).collect();
             inits.push(self.typed(point, "vector.from_elements", &lanes, &vt, &[], created)?);
         }
@@ -155,16 +168,16 @@ impl Emitter<'_> {
         let lmap = self.attr(&format!("affine_map<{header} -> ({lt})>"))?;
         let split = format!("({lt}) + ((({ut}) - ({lt}) + 1) floordiv {v}) * {v}");
         let smap = self.attr(&format!("affine_map<{header} -> ({split})>"))?;
-        let main = self.lane_loop(&shape, dim, (lmap, smap), v, &inits, point, created)?;
+        let main = self.lane_loop(&shapes, dim, (lmap, smap), v, &inits, point, created)?;
         // The remaining iterations, one at a time.
         let umap = self.attr(&format!("affine_map<{header} -> (({ut}) + 1)>"))?;
         let after: Vec<Val> = (0..inits.len())
             .map(|i| main.result(i))
             .collect::<Option<Vec<Val>>>()
             .ok_or("affine.for without result")?;
-        let rest = self.lane_loop(&shape, dim, (smap, umap), 1, &after, point, created)?;
+        let rest = self.lane_loop(&shapes, dim, (smap, umap), 1, &after, point, created)?;
         // Each lane's last value to its cell.
-        for (g, group) in shape.accs.iter().enumerate() {
+        for (g, group) in shapes.iter().flat_map(|sh| &sh.accs).enumerate() {
             let acc = rest.result(g).ok_or("affine.for without result")?;
             for (k, &c) in group.iter().enumerate() {
                 if !cells[c].written {
@@ -209,7 +222,7 @@ impl Emitter<'_> {
     #[allow(clippy::too_many_arguments)]
     fn lane_loop(
         &mut self,
-        shape: &Shape,
+        shapes: &[Shape],
         dim: usize,
         bounds: (build::AttrHandle, build::AttrHandle),
         step: i64,
@@ -231,9 +244,32 @@ impl Emitter<'_> {
         }
         let (iv, accs) = loop_args(block, inits.len())?;
         self.ivs[dim] = Some(iv);
-        let r = self.lane_body(shape, dim, accs, Point::End(block), step > 1, created);
+        // Each chunk of copies on its own vectors (independent chains,
+        // which the core overlaps).
+        let mut out = Vec::with_capacity(accs.len());
+        let mut rest = accs.as_slice();
+        let mut r = Ok(());
+        for shape in shapes {
+            let (mine, others) = rest.split_at(shape.accs.len());
+            rest = others;
+            match self.lane_body(
+                shape,
+                dim,
+                mine.to_vec(),
+                Point::End(block),
+                step > 1,
+                created,
+            ) {
+                Ok(a) => out.extend(a),
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
         self.ivs[dim] = None;
-        let accs = r?;
+        r?;
+        let accs = out;
         self.b
             .create(Point::End(block), "affine.yield", &accs, 0, &[], &[]);
         Ok(op)
@@ -250,7 +286,7 @@ impl Emitter<'_> {
         body: &Node,
         cells: &[Cell],
         instances: &InstanceCells,
-    ) -> Result<Option<Shape>, EmitError> {
+    ) -> Result<Option<Vec<Shape>>, EmitError> {
         let v = self.lane_size;
         let ([lo], [hi]) = (lower, upper) else {
             return Ok(None);
@@ -267,7 +303,9 @@ impl Emitter<'_> {
             Some(Node::Let { dim, .. }) if self.lane_dims.contains(dim) => *dim,
             _ => return Ok(None),
         };
-        if copies.len() as i64 != v
+        let chunks = copies.len() as i64 / v;
+        if copies.len() as i64 != chunks * v
+            || !(1..=MAX_LANE_VECTORS).contains(&chunks)
             || !copies
                 .iter()
                 .all(|c| matches!(c, Node::Let { dim, .. } if *dim == lane_dim))
@@ -293,6 +331,46 @@ impl Emitter<'_> {
         {
             return Ok(None);
         }
+        let mut shapes = Vec::new();
+        for c in 0..chunks as usize {
+            let range = c * v as usize..(c + 1) * v as usize;
+            let Some(shape) = self.chunk_shape(
+                dim,
+                &stmts,
+                &per_copy[range.clone()],
+                range.start,
+                instances,
+            )?
+            else {
+                return Ok(None);
+            };
+            shapes.push(shape);
+        }
+        // Every cell in a group (a cell no access reaches is not carried).
+        if (0..cells.len()).any(|c| {
+            !shapes
+                .iter()
+                .flat_map(|s| s.accs.iter().flatten())
+                .any(|&x| x == c)
+        }) {
+            return Ok(None);
+        }
+        Ok(Some(shapes))
+    }
+
+    /// How the statements `stmts` of the copies `per_copy` (copies
+    /// `first..` of the loop's body, whose cells are `instances`) run in
+    /// one vector's lanes; `None` when they cannot.
+    fn chunk_shape(
+        &self,
+        dim: usize,
+        stmts: &[usize],
+        per_copy: &[Instances],
+        first: usize,
+        instances: &InstanceCells,
+    ) -> Result<Option<Shape>, EmitError> {
+        let np = self.np();
+        let m = stmts.len();
         let n = self.ivs.len();
         let w = np + n + self.divs.len() + 1;
         let jc = np + dim;
@@ -309,7 +387,7 @@ impl Emitter<'_> {
                 if self.expanded.contains_key(&a.op.key()) {
                     return Ok(None);
                 }
-                let cell: Vec<Option<usize>> = (0..per_copy.len())
+                let cell: Vec<Option<usize>> = (first..first + per_copy.len())
                     .map(|k| instances[k * m + q].get(a_i).copied().flatten())
                     .collect();
                 if cell.iter().all(Option::is_some) {
@@ -384,12 +462,8 @@ impl Emitter<'_> {
             }
             access.push(per);
         }
-        // Every cell in a group (a cell no access reaches is not carried).
-        if (0..cells.len()).any(|c| !accs.iter().flatten().any(|&x| x == c)) {
-            return Ok(None);
-        }
         Ok(Some(Shape {
-            stmts,
+            stmts: stmts.to_vec(),
             access,
             accs,
             rows,

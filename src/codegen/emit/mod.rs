@@ -29,7 +29,7 @@ pub mod gpu;
 mod hoist;
 mod lanes;
 
-pub(crate) use lanes::lane_wise;
+pub(crate) use lanes::{lane_wise, MAX_LANE_VECTORS};
 mod scalar_replace;
 
 use copy_back::{copy_back, expanded_map};
