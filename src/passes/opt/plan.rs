@@ -62,11 +62,16 @@ fn staged_plan(
         };
         let planned = plan_checked(scop, sched, deps, opts, Some(&mut check));
         if let Err(PlanError::Rejected { stage, why }) = &planned {
-            let message = why.replacen(
-                "internal error:",
-                &format!("internal error in the plan's {stage} stage:"),
-                1,
-            );
+            // The plan is dropped; whether the SCoP stays unchanged is for
+            // the caller to say (a retry's candidate gives way to another
+            // plan).
+            let message = why
+                .replacen(
+                    "internal error:",
+                    &format!("internal error in the plan's {stage} stage:"),
+                    1,
+                )
+                .replacen("; the SCoP is left unchanged", "; this plan is dropped", 1);
             diag(scop.first_op.loc(), Severity::Warning, &message, None);
         }
         planned
