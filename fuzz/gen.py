@@ -28,10 +28,12 @@ largest subscript reached; programs with too many instances are drawn
 again. Every access of the program is therefore inside its array.
 
 Usage:
-  fuzz/gen.py --seed N [--family steps] [--json]
+  fuzz/gen.py --seed N [--family steps|matvec] [--json]
                                      print program N (MLIR, or its AST) of the
-                                     mixed family (random nests) or of the
-                                     steps family (Gram-Schmidt's shape)
+                                     mixed family (random nests), of the
+                                     steps family (Gram-Schmidt's shape) or
+                                     of the matvec family (matrix-vector
+                                     nests: gesummv's, bicg's, atax's shapes)
   fuzz/gen.py --from-json FILE       print the MLIR of a saved AST
 Only the Python 3 standard library is used.
 """
@@ -405,6 +407,130 @@ class Gen:
         return {"seed": self.seed, "params": params, "arrays": arrays, "body": [top],
                 "family": "steps"}
 
+    # -- the "matvec" family --------------------------------------------------
+
+    def matvec(self):
+        """A program of the "matvec" family: one to three nests of two loops
+        over matrices (gesummv, bicg, atax, mvt, gemver and their relatives:
+        what row blocks, column streams and forwarding work on), each with
+        one or two reductions along its inner loop, into cells fixed along
+        it (a row's sum, `y[i] += A[i][j] * x[j]`) or into cells along it (a
+        column stream, `s[j] += r[i] * A[i][j]`), the matrix read as is or
+        transposed; with random sizes (full and partial blocks of every
+        vector width), triangular and offset bounds, initializations and
+        finishing statements, nests that read what an earlier one wrote,
+        and now and then what keeps the copies scalar: another operation, a
+        read of another shape, a write outside the cells."""
+        r = self.r
+        params = {}
+        if self.chance(0.3):
+            params["n0"] = r.randint(5, 40)
+        m = r.randint(3, 41)
+        n = r.randint(3, 41)
+        # Matrices A, B, Z; vectors along the rows Y, T, R; along the
+        # columns X, S.
+        A, B, Z, Y, T, R, X, S = range(8)
+        self.ranks = [2, 2, 2, 1, 1, 1, 1, 1]
+
+        def size(v):
+            if params and self.chance(0.4):
+                return add(P("n0"), C(-r.randint(0, 2)))
+            return C(v)
+
+        def st(arr, idx, val):
+            self.nstmt += 1
+            return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
+
+        def ld(arr, idx):
+            return ["ld", arr, idx]
+
+        def fresh():
+            self.niv += 1
+            return "i%d" % self.niv
+
+        def nest():
+            i, j = fresh(), fresh()
+            vi, vj = V(i), V(j)
+            transposed = self.chance(0.25)
+            mat = self.pick([A, A, B])
+
+            def elem(arr, di=0, dj=0):
+                rr, cc = add(vi, C(di)), add(vj, C(dj))
+                return ld(arr, [cc, rr] if transposed else [rr, cc])
+
+            def reduction(cell, term):
+                roll = r.random()
+                if roll < 0.6:
+                    return ["+", ld(*cell), term]
+                if roll < 0.85:
+                    return ["+", term, ld(*cell)]
+                return ["-", ld(*cell), term]
+
+            kinds = [self.pick(["row", "row", "col", "col", "update"])]
+            if self.chance(0.45):
+                kinds.append(self.pick(["row", "col", "row2"]))
+            pre, inner, post = [], [], []
+            for kind in kinds:
+                if kind in ("row", "row2"):
+                    out = Y if kind == "row" and Y not in used else T
+                    used.add(out)
+                    src = mat if kind == "row" else (B if mat == A else A)
+                    term = ["*", elem(src), ld(self.pick([X, X, S]), [vj])]
+                    if self.chance(0.1):
+                        term = ["*", term, ["f", 0.5]]  # another operation
+                    if self.chance(0.08):
+                        term = ["+", term, elem(src, 0, 1)]  # another shape
+                    if self.chance(0.5):
+                        pre.append(st(out, [vi], ["f", self.pick([0.0, 0.0, 1.5])]))
+                    inner.append(st(out, [vi], reduction((out, [vi]), term)))
+                    if self.chance(0.25):
+                        post.append(st(out, [vi], ["+", ["*", ["f", 1.25], ld(out, [vi])],
+                                                   ["*", ["f", 0.5], ld(self.pick([T, R]), [vi])]]))
+                elif kind == "col":
+                    weight = ld(self.pick([R, R, Y, T]), [vi])
+                    term = ["*", weight, elem(mat)] if self.chance(0.7) else ["*", elem(mat), weight]
+                    if self.chance(0.1):
+                        term = ["+", term, elem(mat, 1, 0)]  # another shape
+                    inner.append(st(S, [vj], reduction((S, [vj]), term)))
+                else:
+                    # A rank-one update of the matrix (gemver's first nest).
+                    cell = [vj, vi] if transposed else [vi, vj]
+                    inner.append(st(mat, cell, ["+", ld(mat, cell),
+                                                ["*", ld(R, [vi]), ld(X, [vj])]]))
+            if self.chance(0.08):
+                # A write outside the cells.
+                inner.append(st(Z, [vi, vj], ["*", elem(mat), ["f", 0.5]]))
+            r.shuffle(inner)
+            jlo, jhi = [C(0)], [size(n)]
+            roll = r.random()
+            if roll < 0.12:
+                jhi = [add(vi, C(r.randint(1, 2)))]  # lower triangle
+            elif roll < 0.22:
+                jlo = [add(vi, C(r.randint(0, 1)))]  # upper triangle
+            elif roll < 0.3:
+                jlo = [C(r.randint(1, 3))]
+            elif roll < 0.36:
+                jhi = [add(size(n), C(-r.randint(1, 5)))]
+            ilo = [C(0)] if self.chance(0.85) else [C(r.randint(1, 3))]
+            istep = 1 if self.chance(0.92) else 2
+            jloop = {"k": "for", "iv": j, "lbs": jlo, "ubs": jhi, "step": 1, "body": inner}
+            return {"k": "for", "iv": i, "lbs": ilo, "ubs": [size(m)], "step": istep,
+                    "body": pre + [jloop] + post}
+
+        used = set()
+        body = []
+        if self.chance(0.3):
+            # The column sums start from zero in a nest of their own.
+            jv = fresh()
+            body.append({"k": "for", "iv": jv, "lbs": [C(0)], "ubs": [size(n)], "step": 1,
+                         "body": [st(S, [V(jv)], ["f", 0.0])]})
+        for _ in range(self.pick([1, 1, 2, 2, 3])):
+            body.append(nest())
+        arrays = [{"name": "A%d" % a, "rank": self.ranks[a], "shape": None,
+                   "dynamic": self.chance(0.2)} for a in range(len(self.ranks))]
+        return {"seed": self.seed, "params": params, "arrays": arrays, "body": body,
+                "family": "matvec"}
+
     # -- the program --------------------------------------------------------
 
     def program(self):
@@ -592,10 +718,12 @@ def fit_arrays(prog):
     return count
 
 
-# The families of programs: "mixed" (random nests, the default) and
-# "steps" (a sequential loop over steps reducing over a column and updating
-# the columns after it: Gram-Schmidt's shape, see Gen.steps).
-FAMILIES = ("mixed", "steps")
+# The families of programs: "mixed" (random nests, the default), "steps" (a
+# sequential loop over steps reducing over a column and updating the columns
+# after it: Gram-Schmidt's shape, see Gen.steps) and "matvec" (nests of two
+# loops reducing along rows or down columns of matrices: gesummv's, bicg's
+# and atax's shapes, see Gen.matvec).
+FAMILIES = ("mixed", "steps", "matvec")
 
 
 def generate(seed, family="mixed"):
@@ -603,7 +731,7 @@ def generate(seed, family="mixed"):
     its arrays sized."""
     for attempt in range(50):
         g = Gen(seed * 1000 + attempt)
-        prog = g.steps() if family == "steps" else g.program()
+        prog = {"steps": g.steps, "matvec": g.matvec}.get(family, g.program)()
         prog["seed"] = seed
         try:
             fit_arrays(prog)

@@ -9,6 +9,10 @@
 //!   for a reason other than a construct outside the model by design;
 //! * 60 programs of the `steps` family (Gram-Schmidt's shape: embedding,
 //!   retiming, point-loop sinking), seeds 1-60, the same checks;
+//! * 60 programs of the `matvec` family (gesummv's, bicg's and atax's
+//!   shapes: row blocks, column streams, forwarding), seeds 1-60, rotating
+//!   over option sets that keep whole blocks of lanes, for three vector
+//!   widths (AVX-512, AVX2, SSE2), the same checks;
 //! * 300 malformed inputs through poly-opt and the printing passes: each a
 //!   clean success (whose output parses again) or a diagnostic with exit
 //!   code 1; no panic, signal, internal error or hang.
@@ -79,6 +83,38 @@ fn short_steps_campaign() {
             "5",
         ],
     );
+}
+
+#[test]
+fn short_matvec_campaign() {
+    let mut args = vec![
+        "run",
+        "--family",
+        "matvec",
+        "--count",
+        "60",
+        "--start",
+        "1",
+        "--jobs",
+        "2",
+        "--max-unchanged",
+        "5",
+    ];
+    for set in [
+        "defaults",
+        "avx2",
+        "sse-r8",
+        "skx-t3",
+        "profitable",
+        "uj2-t8",
+        "fuseno",
+        "plain-emit",
+        "threads3",
+        "nowave",
+    ] {
+        args.extend(["--options-set", set]);
+    }
+    fuzz("matvec", &args);
 }
 
 #[test]
