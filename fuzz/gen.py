@@ -425,8 +425,11 @@ class Gen:
         params = {}
         if self.chance(0.3):
             params["n0"] = r.randint(5, 40)
-        m = r.randint(3, 41)
-        n = r.randint(3, 41)
+        # Mostly a tile or less; now and then several tiles of the default
+        # sizes (partial tiles of whole and partial blocks).
+        big = self.chance(0.2)
+        m = r.randint(42, 140) if big else r.randint(3, 41)
+        n = r.randint(42, 140) if big else r.randint(3, 41)
         # Matrices A, B, Z; vectors along the rows Y, T, R; along the
         # columns X, S.
         A, B, Z, Y, T, R, X, S = range(8)
