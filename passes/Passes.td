@@ -242,7 +242,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     Option<"profitability", "profitability", "bool", /*default=*/"true",
            "Skip tiling when it would leave guards in innermost loops, and leave a SCoP unchanged when its plan has neither tiles nor parallel loops">,
     Option<"contract", "contract", "bool", /*default=*/"false",
-           "Allow LLVM to fuse each multiply and the add or subtract that uses it into a fused multiply-add, in the rewritten loop nests (fastmath<contract> on their arith.mulf, addf, subf): faster on CPUs with FMA, what gcc -O3 and clang -O3 do by default, but results may differ in the last bits from the input's (off: bit-identical)">,
+           "Allow LLVM to fuse each multiply and the add or subtract that uses it into a fused multiply-add, in the rewritten loop nests (fastmath<contract> on their arith.mulf, addf, subf): faster on CPUs with FMA, what gcc -O3 and clang -O3 do by default, but results may differ in the last bits from the input's (off: bit-identical). A statement whose innermost loop is a chain of its own instances (a sum kept in a register along it, not in vector lanes or a register tile) keeps its multiply apart: fused, each link would take a multiply-add's latency instead of an add's">,
     Option<"printPlan", "print-plan", "bool", /*default=*/"false",
            "Print each rewritten SCoP's plan (the role of every schedule dimension, each statement's final schedule with the constraints that define its tile coordinates) and the loop tree generated from it, as a remark: for stage-level tests and bug reports">,
     Option<"printStages", "print-stages", "bool", /*default=*/"false",

@@ -12,7 +12,15 @@
 //!
 //! Only a SCoP's own operations are marked, just before the rewrite (the
 //! new nests' statement instances are cloned from them); code around the
-//! SCoPs keeps its flags.
+//! SCoPs keeps its flags. The operations of statements the caller names
+//! are left as they are: a statement whose innermost loop waits on its own
+//! previous instance (cholesky's `A[i][j] -= A[i][k] * A[j][k]` along `k`,
+//! kept in a register) is a chain of dependent operations, bound by their
+//! latency; fusing its multiply into the chain's add or subtract lengthens
+//! each link from an add's latency to a fused multiply-add's (3 and 4
+//! cycles on Zen 4), where the multiply apart runs off the chain.
+
+use std::collections::HashMap;
 
 use crate::ffi::build::{set_attr, Builder};
 use crate::ffi::ir::Op;
@@ -39,9 +47,34 @@ pub fn with_contract(flags: Option<&str>) -> Option<String> {
     Some(format!("#arith.fastmath<{}>", list.join(",")))
 }
 
+/// The arithmetic that computes the values `stores` store (the stores'
+/// operands, back through `arith` operations), by key.
+pub fn arithmetic_of(stores: &[Op]) -> HashMap<usize, Op> {
+    let mut found = HashMap::new();
+    let mut stack: Vec<Op> = Vec::new();
+    for st in stores {
+        stack.extend(st.operands().iter().filter_map(|v| v.defining_op()));
+    }
+    while let Some(op) = stack.pop() {
+        if !op.name().starts_with("arith.") || found.insert(op.key(), op).is_some() {
+            continue;
+        }
+        stack.extend(op.operands().iter().filter_map(|v| v.defining_op()));
+    }
+    found
+}
+
+/// The value `store` stores is computed with a floating-point multiply.
+pub fn multiplies(store: Op) -> bool {
+    arithmetic_of(&[store])
+        .values()
+        .any(|op| op.name() == "arith.mulf")
+}
+
 /// Marks every multiply, add and subtract nested in `roots` (and `roots`
-/// themselves) as contractible; returns how many were marked.
-pub fn allow_contraction(roots: &[Op]) -> Result<usize, String> {
+/// themselves) as contractible, except the operations in `keep` (keys);
+/// returns how many were marked.
+pub fn allow_contraction(roots: &[Op], keep: &HashMap<usize, Op>) -> Result<usize, String> {
     let Some(&anchor) = roots.first() else {
         return Ok(0);
     };
@@ -50,7 +83,7 @@ pub fn allow_contraction(roots: &[Op]) -> Result<usize, String> {
     let mut stack: Vec<Op> = roots.to_vec();
     while let Some(op) = stack.pop() {
         let name = op.name();
-        if CONTRACTIBLE.contains(&name.as_str()) {
+        if CONTRACTIBLE.contains(&name.as_str()) && !keep.contains_key(&op.key()) {
             let now = op.attr(c"fastmath").map(|a| a.text());
             if let Some(text) = with_contract(now.as_deref()) {
                 set_attr(op, "fastmath", b.attr(&text)?);

@@ -36,7 +36,7 @@ mod split;
 
 use std::time::Duration;
 
-use crate::codegen::contract::allow_contraction;
+use crate::codegen::contract::{allow_contraction, arithmetic_of, multiplies};
 use crate::codegen::emit;
 use crate::deps::{compute, DepOptions, Dependence};
 use crate::ffi::ir::Op;
@@ -314,8 +314,19 @@ fn rewrite(
         };
         // Contraction flags on the SCoP's own operations, which every
         // statement instance of the new nests is cloned from.
+        // Statements bound by the latency of a chain along their innermost
+        // loop keep their multiplies apart (see codegen::contract).
+        let chains: Vec<usize> = if options.contract {
+            profitability::latency_chains(scop, deps, &plan)
+                .into_iter()
+                .filter(|&s| multiplies(scop.statements[s].op))
+                .collect()
+        } else {
+            Vec::new()
+        };
         if options.contract {
-            if let Err(e) = allow_contraction(&scop.ops) {
+            let stores: Vec<Op> = chains.iter().map(|&s| scop.statements[s].op).collect();
+            if let Err(e) = allow_contraction(&scop.ops, &arithmetic_of(&stores)) {
                 diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
                 return Err(PassError::InvalidInput);
             }
@@ -425,7 +436,19 @@ fn rewrite(
             });
         }
         if options.contract {
-            what.push("multiply-adds may be fused (contract)".into());
+            what.push(if chains.is_empty() {
+                "multiply-adds may be fused (contract)".into()
+            } else {
+                let names: Vec<&str> = chains
+                    .iter()
+                    .map(|&s| scop.statements[s].name.as_str())
+                    .collect();
+                format!(
+                    "multiply-adds may be fused (contract), except in {}: a chain along {} innermost loop",
+                    names.join(", "),
+                    if chains.len() == 1 { "its" } else { "their" }
+                )
+            });
         }
         what.push(if gpu.is_some() {
             format!("target gpu {}", options.gpu_chip)

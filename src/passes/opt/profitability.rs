@@ -6,7 +6,7 @@
 //! the checker like any other).
 
 use crate::codegen::{generate, work_per_loop, Node, Tree};
-use crate::deps::Dependence;
+use crate::deps::{DepKind, Dependence};
 use crate::sched::pluto::{DimKind, PlutoSchedule};
 use crate::analysis::carried::carries;
 use crate::scop::model::Scop;
@@ -262,4 +262,50 @@ fn split_shared_reads(scop: &Scop, sched: &PlutoSchedule) -> Option<SharedSplit>
         }
     }
     None
+}
+
+/// The statements whose innermost loop waits on their own previous
+/// instance: a flow dependence of the statement on itself carried by the
+/// innermost loop around it (cholesky's `A[i][j] -= A[i][k] * A[j][k]`
+/// along `k`, trisolv's `x[i]` along `j`). A register tile's unrolled
+/// copies stand for its innermost loop: they are independent chains. Not a
+/// row's sum run in vector lanes (`Plan::lane_dims`): its chains are
+/// vectors amid the transposes' shuffles, no slower fused (atax, mvt,
+/// gemver, LARGE, same run: within the noise, 0-7 % faster fused). The
+/// arithmetic of these statements is a chain of dependent operations,
+/// bound by latency (see `codegen::contract`).
+pub(super) fn latency_chains(scop: &Scop, deps: &[Dependence], plan: &Plan) -> Vec<usize> {
+    let mut chains = Vec::new();
+    for s in 0..scop.statements.len() {
+        let Some(row) = plan.schedule.dims.get(s) else {
+            continue;
+        };
+        let innermost = (0..plan.dims.len()).rev().find(|&k| {
+            let d = &plan.dims[k];
+            !d.scalar
+                && (!d.unroll || plan.in_register_tile(k))
+                && row
+                    .get(k)
+                    .is_some_and(|f| f.iters.iter().chain(&f.locals).any(|&c| c != 0))
+        });
+        let Some(k) = innermost.filter(|&k| !plan.in_register_tile(k)) else {
+            continue;
+        };
+        let in_lanes = plan
+            .lane_dims
+            .iter()
+            .any(|&l| row.get(l).is_some_and(|f| f.iters.iter().chain(&f.locals).any(|&c| c != 0)));
+        if in_lanes {
+            continue;
+        }
+        let own: Vec<Dependence> = deps
+            .iter()
+            .filter(|d| d.kind == DepKind::Raw && d.source.0 == s && d.sink.0 == s)
+            .cloned()
+            .collect();
+        if !own.is_empty() && matches!(carries(scop, &own, &plan.schedule, k), Ok(true)) {
+            chains.push(s);
+        }
+    }
+    chains
 }
