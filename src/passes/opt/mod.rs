@@ -314,9 +314,10 @@ fn rewrite(
         };
         // Contraction flags on the SCoP's own operations, which every
         // statement instance of the new nests is cloned from.
-        // Statements bound by the latency of a chain along their innermost
-        // loop keep their multiplies apart (see codegen::contract).
-        let chains: Vec<usize> = if options.contract {
+        // On CPUs, statements bound by the latency of a chain along their
+        // innermost loop keep their multiplies apart (see codegen::contract;
+        // a GPU's fused multiply-add takes an add's latency).
+        let chains: Vec<usize> = if options.contract && gpu.is_none() {
             profitability::latency_chains(scop, deps, &plan)
                 .into_iter()
                 .filter(|&s| multiplies(scop.statements[s].op))
