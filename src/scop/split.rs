@@ -177,6 +177,30 @@ fn implied_forms(
     Ok(out)
 }
 
+/// The rows `φ_T(j) - φ_S(i) = 0` of schedule dimensions `range` (each
+/// by [`outer_eq`]; `rows`: the source's and the sink's schedule rows),
+/// over a relation piece's `width` columns; `None` when a row is missing or
+/// uses locals.
+fn equal_rows(
+    np: usize,
+    (ni, nj): (usize, usize),
+    width: usize,
+    rows: (&[Form], &[Form]),
+    range: std::ops::Range<usize>,
+) -> Result<Option<Vec<Vec<i64>>>, MathError> {
+    let mut out = Vec::new();
+    for k in range {
+        let (Some(a), Some(b)) = (rows.0.get(k), rows.1.get(k)) else {
+            return Ok(None);
+        };
+        let Some(r) = outer_eq(np, ni, nj, width, a, b)? else {
+            return Ok(None);
+        };
+        out.push(r);
+    }
+    Ok(Some(out))
+}
+
 /// The row `φ_T(j) - φ_S(i)` of one schedule dimension over the columns of
 /// a dependence piece `[params | i | j | locals | 1]`; `None` when a form
 /// uses locals (tile coordinates: not a plain hyperplane).
@@ -234,25 +258,17 @@ pub fn candidates(
         );
         for piece in &d.relation {
             let width = piece.n_col() + 1;
-            let mut eqs: Vec<Vec<i64>> = piece.eqs().to_vec();
-            let mut plain = true;
-            for k in 0..outer {
-                match (dims[s].get(k), dims[t].get(k)) {
-                    (Some(a), Some(b)) => match outer_eq(np, ni, nj, width, a, b)? {
-                        Some(r) => eqs.push(r),
-                        None => plain = false,
-                    },
-                    _ => plain = false,
-                }
-            }
-            if !plain {
+            let Some(rows) = equal_rows(np, (ni, nj), width, (&dims[s], &dims[t]), 0..outer)?
+            else {
                 continue;
-            }
+            };
             // Instances the outer dimensions leave unordered only.
             let mut restricted = piece.clone();
-            for r in eqs.iter().skip(piece.eqs().len()) {
+            for r in &rows {
                 restricted.add_eq(r.clone())?;
             }
+            let mut eqs: Vec<Vec<i64>> = piece.eqs().to_vec();
+            eqs.extend(rows);
             if restricted.is_empty()? {
                 continue;
             }
@@ -294,14 +310,12 @@ pub fn meets_at(
     );
     for piece in &d.relation {
         let width = piece.n_col() + 1;
+        let Some(rows) = equal_rows(np, (ni, nj), width, (&dims[s], &dims[t]), range.clone())?
+        else {
+            return Ok(false);
+        };
         let mut p = piece.clone();
-        for k in range.clone() {
-            let (Some(a), Some(b)) = (dims[s].get(k), dims[t].get(k)) else {
-                return Ok(false);
-            };
-            let Some(row) = outer_eq(np, ni, nj, width, a, b)? else {
-                return Ok(false);
-            };
+        for row in rows {
             p.add_eq(row)?;
         }
         if !p.is_empty()? {
@@ -336,10 +350,9 @@ pub fn next_step_sources(
     let mut out: Vec<Form> = Vec::new();
     for piece in &d.relation {
         let width = piece.n_col() + 1;
-        let (Some(a), Some(b)) = (dims[s].get(dim), dims[t].get(dim)) else {
-            return Ok(Vec::new());
-        };
-        let Some(mut step) = outer_eq(np, ni, nj, width, a, b)? else {
+        let Some(mut step) = equal_rows(np, (ni, nj), width, (&dims[s], &dims[t]), dim..dim + 1)?
+            .and_then(|rows| rows.into_iter().next())
+        else {
             return Ok(Vec::new());
         };
         // φ_T(j) - φ_S(i) - 1 = 0

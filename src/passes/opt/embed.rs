@@ -188,14 +188,11 @@ fn fuse_next_step(
             // The pieces replace `b` in order (`_lt`, `_eq`, `_gt`, the
             // empty ones left out): all but the one on the hyperplane move.
             let pieces = fscop.statements.len() + 1 - scop.statements.len();
-            let names: Vec<&str> = (b..b + pieces)
-                .map(|k| fscop.statements[k].name.as_str())
-                .collect();
             let moved: Vec<usize> = (b..b + pieces)
                 .filter(|&k| !fscop.statements[k].name.ends_with("_eq"))
                 .collect();
             let [one] = moved[..] else { return None };
-            if names.len() < 2 {
+            if pieces < 2 {
                 return None;
             }
             let a2 = if a > b { a + pieces - 1 } else { a };

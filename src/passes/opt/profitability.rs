@@ -9,6 +9,7 @@ use crate::codegen::{generate, work_per_loop, Node, Tree};
 use crate::deps::{DepKind, Dependence};
 use crate::sched::pluto::{DimKind, PlutoSchedule};
 use crate::analysis::carried::carries;
+use crate::scop::form::Form;
 use crate::scop::model::Scop;
 use crate::transform::{is_skewed, original_parallel_plan, original_plan, Plan};
 
@@ -284,18 +285,12 @@ pub(super) fn latency_chains(scop: &Scop, deps: &[Dependence], plan: &Plan) -> V
             let d = &plan.dims[k];
             !d.scalar
                 && (!d.unroll || plan.in_register_tile(k))
-                && row
-                    .get(k)
-                    .is_some_and(|f| f.iters.iter().chain(&f.locals).any(|&c| c != 0))
+                && row.get(k).is_some_and(varies)
         });
         let Some(k) = innermost.filter(|&k| !plan.in_register_tile(k)) else {
             continue;
         };
-        let in_lanes = plan
-            .lane_dims
-            .iter()
-            .any(|&l| row.get(l).is_some_and(|f| f.iters.iter().chain(&f.locals).any(|&c| c != 0)));
-        if in_lanes {
+        if plan.lane_dims.iter().any(|&l| row.get(l).is_some_and(varies)) {
             continue;
         }
         let own: Vec<Dependence> = deps
@@ -308,4 +303,10 @@ pub(super) fn latency_chains(scop: &Scop, deps: &[Dependence], plan: &Plan) -> V
         }
     }
     chains
+}
+
+/// A statement's schedule row that moves with its iterations (the
+/// statement runs inside that dimension's loop).
+fn varies(f: &Form) -> bool {
+    f.iters.iter().chain(&f.locals).any(|&c| c != 0)
 }
