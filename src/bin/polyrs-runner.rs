@@ -37,6 +37,14 @@ const FLAGS: &[Flag] = &[
         help: "OpenMP threads, sets OMP_NUM_THREADS (default: inherited)",
     },
     Flag {
+        name: "reuse-memory",
+        takes_value: false,
+        help: "each run of the entry function gets back the blocks the previous runs freed \
+               (malloc/free of the JIT-compiled code through a cache by size): arrays keep their \
+               pages from run to run, as in a program that allocates once (default: off, every \
+               run's arrays are fresh memory)",
+    },
+    Flag {
         name: "no-openmp",
         takes_value: false,
         help: "lower parallel loops sequentially (default: OpenMP)",
@@ -164,6 +172,7 @@ fn main_inner() -> Result<(), String> {
         },
         gpu,
         gpu_chip: p.value("gpu-chip").unwrap_or("sm_90").to_string(),
+        reuse_memory: p.has("reuse-memory"),
     };
     let compiler = Compiler::new();
     let mut module = compiler.parse_file(&input).map_err(|e| e.to_string())?;
