@@ -5,11 +5,13 @@ the speedups over the baseline pipeline.
 
 Per kernel and pipeline:
   bench/polybench/gen.py --size SIZE -> [polyrs-opt PIPELINE]
-  -> polyrs-runner --time=kernel_<name> --repeat=RUNS --threads=THREADS
+  -> polyrs-runner --time=kernel_<name> --repeat=RUNS --threads=THREADS --reuse-memory
 The time is the median (and min) wall time of the kernel function over RUNS
 runs of main, or more for short kernels (until the runs add up to
 --min-time seconds); array initialization and JIT compilation are not
-counted. With --procs P, each pipeline runs in P processes, interleaved
+counted. Each run's arrays are the previous run's (the C references run
+their initialization and kernel as often in one process, on their static
+arrays), unless --fresh-memory. With --procs P, each pipeline runs in P processes, interleaved
 with the other pipelines, and the time is the median of the P per-process
 medians. A pipeline that leaves the kernel function exactly as it was is
 marked "same code": its ratio to the baseline is measurement noise. The
@@ -84,17 +86,23 @@ def compile_c(kernel, size, opt, work):
     return exe
 
 
-def measure_c(exe, runs, threads, min_time=0.0):
-    """Runs EXE (a C reference) at least RUNS times, and until the kernel
-    times add up to MIN_TIME; returns (median, min, checksum)."""
+def measure_c(exe, runs, threads, min_time=0.0, fresh=False):
+    """Runs EXE (a C reference): at least RUNS runs of its initialization
+    and kernel, and more until the kernel times add up to MIN_TIME, in one
+    process (its static arrays reused from run to run, as polyrs-runner
+    --reuse-memory reuses the MLIR programs'), or with FRESH one run per
+    process (every run's arrays fresh memory); returns (median, min,
+    checksum)."""
     env = dict(os.environ, POLYRS_KERNEL_TIME="1", OMP_NUM_THREADS=str(threads))
+    if not fresh:
+        env.update(POLYRS_KERNEL_RUNS=str(runs), POLYRS_KERNEL_MIN_TIME="%g" % min_time)
     times, checksum = [], None
-    while len(times) < runs or (sum(times) < min_time and len(times) < 100):
+    while not times or (fresh and (len(times) < runs or (sum(times) < min_time and len(times) < 100))):
         p = subprocess.run([exe], capture_output=True, text=True, env=env)
-        m = re.search(r"kernel time: ([0-9.]+)", p.stderr)
-        if p.returncode != 0 or not m:
+        found = [float(t) for t in re.findall(r"kernel time: ([0-9.]+)", p.stderr)]
+        if p.returncode != 0 or not found:
             raise RuntimeError("%s: %s" % (os.path.basename(exe), (p.stderr.strip().splitlines() or ["failed"])[-1]))
-        times.append(float(m.group(1)))
+        times += found
         checksum = p.stdout.strip()
     return statistics.median(times), min(times), checksum
 
@@ -174,11 +182,13 @@ def kernel_text(kernel, module):
     return m.group(0) if m else None
 
 
-def measure(kernel, text, bin_dir, runs, threads, min_time=0.0):
-    """Runs the module TEXT; returns (median, min, checksum) or raises
+def measure(kernel, text, bin_dir, runs, threads, min_time=0.0, fresh=False):
+    """Runs the module TEXT, its runs reusing the arrays the previous runs
+    freed unless FRESH; returns (median, min, checksum) or raises
     RuntimeError."""
     p = subprocess.run([os.path.join(bin_dir, "polyrs-runner"), "-", "--time=" + kernel_function(kernel),
-                        "--repeat=%d" % runs, "--min-time=%g" % min_time, "--threads=%d" % threads],
+                        "--repeat=%d" % runs, "--min-time=%g" % min_time, "--threads=%d" % threads]
+                       + ([] if fresh else ["--reuse-memory"]),
                        input=text, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError("polyrs-runner: " + (p.stderr.strip().splitlines() or ["failed"])[-1])
@@ -250,6 +260,11 @@ def main():
                          "(at least RUNS runs; at most 4x that in wall time, initialization included, "
                          "and 200 runs): millisecond kernels get enough samples for a stable median")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--fresh-memory", action="store_true",
+                    help="every run's arrays in fresh memory (the MLIR programs' freed and allocated "
+                         "again, the C references' run once per process) instead of the previous "
+                         "run's: on some machines the first pass over fresh pages reads up to 2x "
+                         "slower, even after the initialization wrote every cell")
     ap.add_argument("--no-blas", action="store_true",
                     help="do not time gemm with the system's OpenBLAS beside the pipelines")
     ap.add_argument("--pipelines", default="baseline,upstream,polyrs")
@@ -325,10 +340,11 @@ def main():
                         continue
                     try:
                         if is_c(pipelines[n]):
-                            med, mn, cs = measure_c(modules[n], args.runs, args.threads, args.min_time)
+                            med, mn, cs = measure_c(modules[n], args.runs, args.threads, args.min_time,
+                                                    args.fresh_memory)
                         else:
                             med, mn, cs = measure(k, modules[n], args.bin_dir, args.runs, args.threads,
-                                                  args.min_time)
+                                                  args.min_time, args.fresh_memory)
                         meds[n].append(med)
                         mins[n].append(mn)
                         if row["sum"].get(n, cs) != cs:
@@ -421,10 +437,14 @@ def write_report(args, rows, names, pipelines, cmd_line):
           "Generated by `%s` on %s (%s, %d cores, %s), %s dataset, %d threads, median of at least %d runs "
           "of the kernel function (more for short kernels: until the runs add up to %gs) in each of %d "
           "process%s per pipeline (median over processes; pipelines interleaved; JIT-compiled at O3 for "
-          "the host CPU; initialization not timed)."
+          "the host CPU; initialization not timed; %s)."
           % (cmd, datetime.date.today().isoformat(), cpu, os.cpu_count() or 0, platform.machine(), args.size,
              args.threads, args.runs, getattr(args, "min_time", 0.0), getattr(args, "procs", 1),
-             "" if getattr(args, "procs", 1) == 1 else "es"),
+             "" if getattr(args, "procs", 1) == 1 else "es",
+             "every run's arrays fresh memory: the MLIR programs' allocated again, the C references "
+             "run once per process" if getattr(args, "fresh_memory", False) else
+             "each run's arrays where the previous run left them: polyrs-runner --reuse-memory, the "
+             "C references' runs in one process"),
           "",
           "poly-opt's target (the host's, by default): %s." % target, "",
           "Pipelines (polyrs-opt arguments before the plain lowering; `cc:`: the C reference compiled by "

@@ -73,8 +73,7 @@ static void kernel_2mm(int ni, int nj, int nk, int nl, DATA_TYPE alpha, DATA_TYP
 int main(void)
 {
   DATA_TYPE alpha, beta;
-  init_array(NI, NJ, NK, NL, &alpha, &beta);
-  POLYRS_TIMED(kernel_2mm(NI, NJ, NK, NL, alpha, beta));
+  POLYRS_RUN(init_array(NI, NJ, NK, NL, &alpha, &beta), kernel_2mm(NI, NJ, NK, NL, alpha, beta));
   CHECKSUM(D);
   PRINT_CHECKSUM();
   return 0;

@@ -46,8 +46,7 @@ static void kernel_3mm(int ni, int nj, int nk, int nl, int nm)
 
 int main(void)
 {
-  init_array(NI, NJ, NK, NL, NM);
-  POLYRS_TIMED(kernel_3mm(NI, NJ, NK, NL, NM));
+  POLYRS_RUN(init_array(NI, NJ, NK, NL, NM), kernel_3mm(NI, NJ, NK, NL, NM));
   CHECKSUM(G);
   PRINT_CHECKSUM();
   return 0;

@@ -88,8 +88,7 @@ static void kernel_adi(int tsteps, int n)
 
 int main(void)
 {
-  init_array(N);
-  POLYRS_TIMED(kernel_adi(TSTEPS, N));
+  POLYRS_RUN(init_array(N), kernel_adi(TSTEPS, N));
   CHECKSUM(u);
   PRINT_CHECKSUM();
   return 0;

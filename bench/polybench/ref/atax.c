@@ -52,8 +52,7 @@ static void kernel_atax(int m, int n)
 
 int main(void)
 {
-  init_array(M, N);
-  POLYRS_TIMED(kernel_atax(M, N));
+  POLYRS_RUN(init_array(M, N), kernel_atax(M, N));
   CHECKSUM(y);
   PRINT_CHECKSUM();
   return 0;

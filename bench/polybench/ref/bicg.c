@@ -32,8 +32,7 @@ static void kernel_bicg(int m, int n)
 
 int main(void)
 {
-  init_array(M, N);
-  POLYRS_TIMED(kernel_bicg(M, N));
+  POLYRS_RUN(init_array(M, N), kernel_bicg(M, N));
   CHECKSUM(s);
   CHECKSUM(q);
   PRINT_CHECKSUM();

@@ -39,8 +39,7 @@ static void kernel_cholesky(int n)
 
 int main(void)
 {
-  init_psd(N);
-  POLYRS_TIMED(kernel_cholesky(N));
+  POLYRS_RUN(init_psd(N), kernel_cholesky(N));
   CHECKSUM(A);
   PRINT_CHECKSUM();
   return 0;

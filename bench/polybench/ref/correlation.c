@@ -51,8 +51,7 @@ static void kernel_correlation(int m, int n, DATA_TYPE float_n)
 int main(void)
 {
   DATA_TYPE float_n;
-  init_array(M, N, &float_n);
-  POLYRS_TIMED(kernel_correlation(M, N, float_n));
+  POLYRS_RUN(init_array(M, N, &float_n), kernel_correlation(M, N, float_n));
   CHECKSUM(corr);
   PRINT_CHECKSUM();
   return 0;

@@ -38,8 +38,7 @@ static void kernel_covariance(int m, int n, DATA_TYPE float_n)
 int main(void)
 {
   DATA_TYPE float_n;
-  init_array(M, N, &float_n);
-  POLYRS_TIMED(kernel_covariance(M, N, float_n));
+  POLYRS_RUN(init_array(M, N, &float_n), kernel_covariance(M, N, float_n));
   CHECKSUM(cov);
   PRINT_CHECKSUM();
   return 0;

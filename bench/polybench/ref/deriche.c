@@ -118,8 +118,7 @@ int main(void)
   DATA_TYPE (*imgOut)[H] = (DATA_TYPE (*)[H]) malloc(sizeof(DATA_TYPE) * W * H);
   DATA_TYPE (*y1)[H] = (DATA_TYPE (*)[H]) malloc(sizeof(DATA_TYPE) * W * H);
   DATA_TYPE (*y2)[H] = (DATA_TYPE (*)[H]) malloc(sizeof(DATA_TYPE) * W * H);
-  init_array(W, H, &alpha, imgIn, imgOut);
-  POLYRS_TIMED(kernel_deriche(W, H, alpha, imgIn, imgOut, y1, y2));
+  POLYRS_RUN(init_array(W, H, &alpha, imgIn, imgOut), kernel_deriche(W, H, alpha, imgIn, imgOut, y1, y2));
   checksum_array(&imgOut[0][0], (long)W * H);
   PRINT_CHECKSUM();
   return 0;

@@ -33,8 +33,7 @@ static void kernel_doitgen(int nr, int nq, int np)
 
 int main(void)
 {
-  init_array(NR, NQ, NP);
-  POLYRS_TIMED(kernel_doitgen(NR, NQ, NP));
+  POLYRS_RUN(init_array(NR, NQ, NP), kernel_doitgen(NR, NQ, NP));
   CHECKSUM(A);
   PRINT_CHECKSUM();
   return 0;

@@ -56,8 +56,7 @@ static void kernel_durbin(int n)
 
 int main(void)
 {
-  init_array(N);
-  POLYRS_TIMED(kernel_durbin(N));
+  POLYRS_RUN(init_array(N), kernel_durbin(N));
   CHECKSUM(y);
   PRINT_CHECKSUM();
   return 0;

@@ -38,8 +38,7 @@ static void kernel_fdtd_2d(int tmax, int nx, int ny)
 
 int main(void)
 {
-  init_array(TMAX, NX, NY);
-  POLYRS_TIMED(kernel_fdtd_2d(TMAX, NX, NY));
+  POLYRS_RUN(init_array(TMAX, NX, NY), kernel_fdtd_2d(TMAX, NX, NY));
   CHECKSUM(ex);
   CHECKSUM(ey);
   CHECKSUM(hz);

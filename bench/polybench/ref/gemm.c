@@ -61,8 +61,7 @@ static void kernel_gemm(int ni, int nj, int nk, DATA_TYPE alpha, DATA_TYPE beta)
 int main(void)
 {
   DATA_TYPE alpha, beta;
-  init_array(NI, NJ, NK, &alpha, &beta);
-  POLYRS_TIMED(kernel_gemm(NI, NJ, NK, alpha, beta));
+  POLYRS_RUN(init_array(NI, NJ, NK, &alpha, &beta), kernel_gemm(NI, NJ, NK, alpha, beta));
   CHECKSUM(C);
   PRINT_CHECKSUM();
   return 0;

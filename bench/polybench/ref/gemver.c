@@ -43,8 +43,7 @@ static void kernel_gemver(int n, DATA_TYPE alpha, DATA_TYPE beta)
 int main(void)
 {
   DATA_TYPE alpha, beta;
-  init_array(N, &alpha, &beta);
-  POLYRS_TIMED(kernel_gemver(N, alpha, beta));
+  POLYRS_RUN(init_array(N, &alpha, &beta), kernel_gemver(N, alpha, beta));
   CHECKSUM(w);
   PRINT_CHECKSUM();
   return 0;

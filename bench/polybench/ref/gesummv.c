@@ -35,8 +35,7 @@ static void kernel_gesummv(int n, DATA_TYPE alpha, DATA_TYPE beta)
 int main(void)
 {
   DATA_TYPE alpha, beta;
-  init_array(N, &alpha, &beta);
-  POLYRS_TIMED(kernel_gesummv(N, alpha, beta));
+  POLYRS_RUN(init_array(N, &alpha, &beta), kernel_gesummv(N, alpha, beta));
   CHECKSUM(y);
   PRINT_CHECKSUM();
   return 0;

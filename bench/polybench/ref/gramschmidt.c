@@ -40,8 +40,7 @@ static void kernel_gramschmidt(int m, int n)
 
 int main(void)
 {
-  init_array(M, N);
-  POLYRS_TIMED(kernel_gramschmidt(M, N));
+  POLYRS_RUN(init_array(M, N), kernel_gramschmidt(M, N));
   CHECKSUM(R);
   CHECKSUM(Q);
   PRINT_CHECKSUM();

@@ -42,8 +42,7 @@ static void kernel_heat_3d(int tsteps, int n)
 
 int main(void)
 {
-  init_array(N);
-  POLYRS_TIMED(kernel_heat_3d(TSTEPS, N));
+  POLYRS_RUN(init_array(N), kernel_heat_3d(TSTEPS, N));
   CHECKSUM(A);
   PRINT_CHECKSUM();
   return 0;

@@ -49,8 +49,7 @@ static void kernel_jacobi_2d(int tsteps, int n)
 
 int main(void)
 {
-  init_array(N);
-  POLYRS_TIMED(kernel_jacobi_2d(TSTEPS, N));
+  POLYRS_RUN(init_array(N), kernel_jacobi_2d(TSTEPS, N));
   CHECKSUM(A);
   PRINT_CHECKSUM();
   return 0;

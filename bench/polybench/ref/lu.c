@@ -40,8 +40,7 @@ static void kernel_lu(int n)
 
 int main(void)
 {
-  init_psd(N);
-  POLYRS_TIMED(kernel_lu(N));
+  POLYRS_RUN(init_psd(N), kernel_lu(N));
   CHECKSUM(A);
   PRINT_CHECKSUM();
   return 0;

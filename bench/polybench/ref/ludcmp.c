@@ -53,8 +53,7 @@ static void kernel_ludcmp(int n)
 
 int main(void)
 {
-  init_array(N);
-  POLYRS_TIMED(kernel_ludcmp(N));
+  POLYRS_RUN(init_array(N), kernel_ludcmp(N));
   CHECKSUM(x);
   PRINT_CHECKSUM();
   return 0;

@@ -30,8 +30,7 @@ static void kernel_mvt(int n)
 
 int main(void)
 {
-  init_array(N);
-  POLYRS_TIMED(kernel_mvt(N));
+  POLYRS_RUN(init_array(N), kernel_mvt(N));
   CHECKSUM(x1);
   CHECKSUM(x2);
   PRINT_CHECKSUM();

@@ -45,8 +45,7 @@ static void kernel_seidel_2d(int tsteps, int n)
 
 int main(void)
 {
-  init_array(N);
-  POLYRS_TIMED(kernel_seidel_2d(TSTEPS, N));
+  POLYRS_RUN(init_array(N), kernel_seidel_2d(TSTEPS, N));
   CHECKSUM(A);
   PRINT_CHECKSUM();
   return 0;

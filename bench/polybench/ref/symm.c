@@ -40,8 +40,7 @@ static void kernel_symm(int m, int n, DATA_TYPE alpha, DATA_TYPE beta)
 int main(void)
 {
   DATA_TYPE alpha, beta;
-  init_array(M, N, &alpha, &beta);
-  POLYRS_TIMED(kernel_symm(M, N, alpha, beta));
+  POLYRS_RUN(init_array(M, N, &alpha, &beta), kernel_symm(M, N, alpha, beta));
   CHECKSUM(C);
   PRINT_CHECKSUM();
   return 0;

@@ -36,8 +36,7 @@ static void kernel_syr2k(int n, int m, DATA_TYPE alpha, DATA_TYPE beta)
 int main(void)
 {
   DATA_TYPE alpha, beta;
-  init_array(N, M, &alpha, &beta);
-  POLYRS_TIMED(kernel_syr2k(N, M, alpha, beta));
+  POLYRS_RUN(init_array(N, M, &alpha, &beta), kernel_syr2k(N, M, alpha, beta));
   CHECKSUM(C);
   PRINT_CHECKSUM();
   return 0;

@@ -33,8 +33,7 @@ static void kernel_syrk(int n, int m, DATA_TYPE alpha, DATA_TYPE beta)
 int main(void)
 {
   DATA_TYPE alpha, beta;
-  init_array(N, M, &alpha, &beta);
-  POLYRS_TIMED(kernel_syrk(N, M, alpha, beta));
+  POLYRS_RUN(init_array(N, M, &alpha, &beta), kernel_syrk(N, M, alpha, beta));
   CHECKSUM(C);
   PRINT_CHECKSUM();
   return 0;

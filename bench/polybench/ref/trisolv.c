@@ -28,8 +28,7 @@ static void kernel_trisolv(int n)
 
 int main(void)
 {
-  init_array(N);
-  POLYRS_TIMED(kernel_trisolv(N));
+  POLYRS_RUN(init_array(N), kernel_trisolv(N));
   CHECKSUM(x);
   PRINT_CHECKSUM();
   return 0;

@@ -33,8 +33,7 @@ static void kernel_trmm(int m, int n, DATA_TYPE alpha)
 int main(void)
 {
   DATA_TYPE alpha;
-  init_array(M, N, &alpha);
-  POLYRS_TIMED(kernel_trmm(M, N, alpha));
+  POLYRS_RUN(init_array(M, N, &alpha), kernel_trmm(M, N, alpha));
   CHECKSUM(B);
   PRINT_CHECKSUM();
   return 0;
