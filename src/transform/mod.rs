@@ -47,6 +47,7 @@
 //! non-negative in both coordinates), so the loop over `l_1` runs in
 //! parallel.
 
+mod align_tiles;
 mod analysis;
 mod band_plan;
 mod display;
@@ -281,13 +282,14 @@ type Stage = fn(&Cx, &mut [BandPlan]);
 /// the declarative band plans; [`band_plan::materialize`] writes the
 /// schedule once, at the end, then [`inner_distribute::run`],
 /// [`sink_point::run`] and [`tile_fusion::run`] run on it, in that order.
-const STAGES: [(&str, Stage); 6] = [
+const STAGES: [(&str, Stage); 7] = [
     ("parallel", parallel::run),
     ("point order", point_order::run),
     ("unroll-and-jam", unroll_jam::run),
     ("register tile", register_tile::run),
     ("gather", gather::run),
     ("row blocks", row_blocks::run),
+    ("align tiles", align_tiles::run),
 ];
 
 /// Why no plan was made.

@@ -89,7 +89,7 @@ fn tile_definition(plan: &Plan, s: usize, k: usize) -> Option<Vec<Form>> {
 
 /// Some array that a statement of `a` and one of `b` access at the same
 /// subscripts.
-fn share_cells(scop: &Scop, a: &[usize], b: &[usize]) -> bool {
+pub(super) fn share_cells(scop: &Scop, a: &[usize], b: &[usize]) -> bool {
     a.iter().any(|&s| {
         b.iter().any(|&t| {
             let (x, y) = (&scop.statements[s], &scop.statements[t]);
