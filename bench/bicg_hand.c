@@ -19,6 +19,10 @@
 //   s+q16    both passes, one after the other (the plan polyrs makes)
 //   one-pass a wavefront over tiles of 64 rows and two column halves: each
 //            tile's rows are read once by both statements while in cache
+//   interleaved  no synchronization at all (the statements share no cell):
+//            each thread runs, tile of 64 rows by tile, s over its column
+//            share, then q over its half of the tile's rows, which the two
+//            threads' s have just read
 #include <immintrin.h>
 #include <omp.h>
 #include <stdio.h>
@@ -130,6 +134,24 @@ static void one_pass(void) {
   }
 }
 
+// Interleaved passes, no synchronization: thread t runs, for each tile of
+// RI rows, s over those rows and its column share, then q over its half of
+// the tile's rows (halves dealt out round-robin), while the tile is in cache.
+enum { RI = 64 };
+static void interleaved(void) {
+#pragma omp parallel
+  {
+    int t = omp_get_thread_num(), T = omp_get_num_threads();
+    int ja = NJ / 8 * t / T * 8, jb = t == T - 1 ? NJ : NJ / 8 * (t + 1) / T * 8;
+    for (int i0 = 0; i0 < NI; i0 += RI) {
+      int i1 = i0 + RI < NI ? i0 + RI : NI;
+      s_rows(i0, i1, ja, jb);
+      int h = (i1 - i0) / T / 16 * 16, q0 = i0 + t * h, q1 = t == T - 1 ? i1 : q0 + h;
+      q_rows(q0, q1, 0, NJ, 16);
+    }
+  }
+}
+
 static void run(int mode) {
   memset(s, 0, sizeof s);
   memset(q, 0, sizeof q);
@@ -138,7 +160,8 @@ static void run(int mode) {
     case 1: q_pass(8); break;
     case 2: q_pass(16); break;
     case 3: s_pass(); q_pass(16); break;
-    default: one_pass(); break;
+    case 4: one_pass(); break;
+    default: interleaved(); break;
   }
 }
 
@@ -148,7 +171,7 @@ static int cmp(const void *a, const void *b) {
 }
 
 int main(void) {
-  static const char *names[] = {"s", "q8", "q16", "s+q16", "one-pass"};
+  static const char *names[] = {"s", "q8", "q16", "s+q16", "one-pass", "interleaved"};
   for (int i = 0; i < NI; i++) {
     r[i] = (i % 97) * 1e-3 + 0.25;
     for (int j = 0; j < NJ; j++) A[i][j] = (i * j % 7) * 0.1 + 0.01;
@@ -161,7 +184,7 @@ int main(void) {
     }
   printf("bicg %dx%d, %d threads, %d runs each (ms)\n", NI, NJ, omp_get_max_threads(), RUNS);
   int bad = 0;
-  for (int mode = 0; mode < 5; mode++) {
+  for (int mode = 0; mode < 6; mode++) {
     run(mode);
     int has_s = mode == 0 || mode >= 3, has_q = mode != 0;
     int exact = (!has_s || memcmp(s, s_ref, sizeof s) == 0) &&
