@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "stream_sum.h"
+
 int main(int argc, char **argv) {
   if (argc != 2 || atol(argv[1]) < 256) {
     fprintf(stderr, "usage: %s SIZE_IN_BYTES (at least 256)\n", argv[0]);
@@ -34,19 +36,7 @@ int main(int argc, char **argv) {
     a[i] = i * 1e-9;
   double best = 1e30, keep = 0;
   for (int round = 0; round < 30; round++) {
-    double t = omp_get_wtime(), total = 0;
-#pragma omp parallel reduction(+ : total)
-    {
-      int nt = omp_get_num_threads(), me = omp_get_thread_num();
-      long lo = n / 32 * me / nt * 32, hi = n / 32 * (me + 1) / nt * 32;
-      /* The threads' shares tile [0, n): hi of the last is n. */
-      double acc[32] = {0};
-      for (long i = lo; i < hi; i += 32)
-        for (int k = 0; k < 32; k++)
-          acc[k] += a[i + k];
-      for (int k = 0; k < 32; k++)
-        total += acc[k];
-    }
+    double t = omp_get_wtime(), total = stream_sum(a, n);
     t = omp_get_wtime() - t;
     keep += total;
     if (t < best)

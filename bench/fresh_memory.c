@@ -21,6 +21,8 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "stream_sum.h"
 #include <sys/mman.h>
 
 #define ROUNDS 60
@@ -48,18 +50,7 @@ static double run(long n, int fresh, double *keep)
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++)
       a[i] = i * 1e-9;
-    double t0 = omp_get_wtime(), total = 0;
-#pragma omp parallel reduction(+ : total)
-    {
-      int nt = omp_get_num_threads(), me = omp_get_thread_num();
-      long lo = n / 32 * me / nt * 32, hi = n / 32 * (me + 1) / nt * 32;
-      double acc[32] = {0};
-      for (long i = lo; i < hi; i += 32)
-        for (int k = 0; k < 32; k++)
-          acc[k] += a[i + k];
-      for (int k = 0; k < 32; k++)
-        total += acc[k];
-    }
+    double t0 = omp_get_wtime(), total = stream_sum(a, n);
     t[r] = omp_get_wtime() - t0;
     *keep += total;
   }

@@ -56,14 +56,14 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         if anchors.any(|z| z != anchor) {
             continue;
         }
-        let groups = bp.groups.clone();
-        for (_, members) in &groups {
-            if !shallow(members) || !share_cells(cx.scop, members, &deep_members) {
-                continue;
-            }
-            for &s in members {
-                bp.sizes[s][d] = anchor;
-            }
+        let aligned: Vec<usize> = bp
+            .groups
+            .iter()
+            .filter(|(_, members)| shallow(members) && share_cells(cx.scop, members, &deep_members))
+            .flat_map(|(_, members)| members.iter().copied())
+            .collect();
+        for s in aligned {
+            bp.sizes[s][d] = anchor;
         }
     }
 }
