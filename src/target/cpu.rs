@@ -81,6 +81,14 @@ pub const L2_SHARE: u64 = 2;
 /// faster than the nests apart, half (64 columns) 5 %.
 pub const FUSED_L2_SHARE: u64 = 4;
 
+/// Share of L2 for one thread's cells of one tile of rows of interleaved
+/// nests (`transform/interleave.rs`), as `1 / INTERLEAVED_L2_SHARE`: the
+/// column stream's columns of the tile and the thread's rows, which the
+/// rows' nest reads again right after. bicg at LARGE on an AMD EPYC
+/// (LLVM: znver5, AVX-512, 1 MB L2): 486 KB per thread and 973 KB run alike
+/// (0.49 ms), 1.95 MB 2.2x slower (1.1 ms): the rows no longer in L2.
+pub const INTERLEAVED_L2_SHARE: u64 = 2;
+
 /// Vectors per tile of a plain vector loop moved innermost: a short vector
 /// loop runs its loop overhead and remainder once per point of the outer
 /// loops (trmm with 32 doubles instead of 128 on AVX-512: 2.4x slower);
@@ -113,6 +121,9 @@ pub struct Sizes {
     pub threads: i64,
     /// Bytes that one tile of fused nests may touch.
     pub fused_tile_bytes: i64,
+    /// Bytes of one thread's cells of one tile of rows of interleaved
+    /// nests.
+    pub interleaved_tile_bytes: i64,
     /// Longest tile of a column stream's vector loop.
     pub stream_tile: i64,
 }
@@ -153,6 +164,8 @@ impl Sizes {
             min_parallel_tiles: TILES_PER_THREAD * threads,
             threads,
             fused_tile_bytes: i64::try_from(target.l2_bytes / FUSED_L2_SHARE).unwrap_or(i64::MAX),
+            interleaved_tile_bytes: i64::try_from(target.l2_bytes / INTERLEAVED_L2_SHARE)
+                .unwrap_or(i64::MAX),
             stream_tile: (l1 / elem).max(lanes),
         }
     }

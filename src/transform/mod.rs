@@ -54,6 +54,7 @@ mod display;
 mod gather;
 pub mod gpu;
 mod inner_distribute;
+mod interleave;
 mod parallel;
 mod point_order;
 pub mod promote;
@@ -128,6 +129,10 @@ pub struct Options {
     /// nest finds the first one's cells in cache
     /// ([`crate::target::cpu::Sizes::fused_tile_bytes`]).
     pub fused_tile_bytes: i64,
+    /// Bytes of one thread's cells of one tile of rows of interleaved
+    /// nests (`interleave.rs`,
+    /// [`crate::target::cpu::Sizes::interleaved_tile_bytes`]).
+    pub interleaved_tile_bytes: i64,
     /// Unroll-and-jam factor of the point loops outside the innermost one
     /// (0 or 1: off); as many of them, innermost first, as keep the
     /// unrolled body at most [`MAX_JAM_COPIES`] statement copies.
@@ -281,7 +286,8 @@ type Stage = fn(&Cx, &mut [BandPlan]);
 /// more, in the scheduler's point order: [`BandPlan::new`]). Each edits
 /// the declarative band plans; [`band_plan::materialize`] writes the
 /// schedule once, at the end, then [`inner_distribute::run`],
-/// [`sink_point::run`] and [`tile_fusion::run`] run on it, in that order.
+/// [`sink_point::run`], [`tile_fusion::run`] and [`interleave::run`] run on
+/// it, in that order.
 const STAGES: [(&str, Stage); 7] = [
     ("parallel", parallel::run),
     ("point order", point_order::run),
@@ -396,6 +402,17 @@ pub fn plan_checked(
         if let Some(check) = check.as_mut() {
             check("tile fusion", &plan).map_err(|why| PlanError::Rejected {
                 stage: "tile fusion",
+                why,
+            })?;
+        }
+    }
+    if interleave::run(&cx, &mut plan) {
+        if opts.trace_stages {
+            trace.push(("interleave", plan.to_text(scop)));
+        }
+        if let Some(check) = check.as_mut() {
+            check("interleave", &plan).map_err(|why| PlanError::Rejected {
+                stage: "interleave",
                 why,
             })?;
         }

@@ -39,7 +39,7 @@ use crate::target::cpu::ELEMENT_BYTES;
 
 /// A form without trailing zero coefficients (forms built in different
 /// ways compare equal when they are equal).
-fn trimmed(f: &Form) -> Form {
+pub(super) fn trimmed(f: &Form) -> Form {
     let trim = |v: &[i64]| {
         let n = v.iter().rposition(|&c| c != 0).map_or(0, |p| p + 1);
         v[..n].to_vec()
@@ -56,7 +56,7 @@ fn trimmed(f: &Form) -> Form {
 /// statements: the constraints that define its local (renamed local 0),
 /// when the dimension is exactly one local defined by constraints over
 /// iterators and parameters only.
-fn tile_definition(plan: &Plan, s: usize, k: usize) -> Option<Vec<Form>> {
+pub(super) fn tile_definition(plan: &Plan, s: usize, k: usize) -> Option<Vec<Form>> {
     let f = trimmed(plan.schedule.dims[s].get(k)?);
     let l = f.locals.iter().position(|&c| c != 0)?;
     if f.locals.len() != l + 1 || f.locals[l] != 1 || f.constant != 0 {
@@ -265,7 +265,7 @@ fn fused(
 
 /// Whether the tile loop at `d + 1` of `plan` may carry a dependence
 /// between statements of `members` (also when the analysis meets a limit).
-fn tile_loop_carries(
+pub(super) fn tile_loop_carries(
     scop: &Scop,
     deps: &[Dependence],
     plan: &Plan,
@@ -282,7 +282,7 @@ fn tile_loop_carries(
 
 /// The tile size `T` of local `l` in `rows` (`φ - T·l >= 0` and
 /// `T·l + T - 1 - φ >= 0`), or `None` for another shape.
-fn tile_size(rows: &[Form]) -> Option<i64> {
+pub(super) fn tile_size(rows: &[Form]) -> Option<i64> {
     let [a, b] = rows else { return None };
     let (lo, hi) = if a.locals[0] < 0 { (a, b) } else { (b, a) };
     let t = hi.locals[0];
@@ -301,7 +301,7 @@ fn tile_size(rows: &[Form]) -> Option<i64> {
 
 /// The band hyperplane `φ` of statement `s` that the tile constraints
 /// `rows` cut (the schedule dimension of `sched` equal to it).
-fn band_dim(sched: &PlutoSchedule, s: usize, rows: &[Form]) -> Option<usize> {
+pub(super) fn band_dim(sched: &PlutoSchedule, s: usize, rows: &[Form]) -> Option<usize> {
     let lo = rows.iter().find(|r| r.locals[0] < 0)?;
     let phi = trimmed(&Form {
         locals: Vec::new(),

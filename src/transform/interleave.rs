@@ -1,0 +1,320 @@
+//! Interleaved tiles, on the materialized plan: two neighbouring nests
+//! that read the same array in transposed orders, each with a parallel tile
+//! loop of its own hyperplane, share one parallel loop over the threads,
+//! and inside it one sequential loop over tiles of the array's rows.
+//!
+//! bicg's `s[j] += r[i] * A[i][j]` runs as a column stream (its tiles of
+//! `j` parallel, one per thread, the rows `i` sequential inside), and
+//! `q[i] += A[i][j] * p[j]` as rows (its tiles of `i` parallel). Apart,
+//! each reads all of `A` (32 MB at LARGE) from memory. Interleaved, each
+//! thread runs, tile of `P·R` rows by tile (`P` threads, `R` the rows'
+//! tile), the column stream over its columns of those rows, then the rows
+//! `R·t … R·t + R - 1` of the tile (`t` its number): rows that the
+//! threads' column streams have just read, still in cache. The rows'
+//! nest's thread is `⌊i/R⌋ - P·⌊i/(P·R)⌋`, the column stream's its column
+//! tile (one per thread).
+//!
+//! Legal when no dependence joins the two nests (their relative order is
+//! then free) and the parallel loop carries none inside either: the rows'
+//! nest's dependences stay inside one tile of `R` rows, so inside one
+//! thread and one tile of `P·R` rows, in their old order; the column
+//! stream's order is its old one with the tile of `P·R` rows put before
+//! its tile of rows, which it contains. Both are asked of the new schedule
+//! ([`reverses`], [`carries`]) before the plan is kept, and the checker
+//! verifies the final plan afterwards, as every plan.
+//!
+//! Only with the default sizes, tile fusion on, two threads or more, a
+//! column stream with one tile per thread, and nests of one statement.
+
+use super::analysis::extent_of;
+use super::band_plan::Cx;
+use super::tile_fusion::{band_dim, tile_definition, tile_size, trimmed};
+use super::{tile_local, Plan, PlanDim, Tiling};
+use crate::analysis::carried::{carries, reverses};
+use crate::deps::Dependence;
+use crate::scop::form::Form;
+use crate::scop::model::Scop;
+use crate::target::cpu::{ELEMENT_BYTES, INTERLEAVED_L2_SHARE};
+
+/// A tile loop of one statement: the hyperplane its constraints cut, the
+/// tile size and the constraints (local renamed 0).
+struct Tiles {
+    phi: Form,
+    size: i64,
+    rows: Vec<Form>,
+}
+
+/// The tile loop at dimension `k` of statement `s`, when it is one.
+fn tiles(plan: &Plan, s: usize, k: usize) -> Option<Tiles> {
+    let rows = tile_definition(plan, s, k)?;
+    let lo = rows.iter().find(|r| r.locals[0] < 0)?;
+    let phi = trimmed(&Form {
+        locals: Vec::new(),
+        ..lo.clone()
+    });
+    Some(Tiles {
+        phi,
+        size: tile_size(&rows)?,
+        rows,
+    })
+}
+
+/// Interleaves the first qualifying pair of nests below each scalar
+/// dimension (see the module's documentation); the notes of what it did.
+pub(super) fn run(cx: &Cx, plan: &mut Plan) -> bool {
+    let opts = cx.opts;
+    if !opts.fuse_tiles
+        || !opts.auto_sizes
+        || opts.threads < 2
+        || !plan.register_tiles.is_empty()
+        || plan.restarted_wavefront.is_some()
+        || plan.inner_distributed
+    {
+        return false;
+    }
+    let mut changed = false;
+    let mut d = 0;
+    while d + 2 < plan.dims.len() {
+        match interleaved_at(cx, plan, d) {
+            Some(new) => {
+                *plan = new;
+                changed = true;
+                d += 4;
+            }
+            None => d += 1,
+        }
+    }
+    changed
+}
+
+/// The plan with a pair of one-statement nests below scalar dimension `d`
+/// interleaved, when some neighbouring pair qualifies.
+fn interleaved_at(cx: &Cx, plan: &Plan, d: usize) -> Option<Plan> {
+    let (dim, tile) = (&plan.dims[d], &plan.dims[d + 1]);
+    if !dim.scalar || tile.scalar || !tile.parallel {
+        return None;
+    }
+    let ns = plan.schedule.dims.len();
+    let at = |s: usize| plan.schedule.dims[s][d].as_constant();
+    // Statements in the same loops above d: equal outer scalar dimensions.
+    let prefix = |s: usize| -> Vec<Option<i64>> {
+        (0..d)
+            .filter(|&k| plan.dims[k].scalar)
+            .map(|k| plan.schedule.dims[s][k].as_constant())
+            .collect()
+    };
+    for x in 0..ns {
+        let Some(vx) = at(x) else { continue };
+        let group: Vec<usize> = (0..ns).filter(|&s| prefix(s) == prefix(x)).collect();
+        let Some(vy) = group
+            .iter()
+            .filter_map(|&s| at(s))
+            .filter(|&v| v > vx)
+            .min()
+        else {
+            continue;
+        };
+        let nest = |v: i64| -> Vec<usize> {
+            group
+                .iter()
+                .copied()
+                .filter(|&s| at(s) == Some(v))
+                .collect()
+        };
+        let (nx, ny) = (nest(vx), nest(vy));
+        let ([x], [y]) = (nx.as_slice(), ny.as_slice()) else {
+            continue;
+        };
+        for (a, b) in [(*x, *y), (*y, *x)] {
+            if let Some(p) = interleave(cx, plan, d, a, b, vx) {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+/// Some array that `a` accesses with subscripts `row` and `col` (at two
+/// positions) and `b` with subscript `b_row` at `row`'s position.
+fn same_rows(scop: &Scop, a: usize, b: usize, row: &Form, col: &Form, b_row: &Form) -> bool {
+    let (sa, sb) = (&scop.statements[a], &scop.statements[b]);
+    sa.accesses.iter().any(|p| {
+        let pos = |f: &Form| p.index.iter().position(|x| trimmed(x) == *f);
+        let (Some(k), Some(c)) = (pos(row), pos(col)) else {
+            return false;
+        };
+        k != c
+            && sb.accesses.iter().any(|q| {
+                q.array == p.array
+                    && q.index.len() == p.index.len()
+                    && trimmed(&q.index[k]) == *b_row
+            })
+    })
+}
+
+/// Rows of the rows' nest that each thread runs per tile of rows: `tile`
+/// (the rows' tile size), halved while one thread's cells of one tile
+/// (its `width` columns of the `threads·r` rows, and its `r` rows of
+/// `extent` cells) exceed `budget` bytes, not below `unit` (the plan's row
+/// blocks); `None` when even then they exceed all of L2
+/// (`budget · INTERLEAVED_L2_SHARE`).
+fn deal(tile: i64, unit: i64, threads: i64, width: i64, extent: i64, budget: i64) -> Option<i64> {
+    let bytes = |r: i64| -> i64 {
+        let cells = r
+            .saturating_mul(threads)
+            .saturating_mul(width)
+            .saturating_add(r.saturating_mul(extent));
+        cells.saturating_mul(i64::from(ELEMENT_BYTES))
+    };
+    let mut r = tile;
+    while bytes(r) > budget && r % 2 == 0 && (r / 2) % unit.max(1) == 0 {
+        r /= 2;
+    }
+    let l2 = budget.saturating_mul(i64::try_from(INTERLEAVED_L2_SHARE).ok()?);
+    (bytes(r) <= l2).then_some(r)
+}
+
+/// The plan with column stream `a` and rows' nest `b` interleaved below
+/// scalar dimension `d` (both get value `first` there), or `None` when
+/// they do not have that shape or the result would not be legal.
+fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) -> Option<Plan> {
+    let Cx {
+        scop,
+        sched,
+        deps,
+        opts,
+        ..
+    } = *cx;
+    let threads = opts.threads;
+    if !plan.dims[d + 1].parallel_for([a, b].into_iter())
+        || plan.dims[d + 2].parallel_for([a].into_iter())
+    {
+        return None;
+    }
+    let cols = tiles(plan, a, d + 1)?;
+    let a_rows = tiles(plan, a, d + 2)?;
+    let rows = tiles(plan, b, d + 1)?;
+    if !same_rows(scop, a, b, &a_rows.phi, &cols.phi, &rows.phi) {
+        return None;
+    }
+    let joined = |x: &Dependence| {
+        let (s, t) = (x.source.0, x.sink.0);
+        (s == a && t == b) || (s == b && t == a)
+    };
+    if deps.iter().any(joined) {
+        return None;
+    }
+    // One column tile per thread.
+    let k = band_dim(sched, a, &cols.rows)?;
+    let extent = extent_of(scop, sched, k, &[a])?;
+    if (extent + cols.size - 1) / cols.size != threads {
+        return None;
+    }
+    let unit = plan.block_dims.iter().map(|&(_, b)| b).max().unwrap_or(1);
+    let deal = deal(
+        rows.size,
+        unit,
+        threads,
+        cols.size,
+        extent,
+        opts.interleaved_tile_bytes,
+    )?;
+    let step = deal.checked_mul(threads)?;
+    // The column stream's tiles of rows nest with the new ones.
+    if step % a_rows.size != 0 && a_rows.size % step != 0 {
+        return None;
+    }
+    let mut new = plan.clone();
+    let old = |s: usize| plan.schedule.dims[s][d].clone();
+    for s in 0..new.schedule.dims.len() {
+        let (tile, seq) = if s == a || s == b {
+            let phi = if s == a { &a_rows.phi } else { &rows.phi };
+            let e = tile_local(&mut new.schedule.locals[s], phi, step).ok()?;
+            if s == b {
+                // The rows' block of `deal` rows: its own tile when that size.
+                let block = if deal == rows.size {
+                    new.schedule.dims[b][d + 1].clone()
+                } else {
+                    Form::local(tile_local(&mut new.schedule.locals[s], phi, deal).ok()?)
+                };
+                let thread = block.add_scaled(&Form::local(e), -threads).ok()?;
+                new.schedule.dims[b][d + 1] = thread;
+            }
+            new.schedule.dims[s][d] = Form::constant(first);
+            (Form::local(e), old(s))
+        } else {
+            (Form::constant(0), Form::constant(0))
+        };
+        new.schedule.dims[s].insert(d + 2, tile);
+        new.schedule.dims[s].insert(d + 3, seq);
+    }
+    for l in new
+        .lane_dims
+        .iter_mut()
+        .chain(new.block_dims.iter_mut().map(|(l, _)| l))
+        .filter(|l| **l >= d + 2)
+    {
+        *l += 2;
+    }
+    let plain = |scalar: bool, what: &str| PlanDim {
+        scalar,
+        parallel: false,
+        only: None,
+        unroll: false,
+        jam_block: false,
+        tiling: if scalar { Tiling::None } else { Tiling::Tile },
+        what: what.into(),
+    };
+    new.dims
+        .insert(d + 2, plain(false, "tile of rows of interleaved nests"));
+    new.dims.insert(d + 3, plain(true, "sequence"));
+    let touching: Vec<Dependence> = deps
+        .iter()
+        .filter(|x| [a, b].contains(&x.source.0) || [a, b].contains(&x.sink.0))
+        .cloned()
+        .collect();
+    let inside: Vec<Dependence> = touching
+        .iter()
+        .filter(|x| [a, b].contains(&x.source.0) && [a, b].contains(&x.sink.0))
+        .cloned()
+        .collect();
+    let n = new.dims.len();
+    if !matches!(reverses(scop, &touching, &new.schedule, 0..n), Ok(false))
+        || !matches!(carries(scop, &inside, &new.schedule, d + 1), Ok(false))
+    {
+        return None;
+    }
+    new.notes.push(format!(
+        "S{a}'s column tiles and S{b}'s rows interleaved: one parallel loop over {threads} threads, \
+         tiles of {step} rows inside, S{b}'s rows dealt {deal} at a time (L2 budget of one thread's \
+         share: {} KiB)",
+        opts.interleaved_tile_bytes / 1024
+    ));
+    Some(new)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::deal;
+
+    const KIB: i64 = 1024;
+
+    #[test]
+    fn deals_the_rows_tile_halved_to_the_budget() {
+        // bicg at LARGE on AVX-512 (1 MB L2): 32 rows would be 973 KB per
+        // thread, 16 are 486 KB.
+        assert_eq!(deal(32, 16, 2, 952, 1900, 512 * KIB), Some(16));
+        // With a 2 MB L2 the whole tile fits.
+        assert_eq!(deal(32, 16, 2, 952, 1900, 1024 * KIB), Some(32));
+    }
+
+    #[test]
+    fn stops_at_the_row_blocks_and_refuses_what_overflows_l2() {
+        // 256 KB L2 (haswell): 8 rows, 243 KB, over the half but within L2.
+        assert_eq!(deal(32, 8, 2, 952, 1900, 128 * KIB), Some(8));
+        // Blocks of 16 rows: not below them, and 486 KB exceed 256 KB.
+        assert_eq!(deal(32, 16, 2, 952, 1900, 128 * KIB), None);
+        // Rows so long that even one block exceeds L2.
+        assert_eq!(deal(32, 16, 2, 50_000, 100_000, 512 * KIB), None);
+    }
+}
