@@ -5,7 +5,8 @@
 //! decision after the named stage: every tiled band's first tile loop
 //! parallel, which a Gauss-Seidel stencil's dependences forbid; with
 //! `retime`, Gram-Schmidt's column update retimed without its split and
-//! without the legality test.
+//! without the legality test; with `interleave`, two nests interleaved
+//! whatever dependence joins them.
 #![cfg(debug_assertions)]
 
 use std::process::Command;
@@ -174,4 +175,52 @@ fn a_retime_without_the_split_is_caught() {
     );
     assert!(!err.contains("retimed"), "{err}");
     assert!(err.contains("embedded"), "{err}");
+}
+
+/// bicg's passes with a dependence between them: `q`'s rows read all of
+/// `s`, which the column stream before them computes. The two nests have
+/// the interleave stage's shape (a column stream with one column tile per
+/// thread, then rows with parallel row tiles), and the dependence keeps
+/// them apart.
+const CHAIN: &str = r#"
+func.func @chain(%A: memref<1000x900xf64>, %s: memref<900xf64>, %q: memref<1000xf64>, %r: memref<1000xf64>) {
+  affine.for %i = 0 to 1000 {
+    affine.for %j = 0 to 900 {
+      %sj = affine.load %s[%j] : memref<900xf64>
+      %ri = affine.load %r[%i] : memref<1000xf64>
+      %a = affine.load %A[%i, %j] : memref<1000x900xf64>
+      %m = arith.mulf %ri, %a : f64
+      %n = arith.addf %sj, %m : f64
+      affine.store %n, %s[%j] : memref<900xf64>
+    }
+  }
+  affine.for %i = 0 to 1000 {
+    affine.for %j = 0 to 900 {
+      %qi = affine.load %q[%i] : memref<1000xf64>
+      %sj = affine.load %s[%j] : memref<900xf64>
+      %b = affine.load %A[%i, %j] : memref<1000x900xf64>
+      %o = arith.mulf %b, %sj : f64
+      %t = arith.addf %qi, %o : f64
+      affine.store %t, %q[%i] : memref<1000xf64>
+    }
+  }
+  return
+}
+"#;
+
+/// Interleaved although `q` reads what the column stream writes (the
+/// stage's own legality questions skipped): the check after the stage
+/// reports the dependence it violates, and the SCoP is left unchanged.
+#[test]
+fn an_interleaving_across_a_dependence_is_caught() {
+    let options = "cpu=znver4 threads=2";
+    let good = run_opt("chain.mlir", CHAIN, options, None);
+    assert!(good.contains("legality verified"), "{good}");
+    assert!(!good.contains("interleaved"), "{good}");
+    let err = run_opt("chain.mlir", CHAIN, options, Some("interleave"));
+    assert!(
+        err.contains("internal error in the plan's interleave stage: the transformed schedule violates the Raw dependence S0 -> S1"),
+        "{err}"
+    );
+    assert!(err.contains("SCoP left unchanged"), "{err}");
 }

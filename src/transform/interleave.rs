@@ -201,7 +201,12 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
         let (s, t) = (x.source.0, x.sink.0);
         (s == a && t == b) || (s == b && t == a)
     };
-    if deps.iter().any(joined) {
+    // Debug and test builds: with `POLYRS_BREAK_STAGE=interleave`, a wrong
+    // decision (the nests interleaved whatever joins them, unasked), for
+    // the test that shows the check after the stage catching it.
+    let broken = cfg!(debug_assertions)
+        && std::env::var("POLYRS_BREAK_STAGE").is_ok_and(|v| v == "interleave");
+    if deps.iter().any(joined) && !broken {
         return None;
     }
     // One column tile per thread.
@@ -279,8 +284,9 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
         .cloned()
         .collect();
     let n = new.dims.len();
-    if !matches!(reverses(scop, &touching, &new.schedule, 0..n), Ok(false))
-        || !matches!(carries(scop, &inside, &new.schedule, d + 1), Ok(false))
+    if !broken
+        && (!matches!(reverses(scop, &touching, &new.schedule, 0..n), Ok(false))
+            || !matches!(carries(scop, &inside, &new.schedule, d + 1), Ok(false)))
     {
         return None;
     }
