@@ -60,7 +60,8 @@ fn tiles(plan: &Plan, s: usize, k: usize) -> Option<Tiles> {
 }
 
 /// Interleaves the first qualifying pair of nests below each scalar
-/// dimension (see the module's documentation); the notes of what it did.
+/// dimension (see the module's documentation); true when the plan changed
+/// (a note says how).
 pub(super) fn run(cx: &Cx, plan: &mut Plan) -> bool {
     let opts = cx.opts;
     if !opts.fuse_tiles
