@@ -7,19 +7,21 @@
 //! `j` parallel, one per thread, the rows `i` sequential inside), and
 //! `q[i] += A[i][j] * p[j]` as rows (its tiles of `i` parallel). Apart,
 //! each reads all of `A` (32 MB at LARGE) from memory. Interleaved, each
-//! thread runs, tile of `P·R` rows by tile (`P` threads, `R` the rows'
-//! tile), the column stream over its columns of those rows, then the rows
-//! `R·t … R·t + R - 1` of the tile (`t` its number): rows that the
-//! threads' column streams have just read, still in cache. The rows'
-//! nest's thread is `⌊i/R⌋ - P·⌊i/(P·R)⌋`, the column stream's its column
-//! tile (one per thread).
+//! thread runs, tile of `P·D` rows by tile (`P` threads, `D` the rows
+//! dealt to each: the rows' tile, or less so that one thread's cells of a
+//! tile fit half of L2, see [`deal`]), the column stream over its columns
+//! of those rows, then the rows `D·t … D·t + D - 1` of the tile (`t` its
+//! number): rows that the threads' column streams have just read, still
+//! in cache. The rows' nest's thread is `⌊i/D⌋ - P·⌊i/(P·D)⌋`, the column
+//! stream's its column tile (one per thread).
 //!
 //! Legal when no dependence joins the two nests (their relative order is
 //! then free) and the parallel loop carries none inside either: the rows'
-//! nest's dependences stay inside one tile of `R` rows, so inside one
-//! thread and one tile of `P·R` rows, in their old order; the column
-//! stream's order is its old one with the tile of `P·R` rows put before
-//! its tile of rows, which it contains. Both are asked of the new schedule
+//! nest's dependences stay inside one row, so inside one thread and one
+//! tile of `P·D` rows, in their old order; the column stream's order is
+//! its old one with the tile of `P·D` rows put first, like its own tiles
+//! of rows a nondecreasing function of the row, so two instances of one
+//! column keep their order. Both are asked of the new schedule
 //! ([`reverses`], [`carries`]) before the plan is kept, and the checker
 //! verifies the final plan afterwards, as every plan.
 //!
@@ -226,8 +228,8 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
         opts.interleaved_tile_bytes,
     )?;
     let step = deal.checked_mul(threads)?;
-    // The column stream's tiles of rows nest with the new ones.
-    if step % a_rows.size != 0 && a_rows.size % step != 0 {
+    // The column stream's blocks of rows stay whole in the new tiles.
+    if step % unit != 0 {
         return None;
     }
     let mut new = plan.clone();

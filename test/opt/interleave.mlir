@@ -8,22 +8,25 @@
 // them (rows 64r + 32t ... 64r + 32t + 31), which both threads have just
 // read. Each s[j] and q[i] still takes its terms in the input's order, so
 // the results must be identical, digit for digit, to the untransformed
-// program's (2 OpenMP threads), apart (fuse-tiles=false), and on AVX2,
-// whose 512 KiB L2 deals q's rows 16 at a time. In @joined, q's rows read
-// s (q[i] += A[i][j] * s[j]): a dependence joins the nests, and they are
-// not interleaved.
+// program's (2 OpenMP threads), apart (fuse-tiles=false), on AVX2,
+// whose 512 KiB L2 deals q's rows 16 at a time, and on 3 threads. In
+// @joined, q's rows read s (q[i] += A[i][j] * s[j]): a dependence joins
+// the nests, and they are not interleaved.
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
 // RUN: %polyrs-opt %s --poly-opt='%{avx512}' 2> %t.remarks | %polyrs-runner --threads=2 - > %t.interleaved
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} fuse-tiles=false' 2> %t.remarks-off | %polyrs-runner --threads=2 - > %t.off
 // RUN: %polyrs-opt %s --poly-opt='cpu=znver3 threads=2' 2> %t.remarks-avx2 | %polyrs-runner --threads=2 - > %t.avx2
+// RUN: %polyrs-opt %s --poly-opt='cpu=znver4 threads=3 l2-cache=512' 2> %t.remarks-3 | %polyrs-runner --threads=3 - > %t.three
 // RUN: diff %t.before %t.interleaved
+// RUN: diff %t.before %t.three
 // RUN: diff %t.before %t.off
 // RUN: diff %t.before %t.avx2
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
 // RUN: FileCheck %s --input-file=%t.remarks --check-prefix=REMARK
 // RUN: FileCheck %s --input-file=%t.remarks-off --check-prefix=OFF
 // RUN: FileCheck %s --input-file=%t.remarks-avx2 --check-prefix=AVX2
+// RUN: FileCheck %s --input-file=%t.remarks-3 --check-prefix=THREE
 // RUN: %polyrs-opt %s --poly-opt='%{avx512}' 2>/dev/null | FileCheck %s
 //
 // SUMS-COUNT-4: {{^-?[0-9]+$}}
@@ -34,6 +37,9 @@
 // REMARK-NOT: interleaved
 // OFF-NOT: interleaved
 // AVX2: S2's column tiles and S3's rows interleaved: one parallel loop over 2 threads, tiles of 32 rows inside, S3's rows dealt 16 at a time (L2 budget of one thread's share: 256 KiB)
+// Three threads and a 512 KiB L2: tiles of 48 rows, which cut the column
+// stream's tiles of 32 rows in two (its blocks of 16 rows stay whole).
+// THREE: S2's column tiles and S3's rows interleaved: one parallel loop over 3 threads, tiles of 48 rows inside, S3's rows dealt 16 at a time (L2 budget of one thread's share: 256 KiB)
 //
 // Thread t's blocks of 16 of q's rows: 2t + 4r and the next, in tile r.
 // CHECK: #[[LO:map[0-9]*]] = affine_map<(d0, d1) -> (d0 * 2 + d1 * 4)>
