@@ -4,7 +4,8 @@
 // "bicg").
 //
 //   clang-22 -O3 -march=native -ffp-contract=off -fopenmp bench/bicg_hand.c -o /tmp/bicg_hand
-//   OMP_NUM_THREADS=2 /tmp/bicg_hand
+//   OMP_NUM_THREADS=2 /tmp/bicg_hand [offset [reinit]]
+//   (OMP_NUM_THREADS=2 /tmp/bicg_hand 2 1: the benchmark runner's conditions)
 //
 // Needs AVX-512F. Every scheme computes bicg bit for bit (each s[j] and q[i]
 // a sum in the input's order; -ffp-contract=off keeps mul and add apart):
@@ -33,7 +34,11 @@
 #define NJ 1900
 #define RUNS 300
 
-static double A[NI][NJ] __attribute__((aligned(64)));
+// A sits `offset` doubles into a 64-byte aligned buffer (argument 1,
+// default 0): 2 puts it where malloc puts a large block, 16 bytes past a
+// page, as in polyrs-runner.
+static double A_buf[NI * NJ + 8] __attribute__((aligned(64)));
+static double (*A)[NJ];
 static double s[NJ], q[NI], p[NJ], r[NI], s_ref[NJ], q_ref[NI];
 
 // o[l] = column l of the 8x8 block whose rows are in[0..8].
@@ -170,19 +175,32 @@ static int cmp(const void *a, const void *b) {
   return d < 0 ? -1 : d > 0;
 }
 
-int main(void) {
-  static const char *names[] = {"s", "q8", "q16", "s+q16", "one-pass", "interleaved"};
-  for (int i = 0; i < NI; i++) {
-    r[i] = (i % 97) * 1e-3 + 0.25;
+static void init_A(void) {
+  for (int i = 0; i < NI; i++)
     for (int j = 0; j < NJ; j++) A[i][j] = (i * j % 7) * 0.1 + 0.01;
+}
+
+// Arguments: the offset of A in doubles (default 0) and 1 to write A again
+// before each timed run, as the benchmark's initialization does (default
+// 0).
+int main(int argc, char **argv) {
+  static const char *names[] = {"s", "q8", "q16", "s+q16", "one-pass", "interleaved"};
+  int offset = argc > 1 ? atoi(argv[1]) : 0, reinit = argc > 2 && atoi(argv[2]);
+  if (offset < 0 || offset > 8) {
+    fprintf(stderr, "offset must be 0 to 8 doubles\n");
+    return 2;
   }
+  A = (double (*)[NJ])(A_buf + offset);
+  init_A();
+  for (int i = 0; i < NI; i++) r[i] = (i % 97) * 1e-3 + 0.25;
   for (int j = 0; j < NJ; j++) p[j] = (j % 89) * 1e-3 + 0.5;
   for (int i = 0; i < NI; i++)
     for (int j = 0; j < NJ; j++) {
       s_ref[j] += r[i] * A[i][j];
       q_ref[i] += A[i][j] * p[j];
     }
-  printf("bicg %dx%d, %d threads, %d runs each (ms)\n", NI, NJ, omp_get_max_threads(), RUNS);
+  printf("bicg %dx%d, %d threads, %d runs each (ms), A at +%d doubles%s\n", NI, NJ,
+         omp_get_max_threads(), RUNS, offset, reinit ? ", written again before each run" : "");
   int bad = 0;
   for (int mode = 0; mode < 6; mode++) {
     run(mode);
@@ -193,6 +211,7 @@ int main(void) {
     static double ts[RUNS];
     double sum = 0;
     for (int k = 0; k < RUNS; k++) {
+      if (reinit) init_A();
       double t = omp_get_wtime();
       run(mode);
       ts[k] = omp_get_wtime() - t;
