@@ -380,42 +380,29 @@ pub fn plan_checked(
     if opts.trace_stages && plan.inner_distributed {
         trace.push(("inner distribute", plan.to_text(scop)));
     }
+    // The stages on the materialized plan: each traced and checked when it
+    // changed the plan.
+    let mut observe = |stage: &'static str, plan: &Plan| -> Result<(), PlanError> {
+        if opts.trace_stages {
+            trace.push((stage, plan.to_text(scop)));
+        }
+        match check.as_mut() {
+            Some(check) => check(stage, plan).map_err(|why| PlanError::Rejected { stage, why }),
+            None => Ok(()),
+        }
+    };
     let what_before: Vec<String> = plan.dims.iter().map(|d| d.what.clone()).collect();
     sink_point::run(&cx, &mut plan);
     if plan.dims.iter().map(|d| &d.what).ne(what_before.iter()) {
-        if opts.trace_stages {
-            trace.push(("point sinking", plan.to_text(scop)));
-        }
-        if let Some(check) = check.as_mut() {
-            check("point sinking", &plan).map_err(|why| PlanError::Rejected {
-                stage: "point sinking",
-                why,
-            })?;
-        }
+        observe("point sinking", &plan)?;
     }
     let dims_before = plan.dims.len();
     tile_fusion::run(&cx, &mut plan);
     if plan.dims.len() != dims_before {
-        if opts.trace_stages {
-            trace.push(("tile fusion", plan.to_text(scop)));
-        }
-        if let Some(check) = check.as_mut() {
-            check("tile fusion", &plan).map_err(|why| PlanError::Rejected {
-                stage: "tile fusion",
-                why,
-            })?;
-        }
+        observe("tile fusion", &plan)?;
     }
     if interleave::run(&cx, &mut plan) {
-        if opts.trace_stages {
-            trace.push(("interleave", plan.to_text(scop)));
-        }
-        if let Some(check) = check.as_mut() {
-            check("interleave", &plan).map_err(|why| PlanError::Rejected {
-                stage: "interleave",
-                why,
-            })?;
-        }
+        observe("interleave", &plan)?;
     }
     plan.stages = trace;
     Ok(plan)
