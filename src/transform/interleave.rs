@@ -30,7 +30,9 @@
 
 use super::analysis::extent_of;
 use super::band_plan::Cx;
-use super::tile_fusion::{band_dim, tile_definition, tile_size, trimmed};
+use super::tile_fusion::{
+    band_dim, sibling_nests, tile_definition, tile_hyperplane, tile_size, trimmed,
+};
 use super::{tile_local, Plan, PlanDim, Tiling};
 use crate::analysis::carried::{carries, reverses};
 use crate::deps::Dependence;
@@ -49,13 +51,8 @@ struct Tiles {
 /// The tile loop at dimension `k` of statement `s`, when it is one.
 fn tiles(plan: &Plan, s: usize, k: usize) -> Option<Tiles> {
     let rows = tile_definition(plan, s, k)?;
-    let lo = rows.iter().find(|r| r.locals[0] < 0)?;
-    let phi = trimmed(&Form {
-        locals: Vec::new(),
-        ..lo.clone()
-    });
     Some(Tiles {
-        phi,
+        phi: tile_hyperplane(&rows)?,
         size: tile_size(&rows)?,
         rows,
     })
@@ -97,40 +94,23 @@ fn interleaved_at(cx: &Cx, plan: &Plan, d: usize) -> Option<Plan> {
     if !dim.scalar || tile.scalar || !tile.parallel {
         return None;
     }
-    let ns = plan.schedule.dims.len();
-    let at = |s: usize| plan.schedule.dims[s][d].as_constant();
-    // Statements in the same loops above d: equal outer scalar dimensions.
-    let prefix = |s: usize| -> Vec<Option<i64>> {
-        (0..d)
-            .filter(|&k| plan.dims[k].scalar)
-            .map(|k| plan.schedule.dims[s][k].as_constant())
-            .collect()
-    };
-    for x in 0..ns {
-        let Some(vx) = at(x) else { continue };
-        let group: Vec<usize> = (0..ns).filter(|&s| prefix(s) == prefix(x)).collect();
-        let Some(vy) = group
-            .iter()
-            .filter_map(|&s| at(s))
-            .filter(|&v| v > vx)
-            .min()
-        else {
-            continue;
-        };
-        let nest = |v: i64| -> Vec<usize> {
-            group
-                .iter()
-                .copied()
-                .filter(|&s| at(s) == Some(v))
-                .collect()
-        };
-        let (nx, ny) = (nest(vx), nest(vy));
-        let ([x], [y]) = (nx.as_slice(), ny.as_slice()) else {
-            continue;
-        };
-        for (a, b) in [(*x, *y), (*y, *x)] {
-            if let Some(p) = interleave(cx, plan, d, a, b, vx) {
-                return Some(p);
+    let groups = sibling_nests(plan, d);
+    // Each statement in turn, with its nest and the next one of its group.
+    for x in 0..plan.schedule.dims.len() {
+        for group in &groups {
+            let Some(i) = group.iter().position(|(_, m)| m.contains(&x)) else {
+                continue;
+            };
+            let (Some((vx, nx)), Some((_, ny))) = (group.get(i), group.get(i + 1)) else {
+                continue;
+            };
+            let ([x], [y]) = (nx.as_slice(), ny.as_slice()) else {
+                continue;
+            };
+            for (a, b) in [(*x, *y), (*y, *x)] {
+                if let Some(p) = interleave(cx, plan, d, a, b, *vx) {
+                    return Some(p);
+                }
             }
         }
     }

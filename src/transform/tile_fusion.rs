@@ -102,6 +102,52 @@ pub(super) fn share_cells(scop: &Scop, a: &[usize], b: &[usize]) -> bool {
     })
 }
 
+/// The nests below scalar dimension `d`, per sibling group (statements in
+/// the same loops above `d`: equal outer scalar dimensions), groups in the
+/// order of their first statements: each nest's value at `d` and its
+/// statements, in the order of the values (statements whose dimension `d`
+/// is not a constant belong to no nest).
+pub(super) fn sibling_nests(plan: &Plan, d: usize) -> Vec<Vec<(i64, Vec<usize>)>> {
+    let ns = plan.schedule.dims.len();
+    let at = |s: usize, k: usize| plan.schedule.dims[s][k].as_constant();
+    let prefix = |s: usize| -> Vec<Option<i64>> {
+        (0..d)
+            .filter(|&k| plan.dims[k].scalar)
+            .map(|k| at(s, k))
+            .collect()
+    };
+    let mut groups = Vec::new();
+    for first in 0..ns {
+        // Each sibling group once, from its first statement.
+        if (0..first).any(|s| prefix(s) == prefix(first)) {
+            continue;
+        }
+        let group: Vec<usize> = (0..ns).filter(|&s| prefix(s) == prefix(first)).collect();
+        let mut values: Vec<i64> = group.iter().filter_map(|&s| at(s, d)).collect();
+        values.sort_unstable();
+        values.dedup();
+        let nests = values
+            .into_iter()
+            .map(|v| {
+                let members = group.iter().copied().filter(|&s| at(s, d) == Some(v));
+                (v, members.collect())
+            })
+            .collect();
+        groups.push(nests);
+    }
+    groups
+}
+
+/// The hyperplane `φ` that tile constraints `rows` cut (local renamed 0,
+/// as [`tile_definition`] returns them).
+pub(super) fn tile_hyperplane(rows: &[Form]) -> Option<Form> {
+    let lo = rows.iter().find(|r| r.locals[0] < 0)?;
+    Some(trimmed(&Form {
+        locals: Vec::new(),
+        ..lo.clone()
+    }))
+}
+
 /// Fuses the tile loops of distributed nests where that is legal and the
 /// nests touch the same cells (see the module's documentation).
 pub(super) fn run(cx: &Cx, plan: &mut Plan) {
@@ -127,34 +173,17 @@ pub(super) fn run(cx: &Cx, plan: &mut Plan) {
 /// qualifies; true when the plan changed.
 fn fuse_at(cx: &Cx, plan: &mut Plan, d: usize) -> bool {
     let Cx { scop, deps, .. } = *cx;
-    let ns = plan.schedule.dims.len();
     let (dim, tile) = (&plan.dims[d], &plan.dims[d + 1]);
     if !dim.scalar || tile.scalar || !tile.parallel {
         return false;
     }
-    let at = |s: usize, k: usize| plan.schedule.dims[s][k].as_constant();
-    // Statements in the same loops above d: equal outer scalar dimensions.
-    let prefix = |s: usize| -> Vec<Option<i64>> {
-        (0..d)
-            .filter(|&k| plan.dims[k].scalar)
-            .map(|k| at(s, k))
-            .collect()
-    };
-    for first in 0..ns {
-        // Each sibling group once, from its first statement.
-        if (0..first).any(|s| prefix(s) == prefix(first)) {
-            continue;
-        }
-        let group: Vec<usize> = (0..ns).filter(|&s| prefix(s) == prefix(first)).collect();
-        let mut values: Vec<i64> = group.iter().filter_map(|&s| at(s, d)).collect();
-        values.sort_unstable();
-        values.dedup();
+    for group in sibling_nests(plan, d) {
+        let values: Vec<i64> = group.iter().map(|(v, _)| *v).collect();
         let nest = |v: i64| -> Vec<usize> {
             group
                 .iter()
-                .copied()
-                .filter(|&s| at(s, d) == Some(v))
-                .collect()
+                .find(|(w, _)| *w == v)
+                .map_or_else(Vec::new, |(_, m)| m.clone())
         };
         // Nests whose loop at d + 1 is parallel, over tiles defined alike.
         let definition = |v: i64| -> Option<Vec<Form>> {
@@ -302,11 +331,7 @@ pub(super) fn tile_size(rows: &[Form]) -> Option<i64> {
 /// The band hyperplane `φ` of statement `s` that the tile constraints
 /// `rows` cut (the schedule dimension of `sched` equal to it).
 pub(super) fn band_dim(sched: &PlutoSchedule, s: usize, rows: &[Form]) -> Option<usize> {
-    let lo = rows.iter().find(|r| r.locals[0] < 0)?;
-    let phi = trimmed(&Form {
-        locals: Vec::new(),
-        ..lo.clone()
-    });
+    let phi = tile_hyperplane(rows)?;
     sched.schedule.dims[s]
         .iter()
         .position(|f| trimmed(f) == phi)
