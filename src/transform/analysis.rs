@@ -325,20 +325,24 @@ pub(super) fn blocks_rectangular(
 /// it; the latest such dimension in the order),
 /// and, for bands of three or more loops, the point dimension `u` just
 /// before it in the order, other than `v` and `r`. `None` when there is no
-/// such `r`.
+/// such `r`. With `edges`, a member that runs at one point of `r` per
+/// point of the band's other dimensions ([`fixed_along`]: cholesky's
+/// `A[i][j] /= A[j][j]` at `k = j`, after the dot product it divides) does
+/// not stop `r`: it sits on the edge of the blocks, which it makes partial.
 pub(super) fn register_dims(
     scop: &Scop,
     sched: &PlutoSchedule,
     band: &Band,
     order: &[usize],
     members: &[usize],
+    edges: bool,
 ) -> Option<(Option<usize>, usize, usize)> {
     let v = *order.last()?;
     let r = order
         .iter()
         .rev()
         .copied()
-        .find(|&d| d != v && register_reductions(scop, sched, band, d, members))?;
+        .find(|&d| d != v && register_reductions(scop, sched, band, d, members, edges))?;
     let u = order.iter().rev().copied().find(|&d| d != v && d != r);
     // The unrolled loops' bounds must not depend on `r` (triangular
     // domains such as `k < i`): each of the three hyperplanes is one
@@ -377,20 +381,28 @@ pub(super) fn register_dims(
 /// by a domain inequality (trmm's `B[k][j]` beside its write `B[i][j]`, with
 /// `k >= i + 1`). A heuristic: the code generator keeps the written cells in
 /// registers only where it proves that no other access touches them
-/// ([`crate::codegen`]'s scalar replacement).
+/// ([`crate::codegen`]'s scalar replacement). `edges`: as in
+/// [`register_dims`].
 fn register_reductions(
     scop: &Scop,
     sched: &PlutoSchedule,
     band: &Band,
     d: usize,
     members: &[usize],
+    edges: bool,
 ) -> bool {
     if reductions_only(scop, sched, band, d, members) {
         return true;
     }
+    if edges && members.iter().all(|&s| fixed_along(sched, band, d, s)) {
+        return false;
+    }
     let written = written_arrays(scop, members);
     members.iter().all(|&s| {
         let st = &scop.statements[s];
+        if edges && fixed_along(sched, band, d, s) {
+            return true;
+        }
         let Some(acc) = access_deltas(scop, sched, band, d, s) else {
             return false;
         };
@@ -530,6 +542,25 @@ pub(super) fn contiguous_along(
     })
 }
 
+/// True when vector loop `v` of a group would gather while the band's
+/// innermost loop streams: some access of the statements with the most
+/// loops (the bulk of the work) is strided along `v`, and every one is
+/// contiguous or invariant along the innermost loop (cholesky's `A[j][k]`
+/// along `j`, beside its dot products along `k`).
+pub(super) fn would_gather(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    band: &Band,
+    v: usize,
+    members: &[usize],
+) -> bool {
+    let last = band.len - 1;
+    let deepest = deepest(scop, members);
+    v != last
+        && !contiguous_along(scop, sched, band, v, &deepest)
+        && contiguous_along(scop, sched, band, last, &deepest)
+}
+
 /// The number of values hyperplane `k` takes over the members' domains
 /// (from its rational range, rounded outwards); `None` when parametric.
 pub(super) fn extent_of(
@@ -616,4 +647,17 @@ pub(super) fn range_of(scop: &Scop, s: usize, phi: &Form) -> Option<(i64, i64)> 
         }
     }
     (lo <= hi).then_some((lo, hi))
+}
+
+/// True when statement `s` runs at one point of band dimension `d` per
+/// point of the band's other dimensions: its hyperplane at `d` is a
+/// combination of the band's others (cholesky's `A[i][j] /= A[j][j]` at
+/// `k = j`).
+pub(super) fn fixed_along(sched: &PlutoSchedule, band: &Band, d: usize, s: usize) -> bool {
+    let dims = &sched.schedule.dims[s];
+    let row = |k: usize| dims[band.first + k].iters.clone();
+    let others: Vec<Vec<i64>> = (0..band.len).filter(|&k| k != d).map(row).collect();
+    let mut with = others.clone();
+    with.push(row(d));
+    matches!((rank(&others), rank(&with)), (Ok(a), Ok(b)) if a == b)
 }

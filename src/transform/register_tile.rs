@@ -5,7 +5,9 @@
 //! unrolled; the block's shape comes from the target's vector registers
 //! ([`crate::target::cpu`]) and the tile sizes around it from its caches.
 
-use super::analysis::{access_deltas, blocks_rectangular, register_dims, written_arrays, Band};
+use super::analysis::{
+    access_deltas, blocks_rectangular, register_dims, would_gather, written_arrays, Band,
+};
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::register_tile_sizes;
 use super::Options;
@@ -79,9 +81,22 @@ fn choose(
             if !members.iter().all(|&s| vector_group[s]) {
                 continue;
             }
-            if let Some((Some(u), v, r)) =
-                register_dims(scop, sched, band, &orders[members[0]], members)
-            {
+            let order = &orders[members[0]];
+            let dims = register_dims(scop, sched, band, order, members, false).or_else(|| {
+                // Statements on the blocks' edges (cholesky's division and
+                // square root beside its dot products) are taken only where
+                // the group would otherwise gather along its vector loop
+                // and so run its dot products one scalar chain at a time
+                // (the gather stage). Elsewhere they made the blocks
+                // slower than the plain vector loop (ludcmp at LARGE, 2
+                // threads, AMD EPYC, LLVM znver5: 0.22 s -> 0.65 s).
+                let v = *order.last()?;
+                if !would_gather(scop, sched, band, v, members) {
+                    return None;
+                }
+                register_dims(scop, sched, band, order, members, true)
+            });
+            if let Some((Some(u), v, r)) = dims {
                 candidates.push((members.clone(), u, v, r));
             }
         }
