@@ -534,6 +534,102 @@ class Gen:
         return {"seed": self.seed, "params": params, "arrays": arrays, "body": body,
                 "family": "matvec"}
 
+    # -- the "factor" family --------------------------------------------------
+
+    def factor(self):
+        """A program of the "factor" family: triangular factorizations and
+        their relatives (cholesky, lu, ludcmp): a row or pivot loop around
+        dot products along `k` into cells below (or above) the diagonal,
+        `X[i][j] -= L[i][k] * M[j][k]`, the second operand read along its
+        rows (a gather along `j`) or down its columns (a stream), and
+        statements beside them that run once per cell or per row: a
+        scaling by the diagonal at the dot product's end, the diagonal's
+        own sum of squares and its update (what register blocks with
+        statements on their edges and the gather stage work on); with
+        random sizes, bound offsets, operand orders and statements left
+        out."""
+        r = self.r
+        params = {}
+        big = self.chance(0.25)
+        n = r.randint(42, 66) if big else r.randint(3, 41)
+        if self.chance(0.25):
+            params["n0"] = n
+        X, B, D = 0, 1, 2
+        self.ranks = [2, 2, 2]
+
+        def size():
+            if params and self.chance(0.6):
+                return P("n0")
+            return C(n)
+
+        def st(arr, idx, val):
+            self.nstmt += 1
+            return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
+
+        def ld(arr, idx):
+            return ["ld", arr, idx]
+
+        def loop(iv, lo, hi, body):
+            return {"k": "for", "iv": iv, "lbs": [lo], "ubs": [hi], "step": 1, "body": body}
+
+        def update(cell, a, b):
+            prod = ["*", a, b] if self.chance(0.8) else ["*", b, a]
+            return [self.pick(["-", "-", "+"]), ld(*cell), prod]
+
+        i, j, k = "i0", "i1", "i2"
+        vi, vj, vk = V(i), V(j), V(k)
+        body = []
+        shape = self.pick(["cholesky", "cholesky", "lu", "upper"])
+        src = self.pick([X, X, B])
+        if shape == "cholesky":
+            # for i: for j < i: { for k < j: X[i][j] -= L[i][k] * M[j][k];
+            #                      X[i][j] *= X[j][j] }
+            #        for k < i: X[i][i] -= X[i][k]^2;  X[i][i] = f(X[i][i])
+            gather = self.chance(0.75)
+            m = [vj, vk] if gather else [vk, vj]
+            cell = (X, [vi, vj])
+            inner = [loop(k, C(0), add(vj, C(self.pick([0, 0, 0, 1, -1]))),
+                          [st(X, [vi, vj], update(cell, ld(X, [vi, vk]), ld(src, m)))])]
+            if self.chance(0.8):
+                scale = ld(self.pick([X, X, D]), [vj, vj]) if self.chance(0.8) else ["f", 0.5]
+                inner.append(st(X, [vi, vj], ["*", ld(X, [vi, vj]), scale]))
+            if self.chance(0.2):
+                inner.insert(0, st(X, [vi, vj], ["+", ld(X, [vi, vj]), ["f", 0.25]]))
+            row = [loop(j, C(0), add(vi, C(self.pick([0, 0, 0, 1]))), inner)]
+            if self.chance(0.7):
+                diag = (X, [vi, vi])
+                row.append(loop(k, C(0), vi, [st(X, [vi, vi], update(diag, ld(X, [vi, vk]), ld(X, [vi, vk])))]))
+            if self.chance(0.6):
+                row.append(st(X, [vi, vi], ["+", ["*", ld(X, [vi, vi]), ["f", 0.5]], ["f", 1.0]]))
+            body.append(loop(i, C(self.pick([0, 0, 1])), size(), row))
+        elif shape == "lu":
+            # for k: for i > k: { X[i][k] *= X[k][k];
+            #                      for j > k: X[i][j] -= X[i][k] * M[k][j] }
+            rows = []
+            if self.chance(0.8):
+                rows.append(st(X, [vi, vk], ["*", ld(X, [vi, vk]), ld(X, [vk, vk])]))
+            stream = self.chance(0.7)
+            m = [vk, vj] if stream else [vj, vk]
+            rows.append(loop(j, add(vk, C(1)), size(),
+                             [st(X, [vi, vj], update((X, [vi, vj]), ld(X, [vi, vk]), ld(src, m)))]))
+            body.append(loop(k, C(0), size(), [loop(i, add(vk, C(1)), size(), rows)]))
+        else:
+            # ludcmp's two halves: for i: { for j < i: { for k < j: ...;
+            #   X[i][j] *= X[j][j] }  for j >= i: for k < i: ... }
+            lower_k = loop(k, C(0), vj, [st(X, [vi, vj], update((X, [vi, vj]), ld(X, [vi, vk]),
+                                                               ld(src, [vk, vj])))])
+            lower = [lower_k]
+            if self.chance(0.7):
+                lower.append(st(X, [vi, vj], ["*", ld(X, [vi, vj]), ld(X, [vj, vj])]))
+            upper = [loop(k, C(0), vi, [st(X, [vi, vj], update((X, [vi, vj]), ld(X, [vi, vk]),
+                                                                ld(self.pick([X, src]), [vk, vj])))])]
+            row = [loop(j, C(0), vi, lower), loop(j, vi, size(), upper)]
+            body.append(loop(i, C(0), size(), row))
+        arrays = [{"name": "A%d" % a, "rank": self.ranks[a], "shape": None,
+                   "dynamic": self.chance(0.2)} for a in range(len(self.ranks))]
+        return {"seed": self.seed, "params": params, "arrays": arrays, "body": body,
+                "family": "factor"}
+
     # -- the program --------------------------------------------------------
 
     def program(self):
@@ -726,7 +822,7 @@ def fit_arrays(prog):
 # after it: Gram-Schmidt's shape, see Gen.steps) and "matvec" (nests of two
 # loops reducing along rows or down columns of matrices: gesummv's, bicg's
 # and atax's shapes, see Gen.matvec).
-FAMILIES = ("mixed", "steps", "matvec")
+FAMILIES = ("mixed", "steps", "matvec", "factor")
 
 
 def generate(seed, family="mixed"):
@@ -734,7 +830,7 @@ def generate(seed, family="mixed"):
     its arrays sized."""
     for attempt in range(50):
         g = Gen(seed * 1000 + attempt)
-        prog = {"steps": g.steps, "matvec": g.matvec}.get(family, g.program)()
+        prog = {"steps": g.steps, "matvec": g.matvec, "factor": g.factor}.get(family, g.program)()
         prog["seed"] = seed
         try:
             fit_arrays(prog)

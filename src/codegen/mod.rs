@@ -290,7 +290,27 @@ struct Gen<'a> {
     /// Context splits made so far (see [`Gen::separate`]), bounded by
     /// [`MAX_SPLITS`] so that the code stays small.
     splits: std::cell::Cell<usize>,
+    /// The minima [`Gen::implies`] found, per context and per row without
+    /// its constant: bounds that differ by constants (a register block's
+    /// rows and columns, a tile's) ask the same LP.
+    minima: std::cell::RefCell<Minima>,
 }
+
+/// Per context (its equalities and inequalities, sorted), what the LPs on
+/// it found.
+type Minima = std::collections::HashMap<(Vec<Row>, Vec<Row>), Known>;
+
+/// What is known of one context: the minimum of each linear form asked
+/// (its constant zero), and the optimal points found, each a point of the
+/// context.
+#[derive(Default)]
+struct Known {
+    minima: std::collections::HashMap<Row, Optimum<Rational>>,
+    points: Vec<Vec<Rational>>,
+}
+
+/// Points kept per context for [`Gen::implies`]'s quick refutations.
+const KEPT_POINTS: usize = 8;
 
 /// Largest number of context splits in one generated tree.
 const MAX_SPLITS: usize = 16;
@@ -334,6 +354,7 @@ pub fn generate(scop: &Scop, plan: &Plan) -> Res<Tree> {
         divs,
         levels,
         splits: std::cell::Cell::new(0),
+        minima: Default::default(),
     };
     let items = g.split_register_blocks(items)?;
     let ctx = g.div_context();
@@ -1040,11 +1061,73 @@ impl Gen<'_> {
     /// context implies everything).
     fn implies(&self, ctx: &Poly, row: &Row) -> Res<bool> {
         let nv = self.width() - 1;
-        match lp_min(nv, &ctx.eqs, &ctx.ineqs, row)? {
-            Optimum::Empty => Ok(true),
-            Optimum::Unbounded => Ok(false),
-            Optimum::Bounded((v, _)) => Ok(v > Rational::from_int(-1)),
+        let Some((&constant, linear)) = row.split_last() else {
+            return Ok(true);
+        };
+        // Without an LP: an inequality of the context with the same linear
+        // part and a constant no larger implies it.
+        let implied_by = |r: &Row| r[..nv] == *linear && r[nv] <= constant;
+        if ctx.ineqs.iter().any(implied_by) {
+            return Ok(true);
         }
+        // The same context whatever the order or repetition of its rows
+        // (contexts are built by concatenation).
+        let distinct = |rows: &[Row]| -> Vec<Row> {
+            let mut v = rows.to_vec();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let context = (distinct(&ctx.eqs), distinct(&ctx.ineqs));
+        let key: Row = linear.iter().copied().chain([0]).collect();
+        let value = |x: &[Rational]| -> Res<Rational> {
+            let mut v = Rational::from_int(constant);
+            for (a, xi) in linear.iter().zip(x) {
+                if *a != 0 {
+                    v = v.add(&Rational::from_int(*a).mul(xi)?)?;
+                }
+            }
+            Ok(v)
+        };
+        let holds = |min: &Optimum<Rational>| -> Res<bool> {
+            Ok(match min {
+                Optimum::Empty => true,
+                Optimum::Unbounded => false,
+                Optimum::Bounded(v) => {
+                    v.add(&Rational::from_int(constant))? > Rational::from_int(-1)
+                }
+            })
+        };
+        {
+            let minima = self.minima.borrow();
+            if let Some(known) = minima.get(&context) {
+                if let Some(min) = known.minima.get(&key) {
+                    return holds(min);
+                }
+                // A point of the context where the row is at most -1
+                // refutes it: its minimum is no larger.
+                for x in &known.points {
+                    if value(x)? <= Rational::from_int(-1) {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        let (min, point) = match lp_min(nv, &context.0, &context.1, &key)? {
+            Optimum::Empty => (Optimum::Empty, None),
+            Optimum::Unbounded => (Optimum::Unbounded, None),
+            Optimum::Bounded((v, x)) => (Optimum::Bounded(v), Some(x)),
+        };
+        let answer = holds(&min)?;
+        let mut minima = self.minima.borrow_mut();
+        let known = minima.entry(context).or_default();
+        known.minima.insert(key, min);
+        if let Some(x) = point {
+            if known.points.len() < KEPT_POINTS {
+                known.points.push(x);
+            }
+        }
+        Ok(answer)
     }
 
     /// False when `p` has no rational point (then it has no integer one).

@@ -237,10 +237,20 @@ impl Emitter<'_> {
                 }
             }
         }
+        let mut minima = Minima::default();
         for (root, index) in &moving {
             for (r, _, c, _) in &cells {
                 if r == root
-                    && (strict || !moves_off(index, &c.index, np + k, lower, upper, &self.context)?)
+                    && !poisoned.contains(root)
+                    && (strict
+                        || !moves_off(
+                            index,
+                            &c.index,
+                            np + k,
+                            (lower, upper),
+                            &self.context,
+                            &mut minima,
+                        )?)
                 {
                     poisoned.push(*root);
                 }
@@ -448,6 +458,56 @@ impl Emitter<'_> {
     }
 }
 
+/// The minima of linear forms over one context (the loops, unrolled values
+/// and guards around a loop), by the form without its constant: the cells
+/// of a register block differ from one another by constants, so the proofs
+/// for every cell against one moving access ask the same LP again and
+/// again (a triangle's partial blocks: tens of thousands of LPs).
+#[derive(Default)]
+struct Minima(std::collections::HashMap<Row, Optimum<Rational>>);
+
+impl Minima {
+    /// `row > 0` at every rational point of `context` (rows over
+    /// `[vars | constant]`; `true` for an empty context).
+    fn positive(&mut self, context: &[(Row, bool)], row: &[i64]) -> Result<bool, EmitError> {
+        let Some((&constant, linear)) = row.split_last() else {
+            return Ok(false);
+        };
+        let key: Row = linear.iter().copied().chain([0]).collect();
+        let min = match self.0.get(&key) {
+            Some(m) => m.clone(),
+            None => {
+                let eqs: Vec<Row> = context
+                    .iter()
+                    .filter(|(_, e)| *e)
+                    .map(|(r, _)| r.clone())
+                    .collect();
+                let ineqs: Vec<Row> = context
+                    .iter()
+                    .filter(|(_, e)| !*e)
+                    .map(|(r, _)| r.clone())
+                    .collect();
+                let m = match lp_min(linear.len(), &eqs, &ineqs, &key).map_err(|e| e.to_string())? {
+                    Optimum::Empty => Optimum::Empty,
+                    Optimum::Unbounded => Optimum::Unbounded,
+                    Optimum::Bounded((v, _)) => Optimum::Bounded(v),
+                };
+                self.0.insert(key, m.clone());
+                m
+            }
+        };
+        Ok(match min {
+            Optimum::Empty => true,
+            Optimum::Unbounded => false,
+            Optimum::Bounded(v) => {
+                v.add(&Rational::from_int(constant))
+                    .map_err(|e| e.to_string())?
+                    > Rational::from_int(0)
+            }
+        })
+    }
+}
+
 /// True when the loop's bounds prove that subscripts `index`, which move
 /// with the loop's counter (column `kc`), never equal the fixed subscripts
 /// `cell`: in some position the difference `c·t_k + rest` is a nonzero
@@ -459,31 +519,15 @@ fn moves_off(
     index: &[Row],
     cell: &[Row],
     kc: usize,
-    lower: &[Bound],
-    upper: &[Bound],
+    (lower, upper): (&[Bound], &[Bound]),
     context: &[(Row, bool)],
+    minima: &mut Minima,
 ) -> Result<bool, EmitError> {
     let Some(w) = cell.first().map(Vec::len) else {
         return Ok(false);
     };
-    let eqs: Vec<Row> = context
-        .iter()
-        .filter(|(_, e)| *e)
-        .map(|(r, _)| r.clone())
-        .collect();
-    let ineqs: Vec<Row> = context
-        .iter()
-        .filter(|(_, e)| !*e)
-        .map(|(r, _)| r.clone())
-        .collect();
     // `row > 0` at every point of the context.
-    let positive = |row: &[i64]| -> Result<bool, EmitError> {
-        match lp_min(w - 1, &eqs, &ineqs, row).map_err(|e| e.to_string())? {
-            Optimum::Empty => Ok(true),
-            Optimum::Unbounded => Ok(false),
-            Optimum::Bounded((v, _)) => Ok(v > Rational::from_int(0)),
-        }
-    };
+    let mut positive = |row: &[i64]| minima.positive(context, row);
     // `c·bound + d·rest`, times `sign`.
     let at = |c: i64, rest: &[i64], b: &Bound, sign: i64| -> Option<Row> {
         if b.row.len() != rest.len() {
@@ -557,17 +601,33 @@ mod tests {
         let moving = vec![vec![0, 0, 1, 0], vec![0, 1, 0, 0]];
         let cell = vec![vec![1, 0, 0, 0], vec![0, 1, 0, 0]];
         let from = |c: i64| [b([1, 0, 0, c])];
-        assert!(moves_off(&moving, &cell, 2, &from(1), &[], &[]).unwrap());
+        assert!(moves_off(
+            &moving,
+            &cell,
+            2,
+            (&from(1), &[]),
+            &[],
+            &mut Minima::default()
+        )
+        .unwrap());
         // From k = i, the first iteration reads the cell.
-        assert!(!moves_off(&moving, &cell, 2, &from(0), &[], &[]).unwrap());
+        assert!(!moves_off(
+            &moving,
+            &cell,
+            2,
+            (&from(0), &[]),
+            &[],
+            &mut Minima::default()
+        )
+        .unwrap());
         // An upper bound k <= i - 1 keeps it off from the other side.
         assert!(moves_off(
             &moving,
             &cell,
             2,
-            &[b([0, 0, 0, 0])],
-            &[b([1, 0, 0, -1])],
-            &[]
+            (&[b([0, 0, 0, 0])], &[b([1, 0, 0, -1])]),
+            &[],
+            &mut Minima::default()
         )
         .unwrap());
     }
@@ -579,12 +639,36 @@ mod tests {
         let moving = vec![vec![0, 0, 1, 0]];
         let cell = vec![vec![1, 0, 0, 0]];
         let lower = [b([0, 4, 0, 0])];
-        assert!(!moves_off(&moving, &cell, 2, &lower, &[], &[]).unwrap());
+        assert!(!moves_off(
+            &moving,
+            &cell,
+            2,
+            (&lower, &[]),
+            &[],
+            &mut Minima::default()
+        )
+        .unwrap());
         let around = vec![(vec![-1, 4, 0, -1], false)];
-        assert!(moves_off(&moving, &cell, 2, &lower, &[], &around).unwrap());
+        assert!(moves_off(
+            &moving,
+            &cell,
+            2,
+            (&lower, &[]),
+            &around,
+            &mut Minima::default()
+        )
+        .unwrap());
         // i <= 4j only: i = 4j meets k = 4j.
         let loose = vec![(vec![-1, 4, 0, 0], false)];
-        assert!(!moves_off(&moving, &cell, 2, &lower, &[], &loose).unwrap());
+        assert!(!moves_off(
+            &moving,
+            &cell,
+            2,
+            (&lower, &[]),
+            &loose,
+            &mut Minima::default()
+        )
+        .unwrap());
     }
 
     #[test]
@@ -594,7 +678,7 @@ mod tests {
         let cell = vec![vec![1, 0, 0, 0], vec![0, 1, 0, 0]];
         let shifted = vec![vec![0, 0, 1, 0], vec![0, 1, 0, 1]];
         let same = vec![vec![0, 0, 1, 0], vec![0, 1, 0, 0]];
-        assert!(moves_off(&shifted, &cell, 2, &[], &[], &[]).unwrap());
-        assert!(!moves_off(&same, &cell, 2, &[], &[], &[]).unwrap());
+        assert!(moves_off(&shifted, &cell, 2, (&[], &[]), &[], &mut Minima::default()).unwrap());
+        assert!(!moves_off(&same, &cell, 2, (&[], &[]), &[], &mut Minima::default()).unwrap());
     }
 }
