@@ -968,9 +968,11 @@ def main():
     def common(p):
         p.add_argument("--bin-dir", default=bin_dir_default())
         p.add_argument("--family", choices=gen.FAMILIES, default="mixed",
-                       help="the kind of program: mixed (random nests, the default) or steps "
+                       help="the kind of program: mixed (random nests, the default), steps "
                             "(a loop over steps reducing over a column and updating the ones after "
-                            "it, Gram-Schmidt's shape)")
+                            "it, Gram-Schmidt's shape), matvec (matrix-vector nests: gesummv's, "
+                            "bicg's, atax's shapes) or factor (triangular factorizations: "
+                            "cholesky's, lu's, ludcmp's shapes)")
         p.add_argument("--compile-limit", type=float, default=10.0,
                        help="seconds poly-opt may take per program (default 10)")
 

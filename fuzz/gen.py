@@ -28,12 +28,14 @@ largest subscript reached; programs with too many instances are drawn
 again. Every access of the program is therefore inside its array.
 
 Usage:
-  fuzz/gen.py --seed N [--family steps|matvec] [--json]
+  fuzz/gen.py --seed N [--family steps|matvec|factor] [--json]
                                      print program N (MLIR, or its AST) of the
                                      mixed family (random nests), of the
-                                     steps family (Gram-Schmidt's shape) or
-                                     of the matvec family (matrix-vector
-                                     nests: gesummv's, bicg's, atax's shapes)
+                                     steps family (Gram-Schmidt's shape), of
+                                     the matvec family (matrix-vector nests:
+                                     gesummv's, bicg's, atax's shapes) or of
+                                     the factor family (cholesky's, lu's and
+                                     ludcmp's shapes)
   fuzz/gen.py --from-json FILE       print the MLIR of a saved AST
 Only the Python 3 standard library is used.
 """

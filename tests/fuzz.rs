@@ -13,6 +13,9 @@
 //!   shapes: row blocks, column streams, forwarding), seeds 1-60, rotating
 //!   over option sets that keep whole blocks of lanes, for three vector
 //!   widths (AVX-512, AVX2, SSE2), the same checks;
+//! * 40 programs of the `factor` family (cholesky's, lu's and ludcmp's
+//!   shapes: register blocks with statements on their edges, the gather
+//!   stage), seeds 1-40, the option sets in rotation, the same checks;
 //! * 300 malformed inputs through poly-opt and the printing passes: each a
 //!   clean success (whose output parses again) or a diagnostic with exit
 //!   code 1; no panic, signal, internal error or hang.
@@ -99,6 +102,11 @@ fn short_matvec_campaign() {
             "nowave",
         ],
     );
+}
+
+#[test]
+fn short_factor_campaign() {
+    campaign("factor", "40", &[]);
 }
 
 #[test]
