@@ -228,7 +228,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     Option<"unrollJam", "unroll-jam", "unsigned", /*default=*/"0",
            "Unroll-and-jam factor of the point loops outside the innermost one, at most 16 statement copies (0: off)">,
     Option<"registerTile", "register-tile", "bool", /*default=*/"true",
-           "Register tiles in bands of three or more loops: the loop along which the writes stay on one cell goes inside blocks of two other point loops (the vector loop among them), which are unrolled, so the written cells stay in registers across it">,
+           "Register tiles in bands of three or more loops: the loop along which the writes stay on one cell goes inside blocks of two other point loops (the vector loop among them), which are unrolled, so the written cells stay in registers across it; where the vector loop would gather, statements that run at one point of that loop (cholesky's division and square root) sit on the blocks' edges">,
     Option<"scalarReplace", "scalar-replace", "bool", /*default=*/"true",
            "Keep the array cells every innermost sequential loop accesses at loop-invariant subscripts in registers across it (scalar replacement: loaded before, carried through iter_args, stored after), not only in register tiles; and inside each innermost loop body, load a cell its statement copies access again and again once and store it once">,
     Option<"hoist", "hoist", "bool", /*default=*/"true",
