@@ -50,6 +50,7 @@
 mod align_tiles;
 mod analysis;
 mod band_plan;
+mod cyclic;
 mod display;
 mod gather;
 pub mod gpu;
@@ -133,6 +134,9 @@ pub struct Options {
     /// nests (`interleave.rs`,
     /// [`crate::target::cpu::Sizes::interleaved_tile_bytes`]).
     pub interleaved_tile_bytes: i64,
+    /// Deal a triangle's parallel tiles to the threads cyclically
+    /// (`cyclic`).
+    pub cyclic_tiles: bool,
     /// Unroll-and-jam factor of the point loops outside the innermost one
     /// (0 or 1: off); as many of them, innermost first, as keep the
     /// unrolled body at most [`MAX_JAM_COPIES`] statement copies.
@@ -403,6 +407,9 @@ pub fn plan_checked(
     }
     if interleave::run(&cx, &mut plan) {
         observe("interleave", &plan)?;
+    }
+    if cyclic::run(&cx, &mut plan) {
+        observe("cyclic tiles", &plan)?;
     }
     plan.stages = trace;
     Ok(plan)

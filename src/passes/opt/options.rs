@@ -95,6 +95,7 @@ pub(super) fn translate(options: &OptOptions) -> Result<Translated, PassError> {
         fuse_tiles: options.fuse_tiles && options.fuse != "no",
         fused_tile_bytes: derived.fused_tile_bytes,
         interleaved_tile_bytes: derived.interleaved_tile_bytes,
+        cyclic_tiles: options.cyclic_tiles,
         unroll_jam: options.unroll_jam.min(16) as i64,
         row_lanes: if options.row_blocks { target.lanes(8) } else { 0 },
         stream_tile: if options.tile_sizes.is_empty() { derived.stream_tile } else { 0 },
