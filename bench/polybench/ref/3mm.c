@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/3mm.h"
 
-static DATA_TYPE E[NI][NJ], A[NI][NK], B[NK][NJ], F[NJ][NL], C[NJ][NM], D[NM][NL], G[NI][NL];
+static POLYRS_ALIGNED DATA_TYPE E[NI][NJ], A[NI][NK], B[NK][NJ], F[NJ][NL], C[NJ][NM], D[NM][NL], G[NI][NL];
 
 static void init_array(int ni, int nj, int nk, int nl, int nm)
 {

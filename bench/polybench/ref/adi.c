@@ -22,7 +22,7 @@
 #define N 2000
 #endif
 
-static DATA_TYPE u[N][N], v[N][N], p[N][N], q[N][N];
+static POLYRS_ALIGNED DATA_TYPE u[N][N], v[N][N], p[N][N], q[N][N];
 
 static void init_array(int n)
 {

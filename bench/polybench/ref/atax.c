@@ -22,7 +22,7 @@
 #define N 2200
 #endif
 
-static DATA_TYPE A[M][N], x[N], y[N], tmp[M];
+static POLYRS_ALIGNED DATA_TYPE A[M][N], x[N], y[N], tmp[M];
 
 static void init_array(int m, int n)
 {

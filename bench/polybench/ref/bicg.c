@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/bicg.h"
 
-static DATA_TYPE A[N][M], s[M], q[N], p[M], r[N];
+static POLYRS_ALIGNED DATA_TYPE A[N][M], s[M], q[N], p[M], r[N];
 
 static void init_array(int m, int n)
 {

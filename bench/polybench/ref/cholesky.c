@@ -17,7 +17,7 @@
 #define N 4000
 #endif
 
-static DATA_TYPE A[N][N];
+static POLYRS_ALIGNED DATA_TYPE A[N][N];
 #include "psd_init.h"
 
 static void kernel_cholesky(int n)

@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/correlation.h"
 
-static DATA_TYPE data[N][M], corr[M][M], mean[M], stddev[M];
+static POLYRS_ALIGNED DATA_TYPE data[N][M], corr[M][M], mean[M], stddev[M];
 
 static void init_array(int m, int n, DATA_TYPE *float_n)
 {

@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/covariance.h"
 
-static DATA_TYPE data[N][M], cov[M][M], mean[M];
+static POLYRS_ALIGNED DATA_TYPE data[N][M], cov[M][M], mean[M];
 
 static void init_array(int m, int n, DATA_TYPE *float_n)
 {

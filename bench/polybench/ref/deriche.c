@@ -114,10 +114,10 @@ static void kernel_deriche(int w, int h, DATA_TYPE alpha, DATA_TYPE imgIn[W][H],
 int main(void)
 {
   DATA_TYPE alpha;
-  DATA_TYPE (*imgIn)[H] = (DATA_TYPE (*)[H]) malloc(sizeof(DATA_TYPE) * W * H);
-  DATA_TYPE (*imgOut)[H] = (DATA_TYPE (*)[H]) malloc(sizeof(DATA_TYPE) * W * H);
-  DATA_TYPE (*y1)[H] = (DATA_TYPE (*)[H]) malloc(sizeof(DATA_TYPE) * W * H);
-  DATA_TYPE (*y2)[H] = (DATA_TYPE (*)[H]) malloc(sizeof(DATA_TYPE) * W * H);
+  DATA_TYPE (*imgIn)[H] = (DATA_TYPE (*)[H]) polyrs_alloc(sizeof(DATA_TYPE) * W * H);
+  DATA_TYPE (*imgOut)[H] = (DATA_TYPE (*)[H]) polyrs_alloc(sizeof(DATA_TYPE) * W * H);
+  DATA_TYPE (*y1)[H] = (DATA_TYPE (*)[H]) polyrs_alloc(sizeof(DATA_TYPE) * W * H);
+  DATA_TYPE (*y2)[H] = (DATA_TYPE (*)[H]) polyrs_alloc(sizeof(DATA_TYPE) * W * H);
   POLYRS_RUN(init_array(W, H, &alpha, imgIn, imgOut), kernel_deriche(W, H, alpha, imgIn, imgOut, y1, y2));
   checksum_array(&imgOut[0][0], (long)W * H);
   PRINT_CHECKSUM();

@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/doitgen.h"
 
-static DATA_TYPE A[NR][NQ][NP], sum[NP], C4[NP][NP];
+static POLYRS_ALIGNED DATA_TYPE A[NR][NQ][NP], sum[NP], C4[NP][NP];
 
 static void init_array(int nr, int nq, int np)
 {

@@ -17,7 +17,7 @@
 #define N 4000
 #endif
 
-static DATA_TYPE r[N], y[N];
+static POLYRS_ALIGNED DATA_TYPE r[N], y[N];
 
 static void init_array(int n)
 {

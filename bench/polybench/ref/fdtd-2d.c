@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/fdtd-2d.h"
 
-static DATA_TYPE ex[NX][NY], ey[NX][NY], hz[NX][NY], _fict_[TMAX];
+static POLYRS_ALIGNED DATA_TYPE ex[NX][NY], ey[NX][NY], hz[NX][NY], _fict_[TMAX];
 
 static void init_array(int tmax, int nx, int ny)
 {

@@ -17,7 +17,7 @@
 #define N 5600
 #endif
 
-static DATA_TYPE path[N][N];
+static POLYRS_ALIGNED DATA_TYPE path[N][N];
 
 static void init_array(int n)
 {

@@ -27,7 +27,7 @@
 #define NK 2600
 #endif
 
-static DATA_TYPE C[NI][NJ], A[NI][NK], B[NK][NJ];
+static POLYRS_ALIGNED DATA_TYPE C[NI][NJ], A[NI][NK], B[NK][NJ];
 
 static void init_array(int ni, int nj, int nk, DATA_TYPE *alpha, DATA_TYPE *beta)
 {

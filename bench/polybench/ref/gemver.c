@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/gemver.h"
 
-static DATA_TYPE A[N][N], u1[N], v1[N], u2[N], v2[N], w[N], x[N], y[N], z[N];
+static POLYRS_ALIGNED DATA_TYPE A[N][N], u1[N], v1[N], u2[N], v2[N], w[N], x[N], y[N], z[N];
 
 static void init_array(int n, DATA_TYPE *alpha, DATA_TYPE *beta)
 {

@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/gesummv.h"
 
-static DATA_TYPE A[N][N], B[N][N], tmp[N], x[N], y[N];
+static POLYRS_ALIGNED DATA_TYPE A[N][N], B[N][N], tmp[N], x[N], y[N];
 
 static void init_array(int n, DATA_TYPE *alpha, DATA_TYPE *beta)
 {

@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/gramschmidt.h"
 
-static DATA_TYPE A[M][N], R[N][N], Q[M][N];
+static POLYRS_ALIGNED DATA_TYPE A[M][N], R[N][N], Q[M][N];
 
 static void init_array(int m, int n)
 {

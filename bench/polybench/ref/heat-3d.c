@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/heat-3d.h"
 
-static DATA_TYPE A[N][N][N], B[N][N][N];
+static POLYRS_ALIGNED DATA_TYPE A[N][N][N], B[N][N][N];
 
 static void init_array(int n)
 {

@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/jacobi-1d.h"
 
-static DATA_TYPE A[N], B[N];
+static POLYRS_ALIGNED DATA_TYPE A[N], B[N];
 
 static void init_array(int n)
 {

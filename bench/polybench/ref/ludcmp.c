@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/ludcmp.h"
 
-static DATA_TYPE A[N][N], b[N], x[N], y[N];
+static POLYRS_ALIGNED DATA_TYPE A[N][N], b[N], x[N], y[N];
 #include "psd_init.h"
 
 static void init_array(int n)

@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/mvt.h"
 
-static DATA_TYPE x1[N], x2[N], y_1[N], y_2[N], A[N][N];
+static POLYRS_ALIGNED DATA_TYPE x1[N], x2[N], y_1[N], y_2[N], A[N][N];
 
 static void init_array(int n)
 {

@@ -21,8 +21,8 @@ typedef char base;
 #define match(b1, b2) (((b1)+(b2)) == 3 ? 1 : 0)
 #define max_score(s1, s2) ((s1 >= s2) ? s1 : s2)
 
-static base seq[N];
-static DATA_TYPE table[N][N];
+static POLYRS_ALIGNED base seq[N];
+static POLYRS_ALIGNED DATA_TYPE table[N][N];
 
 static void init_array(int n)
 {

@@ -22,7 +22,7 @@
 #define N 4000
 #endif
 
-static DATA_TYPE A[N][N];
+static POLYRS_ALIGNED DATA_TYPE A[N][N];
 
 static void init_array(int n)
 {

@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/symm.h"
 
-static DATA_TYPE C[M][N], A[M][M], B[M][N];
+static POLYRS_ALIGNED DATA_TYPE C[M][N], A[M][M], B[M][N];
 
 static void init_array(int m, int n, DATA_TYPE *alpha, DATA_TYPE *beta)
 {

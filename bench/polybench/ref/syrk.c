@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/syrk.h"
 
-static DATA_TYPE C[N][N], A[N][M];
+static POLYRS_ALIGNED DATA_TYPE C[N][N], A[N][M];
 
 static void init_array(int n, int m, DATA_TYPE *alpha, DATA_TYPE *beta)
 {

@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/trisolv.h"
 
-static DATA_TYPE L[N][N], x[N], b[N];
+static POLYRS_ALIGNED DATA_TYPE L[N][N], x[N], b[N];
 
 static void init_array(int n)
 {

@@ -2,7 +2,7 @@
 #include "common.h"
 #include "sizes/trmm.h"
 
-static DATA_TYPE A[M][M], B[M][N];
+static POLYRS_ALIGNED DATA_TYPE A[M][M], B[M][N];
 
 static void init_array(int m, int n, DATA_TYPE *alpha)
 {
