@@ -43,6 +43,7 @@
 
 pub mod contract;
 pub mod emit;
+mod minima;
 pub mod scatter;
 
 use thiserror::Error;
@@ -50,7 +51,7 @@ use thiserror::Error;
 use crate::math::fm;
 use crate::math::ilp::{norm_eq, norm_ineq, Norm};
 use crate::math::simplex::lp_min;
-use crate::math::{MathError, Optimum, Rational};
+use crate::math::{MathError, Optimum};
 use crate::scop::model::{piece_rows, Scop};
 use crate::transform::Plan;
 pub use scatter::Div;
@@ -298,19 +299,7 @@ struct Gen<'a> {
 
 /// Per context (its equalities and inequalities, sorted), what the LPs on
 /// it found.
-type Minima = std::collections::HashMap<(Vec<Row>, Vec<Row>), Known>;
-
-/// What is known of one context: the minimum of each linear form asked
-/// (its constant zero), and the optimal points found, each a point of the
-/// context.
-#[derive(Default)]
-struct Known {
-    minima: std::collections::HashMap<Row, Optimum<Rational>>,
-    points: Vec<Vec<Rational>>,
-}
-
-/// Points kept per context for [`Gen::implies`]'s quick refutations.
-const KEPT_POINTS: usize = 8;
+type Minima = std::collections::HashMap<(Vec<Row>, Vec<Row>), minima::ContextMinima>;
 
 /// Largest number of context splits in one generated tree.
 const MAX_SPLITS: usize = 16;
@@ -1079,54 +1068,15 @@ impl Gen<'_> {
             v
         };
         let context = (distinct(&ctx.eqs), distinct(&ctx.ineqs));
-        let key: Row = linear.iter().copied().chain([0]).collect();
-        let value = |x: &[Rational]| -> Res<Rational> {
-            let mut v = Rational::from_int(constant);
-            for (a, xi) in linear.iter().zip(x) {
-                if *a != 0 {
-                    v = v.add(&Rational::from_int(*a).mul(xi)?)?;
-                }
-            }
-            Ok(v)
-        };
-        let holds = |min: &Optimum<Rational>| -> Res<bool> {
-            Ok(match min {
-                Optimum::Empty => true,
-                Optimum::Unbounded => false,
-                Optimum::Bounded(v) => {
-                    v.add(&Rational::from_int(constant))? > Rational::from_int(-1)
-                }
-            })
-        };
-        {
-            let minima = self.minima.borrow();
-            if let Some(known) = minima.get(&context) {
-                if let Some(min) = known.minima.get(&key) {
-                    return holds(min);
-                }
-                // A point of the context where the row is at most -1
-                // refutes it: its minimum is no larger.
-                for x in &known.points {
-                    if value(x)? <= Rational::from_int(-1) {
-                        return Ok(false);
-                    }
-                }
-            }
-        }
-        let (min, point) = match lp_min(nv, &context.0, &context.1, &key)? {
-            Optimum::Empty => (Optimum::Empty, None),
-            Optimum::Unbounded => (Optimum::Unbounded, None),
-            Optimum::Bounded((v, x)) => (Optimum::Bounded(v), Some(x)),
-        };
-        let answer = holds(&min)?;
+        // `row >= 0` at every integer point: `row > -1` at every rational
+        // one suffices (the row's coefficients are integers).
         let mut minima = self.minima.borrow_mut();
-        let known = minima.entry(context).or_default();
-        known.minima.insert(key, min);
-        if let Some(x) = point {
-            if known.points.len() < KEPT_POINTS {
-                known.points.push(x);
-            }
+        if let Some(known) = minima.get_mut(&context) {
+            return Ok(known.exceeds(&context.0, &context.1, row, -1)?);
         }
+        let mut known = minima::ContextMinima::default();
+        let answer = known.exceeds(&context.0, &context.1, row, -1)?;
+        minima.insert(context, known);
         Ok(answer)
     }
 

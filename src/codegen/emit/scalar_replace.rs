@@ -7,11 +7,10 @@ use super::{
     affine_for, in_scop, is_nested_in_loop, loop_args, straight_line, subscript_rows, EmitError,
     Emitter,
 };
+use crate::codegen::minima::ContextMinima;
 use crate::codegen::{Bound, Node, Row};
 use crate::ffi::build::{AttrHandle, Point};
 use crate::ffi::ir::{Block, Op, Val};
-use crate::math::simplex::lp_min;
-use crate::math::{Optimum, Rational};
 
 /// A cell of an array kept in a register across an innermost loop.
 #[derive(Debug, Clone)]
@@ -237,20 +236,12 @@ impl Emitter<'_> {
                 }
             }
         }
-        let mut minima = Minima::default();
+        let mut minima = Minima::new(&self.context);
         for (root, index) in &moving {
             for (r, _, c, _) in &cells {
                 if r == root
                     && !poisoned.contains(root)
-                    && (strict
-                        || !moves_off(
-                            index,
-                            &c.index,
-                            np + k,
-                            (lower, upper),
-                            &self.context,
-                            &mut minima,
-                        )?)
+                    && (strict || !moves_off(index, &c.index, np + k, (lower, upper), &mut minima)?)
                 {
                     poisoned.push(*root);
                 }
@@ -458,53 +449,41 @@ impl Emitter<'_> {
     }
 }
 
-/// The minima of linear forms over one context (the loops, unrolled values
-/// and guards around a loop), by the form without its constant: the cells
-/// of a register block differ from one another by constants, so the proofs
-/// for every cell against one moving access ask the same LP again and
-/// again (a triangle's partial blocks: tens of thousands of LPs).
-#[derive(Default)]
-struct Minima(std::collections::HashMap<Row, Optimum<Rational>>);
+/// The context of one loop's proofs (the loops, unrolled values and
+/// guards around it) and what the LPs over it found: the cells of a
+/// register block differ from one another by constants, so the proofs for
+/// every cell against one moving access ask the same LP again and again (a
+/// triangle's partial blocks: tens of thousands of LPs).
+struct Minima {
+    eqs: Vec<Row>,
+    ineqs: Vec<Row>,
+    found: ContextMinima,
+}
 
 impl Minima {
-    /// `row > 0` at every rational point of `context` (rows over
-    /// `[vars | constant]`; `true` for an empty context).
-    fn positive(&mut self, context: &[(Row, bool)], row: &[i64]) -> Result<bool, EmitError> {
-        let Some((&constant, linear)) = row.split_last() else {
-            return Ok(false);
+    /// The context's rows (over `[vars | constant]`, each an equality or
+    /// not).
+    fn new(context: &[(Row, bool)]) -> Minima {
+        let rows = |eq: bool| -> Vec<Row> {
+            context
+                .iter()
+                .filter(|(_, e)| *e == eq)
+                .map(|(r, _)| r.clone())
+                .collect()
         };
-        let key: Row = linear.iter().copied().chain([0]).collect();
-        let min = match self.0.get(&key) {
-            Some(m) => m.clone(),
-            None => {
-                let eqs: Vec<Row> = context
-                    .iter()
-                    .filter(|(_, e)| *e)
-                    .map(|(r, _)| r.clone())
-                    .collect();
-                let ineqs: Vec<Row> = context
-                    .iter()
-                    .filter(|(_, e)| !*e)
-                    .map(|(r, _)| r.clone())
-                    .collect();
-                let m = match lp_min(linear.len(), &eqs, &ineqs, &key).map_err(|e| e.to_string())? {
-                    Optimum::Empty => Optimum::Empty,
-                    Optimum::Unbounded => Optimum::Unbounded,
-                    Optimum::Bounded((v, _)) => Optimum::Bounded(v),
-                };
-                self.0.insert(key, m.clone());
-                m
-            }
-        };
-        Ok(match min {
-            Optimum::Empty => true,
-            Optimum::Unbounded => false,
-            Optimum::Bounded(v) => {
-                v.add(&Rational::from_int(constant))
-                    .map_err(|e| e.to_string())?
-                    > Rational::from_int(0)
-            }
-        })
+        Minima {
+            eqs: rows(true),
+            ineqs: rows(false),
+            found: ContextMinima::default(),
+        }
+    }
+
+    /// `row > 0` at every rational point of the context (`true` for an
+    /// empty context).
+    fn positive(&mut self, row: &[i64]) -> Result<bool, EmitError> {
+        self.found
+            .exceeds(&self.eqs, &self.ineqs, row, 0)
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -520,14 +499,13 @@ fn moves_off(
     cell: &[Row],
     kc: usize,
     (lower, upper): (&[Bound], &[Bound]),
-    context: &[(Row, bool)],
     minima: &mut Minima,
 ) -> Result<bool, EmitError> {
     let Some(w) = cell.first().map(Vec::len) else {
         return Ok(false);
     };
     // `row > 0` at every point of the context.
-    let mut positive = |row: &[i64]| minima.positive(context, row);
+    let mut positive = |row: &[i64]| minima.positive(row);
     // `c·bound + d·rest`, times `sign`.
     let at = |c: i64, rest: &[i64], b: &Bound, sign: i64| -> Option<Row> {
         if b.row.len() != rest.len() {
@@ -601,33 +579,16 @@ mod tests {
         let moving = vec![vec![0, 0, 1, 0], vec![0, 1, 0, 0]];
         let cell = vec![vec![1, 0, 0, 0], vec![0, 1, 0, 0]];
         let from = |c: i64| [b([1, 0, 0, c])];
-        assert!(moves_off(
-            &moving,
-            &cell,
-            2,
-            (&from(1), &[]),
-            &[],
-            &mut Minima::default()
-        )
-        .unwrap());
+        assert!(moves_off(&moving, &cell, 2, (&from(1), &[]), &mut Minima::new(&[])).unwrap());
         // From k = i, the first iteration reads the cell.
-        assert!(!moves_off(
-            &moving,
-            &cell,
-            2,
-            (&from(0), &[]),
-            &[],
-            &mut Minima::default()
-        )
-        .unwrap());
+        assert!(!moves_off(&moving, &cell, 2, (&from(0), &[]), &mut Minima::new(&[])).unwrap());
         // An upper bound k <= i - 1 keeps it off from the other side.
         assert!(moves_off(
             &moving,
             &cell,
             2,
             (&[b([0, 0, 0, 0])], &[b([1, 0, 0, -1])]),
-            &[],
-            &mut Minima::default()
+            &mut Minima::new(&[])
         )
         .unwrap());
     }
@@ -639,36 +600,12 @@ mod tests {
         let moving = vec![vec![0, 0, 1, 0]];
         let cell = vec![vec![1, 0, 0, 0]];
         let lower = [b([0, 4, 0, 0])];
-        assert!(!moves_off(
-            &moving,
-            &cell,
-            2,
-            (&lower, &[]),
-            &[],
-            &mut Minima::default()
-        )
-        .unwrap());
+        assert!(!moves_off(&moving, &cell, 2, (&lower, &[]), &mut Minima::new(&[])).unwrap());
         let around = vec![(vec![-1, 4, 0, -1], false)];
-        assert!(moves_off(
-            &moving,
-            &cell,
-            2,
-            (&lower, &[]),
-            &around,
-            &mut Minima::default()
-        )
-        .unwrap());
+        assert!(moves_off(&moving, &cell, 2, (&lower, &[]), &mut Minima::new(&around)).unwrap());
         // i <= 4j only: i = 4j meets k = 4j.
         let loose = vec![(vec![-1, 4, 0, 0], false)];
-        assert!(!moves_off(
-            &moving,
-            &cell,
-            2,
-            (&lower, &[]),
-            &loose,
-            &mut Minima::default()
-        )
-        .unwrap());
+        assert!(!moves_off(&moving, &cell, 2, (&lower, &[]), &mut Minima::new(&loose)).unwrap());
     }
 
     #[test]
@@ -678,7 +615,7 @@ mod tests {
         let cell = vec![vec![1, 0, 0, 0], vec![0, 1, 0, 0]];
         let shifted = vec![vec![0, 0, 1, 0], vec![0, 1, 0, 1]];
         let same = vec![vec![0, 0, 1, 0], vec![0, 1, 0, 0]];
-        assert!(moves_off(&shifted, &cell, 2, (&[], &[]), &[], &mut Minima::default()).unwrap());
-        assert!(!moves_off(&same, &cell, 2, (&[], &[]), &[], &mut Minima::default()).unwrap());
+        assert!(moves_off(&shifted, &cell, 2, (&[], &[]), &mut Minima::new(&[])).unwrap());
+        assert!(!moves_off(&same, &cell, 2, (&[], &[]), &mut Minima::new(&[])).unwrap());
     }
 }
