@@ -16,11 +16,14 @@
 //! once per row: `codegen::emit::forward`) while `V` rows stream from
 //! memory at once.
 
-use super::analysis::{contiguous_along, extent_of, reductions_only, uniform_along, Band};
+use super::analysis::{
+    access_deltas, contiguous_along, extent_of, fixed_along, reductions_only, uniform_along, Band,
+};
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::balanced_tile;
 
 use crate::codegen::emit::lane_wise;
+use crate::scop::model::AccessKind;
 
 /// The row-blocks stage, after the register tiles and the gather stage,
 /// in bands of two tiled loops without unroll-and-jam or register tiles.
@@ -30,7 +33,9 @@ use crate::codegen::emit::lane_wise;
 /// (not the vector loop) carrying reductions only, along which every
 /// access is contiguous or invariant, with tiles of whole blocks of lanes,
 /// whose statements run lane-wise ([`lane_wise`]: doubles, element-wise
-/// arithmetic). Column streams: groups whose innermost point loop is the
+/// arithmetic); so do the rows of a triangular solve, in any tiled band,
+/// a wavefront's too ([`solve_rows`]). Column streams (not in a
+/// wavefront's band): groups whose innermost point loop is the
 /// vector loop, along which every access is contiguous or invariant, and
 /// whose other point loop carries reductions only, with tiles of whole
 /// blocks of lanes along it (bicg's `s[j]` nest beside its `q[i]` one,
@@ -49,7 +54,6 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         if !bp.tiled
             || band.len != 2
             || bp.jam > 0
-            || bp.wavefront
             || bp.reg.iter().any(Option::is_some)
             || bp.groups.is_empty()
         {
@@ -72,26 +76,30 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
             .map(|(_, m)| m)
             .filter(|m| !flat(m))
             .collect();
+        let independent = |members: &[usize]| {
+            band.coincident[0]
+                && !bp.wavefront
+                && reductions_only(scop, sched, band, 1, members)
+                && contiguous_along(scop, sched, band, 1, members)
+        };
         let fitting: Vec<&Vec<usize>> = rows
             .iter()
             .copied()
             .filter(|members| {
-                band.coincident[0]
-                    && members.iter().all(|&s| {
-                        bp.orders[s] == [0, 1]
-                            && !bp.vector[s]
-                            && !bp.inner_wave[s]
-                            && bp.sizes[s][0] % lanes == 0
-                    })
-                    && reductions_only(scop, sched, band, 1, members)
-                    && contiguous_along(scop, sched, band, 1, members)
+                members.iter().all(|&s| {
+                    bp.orders[s] == [0, 1]
+                        && !bp.vector[s]
+                        && !bp.inner_wave[s]
+                        && bp.sizes[s][0] % lanes == 0
+                }) && (independent(members) || solve_rows(cx, band, members))
                     && members.iter().all(|&s| lane_wise(scop, s))
             })
             .collect();
+        let solves = fitting.iter().any(|members| !independent(members));
         let streams: Vec<&Vec<usize>> = rows
             .iter()
             .copied()
-            .filter(|members| is_column_stream(cx, bp, band, members, lanes))
+            .filter(|members| !bp.wavefront && is_column_stream(cx, bp, band, members, lanes))
             .collect();
         if fitting.is_empty() && streams.is_empty() {
             continue;
@@ -126,7 +134,7 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         if fitting.is_empty() {
             continue;
         }
-        bp.notes.push(if rows == lanes {
+        let mut note = if rows == lanes {
             format!(
                 "rows' reductions along φ{} run {lanes} at a time, one per vector lane",
                 band.first + 1
@@ -137,8 +145,47 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
                 band.first + 1,
                 rows / lanes
             )
-        });
+        };
+        if solves {
+            note.push_str(
+                " where code generation proves the rows independent (a triangular solve's \
+                 blocks below the diagonal)",
+            );
+        }
+        bp.notes.push(note);
     }
+}
+
+/// Rows of a triangular solve (trisolv's `x[i] -= L[i][j] * x[j]` along
+/// `j`, beside `x[i] /= L[i][i]` at `j = i`): the band's first hyperplane
+/// need not be coincident, as the rows read cells that earlier rows write.
+/// The members that range along the band's innermost loop `d = 1` (the
+/// others run at one point of it per row, `fixed_along`: they sit on the
+/// blocks' edges) write only cells fixed along it, and every access of
+/// theirs is contiguous or invariant along it. Unrolled and jammed, the
+/// rows run in order (a jam inside a tiled band, which is permutable, is
+/// legal); code generation runs a loop's copies in lanes only where it
+/// proves them independent (`codegen::emit::lanes`: every cell they write
+/// is one lane's own accumulator, and every other read is proven off
+/// those cells over the loop's range, trisolv's `x[j]` with `j` below the
+/// block's first row), and leaves the other blocks (on the diagonal, with
+/// the division) to scalar copies in order.
+fn solve_rows(cx: &Cx, band: &Band, members: &[usize]) -> bool {
+    let Cx { scop, sched, .. } = *cx;
+    let ranging: Vec<usize> = members
+        .iter()
+        .copied()
+        .filter(|&s| !fixed_along(sched, band, 1, s))
+        .collect();
+    !ranging.is_empty()
+        && ranging.iter().all(|&s| {
+            access_deltas(scop, sched, band, 1, s).is_some_and(|acc| {
+                acc.iter()
+                    .filter(|(kind, _)| *kind == AccessKind::Write)
+                    .all(|(_, deltas)| deltas.iter().all(|&x| x == 0))
+            })
+        })
+        && contiguous_along(scop, sched, band, 1, &ranging)
 }
 
 /// The rows a block of row blocks takes: a vector's lanes, or two vectors'

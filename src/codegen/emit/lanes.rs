@@ -22,6 +22,19 @@
 //! element). Anything else (another operation, a write outside the cells,
 //! an access of another shape) leaves the copies to the scalar code.
 //!
+//! Legality does not rest on the schedule (the copies' rows need not be
+//! independent: a triangular solve's rows read what earlier rows wrote).
+//! Every access that writes has a cell in every copy, each copy's cell its
+//! own lane's (a cell in two groups, or twice in one, leaves the copies to
+//! the scalar code); a cell's accesses are all its copy's. Every other
+//! access reads, at subscripts that move with the loop, an array whose
+//! cells scalar replacement has proven it never reaches over the loop's
+//! range ([`super::scalar_replace`]'s `moves_off`; trisolv's `x[j]`, `j`
+//! below the block's first row), or an array the loop does not write. So
+//! nothing a lane reads is written during the loop except its own
+//! accumulators, which it updates in its copy's order: any interleaving of
+//! the lanes computes what the copies in order compute.
+//!
 //! A body of `c·V` copies (`c` up to [`MAX_LANE_VECTORS`]) runs as `c`
 //! chunks of `V`, each on vectors of its own: copies `0..V` in the first
 //! vectors, `V..2V` in the second, each chunk's rows transposed apart.
