@@ -161,8 +161,9 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
 /// need not be coincident, as the rows read cells that earlier rows write.
 /// The members that range along the band's innermost loop `d = 1` (the
 /// others run at one point of it per row, `fixed_along`: they sit on the
-/// blocks' edges) write only cells fixed along it, and every access of
-/// theirs is contiguous or invariant along it. Unrolled and jammed, the
+/// blocks' edges) write only cells fixed along it, each of which they also
+/// read (reductions), and every access of theirs is contiguous or
+/// invariant along it. Unrolled and jammed, the
 /// rows run in order (a jam inside a tiled band, which is permutable, is
 /// legal); code generation runs a loop's copies in lanes only where it
 /// proves them independent (`codegen::emit::lanes`: every cell they write
@@ -177,13 +178,28 @@ fn solve_rows(cx: &Cx, band: &Band, members: &[usize]) -> bool {
         .copied()
         .filter(|&s| !fixed_along(sched, band, 1, s))
         .collect();
+    // A write whose cell the statement also reads: a reduction, whose
+    // cell code generation can carry in a lane (a cell only written is
+    // not carried, and its rows would be jammed for nothing).
+    let reduces = |s: usize| {
+        let accesses = &scop.statements[s].accesses;
+        accesses
+            .iter()
+            .filter(|a| a.kind == AccessKind::Write)
+            .all(|w| {
+                accesses
+                    .iter()
+                    .any(|r| r.kind == AccessKind::Read && r.array == w.array && r.index == w.index)
+            })
+    };
     !ranging.is_empty()
         && ranging.iter().all(|&s| {
-            access_deltas(scop, sched, band, 1, s).is_some_and(|acc| {
-                acc.iter()
-                    .filter(|(kind, _)| *kind == AccessKind::Write)
-                    .all(|(_, deltas)| deltas.iter().all(|&x| x == 0))
-            })
+            reduces(s)
+                && access_deltas(scop, sched, band, 1, s).is_some_and(|acc| {
+                    acc.iter()
+                        .filter(|(kind, _)| *kind == AccessKind::Write)
+                        .all(|(_, deltas)| deltas.iter().all(|&x| x == 0))
+                })
         })
         && contiguous_along(scop, sched, band, 1, &ranging)
 }
