@@ -105,6 +105,13 @@ fn scops(func: Op) -> Vec<Scop> {
     out
 }
 
+/// The share of a SCoP's time budget the scheduler may take: the rest is
+/// left for the plan of the original loop order when its ILP runs out.
+const SCHEDULE_SHARE: f64 = 0.75;
+
+/// How the reason of a SCoP without a schedule starts.
+pub(super) const NO_SCHEDULE: &str = "no schedule: ";
+
 /// Runs the pass on one function.
 pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     let Translated {
@@ -134,7 +141,12 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                 continue;
             }
         };
-        let sched = schedule(&scop, &deps, &sched_options);
+        // The scheduler gets a share of the budget: if its ILP runs out,
+        // the rest serves the original order's plan (`plan::plan_original`).
+        let sched = {
+            let _share = Budget::start(budget.map(|b| b.mul_f64(SCHEDULE_SHARE)));
+            schedule(&scop, &deps, &sched_options)
+        };
         if let Some(gpu) = &gpu_target {
             let sched = sched.as_ref().map_err(|e| e.to_string());
             let shape = crate::transform::gpu::Shape {
@@ -178,7 +190,9 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         }
         let chosen = match &sched {
             Ok(s) => plan_with(&scop, &deps, s.clone(), options, &plan_options),
-            Err(e) => Err(format!("no schedule: {e}")),
+            // Without a schedule, the original loop order's parallel loop
+            // (the retries below rescheduling only when it has none).
+            Err(e) => plan::plan_original(&scop, &deps, options, &format!("{NO_SCHEDULE}{e}")),
         };
         // The retries, in order: each replaces the candidate only when it
         // gives the parallel loops the plan so far lacks.

@@ -8,7 +8,10 @@ use crate::codegen::{generate, Tree};
 use crate::deps::Dependence;
 use crate::sched::pluto::{schedule, Options as SchedOptions, PlutoSchedule};
 use crate::scop::model::Scop;
-use crate::transform::{plan_checked, Options as PlanOptions, Plan, PlanError};
+use crate::analysis::carried::carries;
+use crate::transform::{
+    original_parallel_plan, plan_checked, Options as PlanOptions, Plan, PlanError,
+};
 
 use super::{profitability, OptOptions};
 
@@ -37,7 +40,7 @@ pub(super) fn plan_scop(
 ) -> Result<Planned, String> {
     match schedule(scop, deps, sched_options) {
         Ok(s) => plan_with(scop, deps, s, options, plan_options),
-        Err(e) => Err(format!("no schedule: {e}")),
+        Err(e) => Err(format!("{}{e}", super::NO_SCHEDULE)),
     }
 }
 
@@ -182,5 +185,44 @@ pub(super) fn plan_with(
         tree,
         fallback_note,
         jam_note,
+    })
+}
+
+/// When the scheduler found no schedule (`why`: its ILP ran out of time or
+/// past its limits): the original loop order with its outermost parallel
+/// loop, when the carried-dependence analysis proves one (the checker then
+/// verifies the plan like any other), so that the SCoP still gains its
+/// parallel loop instead of being left unchanged; with `profitability`,
+/// the same rules on the loop's work and the SCoP's as any plan's. `Err`
+/// says why the SCoP stays unchanged.
+pub(super) fn plan_original(
+    scop: &Scop,
+    deps: &[Dependence],
+    options: &OptOptions,
+    why: &str,
+) -> Result<Planned, String> {
+    let found = original_parallel_plan(scop, |s, k| Ok(!carries(scop, deps, s, k)?))
+        .map_err(|e| format!("{why}; the original loop order: {e}"))?;
+    let Some(mut plan) = found else {
+        return Err(format!("{why}; the original loop order has no parallel loop"));
+    };
+    let Some(k) = plan.dims.iter().position(|d| d.parallel) else {
+        return Err(format!("{why}; the original loop order has no parallel loop"));
+    };
+    plan.notes = vec![format!(
+        "original loop order kept ({why}), loop at dimension {k} parallel"
+    )];
+    if options.profitability {
+        profitability::enough_work(scop).map_err(|e| format!("{why}; {e}"))?;
+        if let Some(note) = profitability::demote_small_parallel(scop, deps, &mut plan) {
+            return Err(format!("{why}; the original loop order: {note}"));
+        }
+    }
+    let tree = generate(scop, &plan).map_err(|e| format!("{why}; code generation: {e}"))?;
+    Ok(Planned {
+        plan,
+        tree,
+        fallback_note: None,
+        jam_note: None,
     })
 }
