@@ -171,6 +171,10 @@ pub fn run(
         unsafe {
             engine.register_symbol("malloc", reuse::malloc as *mut std::ffi::c_void);
             engine.register_symbol("free", reuse::free as *mut std::ffi::c_void);
+            engine.register_symbol(
+                "aligned_alloc",
+                reuse::aligned_alloc as *mut std::ffi::c_void,
+            );
         }
     }
     engine.register_function("polyrs_timer_start", timer_start);
@@ -211,10 +215,10 @@ pub fn run(
     }))
 }
 
-/// `malloc` and `free` for JIT-compiled code that keep the blocks it frees
-/// and hand them back to its next requests of the same size
-/// ([`RunOptions::reuse_memory`]). Blocks come from the C library's
-/// `malloc`, so their alignment is its own; a pointer this module did not
+/// `malloc`, `aligned_alloc` and `free` for JIT-compiled code that keep the
+/// blocks it frees and hand them back to its next requests of the same
+/// size and alignment ([`RunOptions::reuse_memory`]). Blocks come from the
+/// C library's `malloc` and `aligned_alloc`; a pointer this module did not
 /// hand out goes to the C library's `free`.
 pub mod reuse {
     use std::collections::HashMap;
@@ -226,54 +230,74 @@ pub mod reuse {
         fn libc_malloc(size: usize) -> *mut c_void;
         #[link_name = "free"]
         fn libc_free(p: *mut c_void);
+        #[link_name = "aligned_alloc"]
+        fn libc_aligned_alloc(align: usize, size: usize) -> *mut c_void;
     }
+
+    /// A request: its size and its alignment (0: `malloc`'s).
+    type Shape = (usize, usize);
 
     #[derive(Default)]
     struct Blocks {
-        /// Handed out and not freed yet: address -> size.
-        live: HashMap<usize, usize>,
-        /// Freed, by size, for the next request of that size.
-        spare: HashMap<usize, Vec<usize>>,
+        /// Handed out and not freed yet: address -> request.
+        live: HashMap<usize, Shape>,
+        /// Freed, by request, for the next request of that size and
+        /// alignment.
+        spare: HashMap<Shape, Vec<usize>>,
     }
 
     static BLOCKS: Mutex<Option<Blocks>> = Mutex::new(None);
 
-    /// A block of `size` bytes: one freed before at that size, or a new one.
-    pub extern "C" fn malloc(size: usize) -> *mut c_void {
+    /// A block for `shape`: one freed before with that shape, or a new one
+    /// from `fresh` (the C library).
+    fn block(shape: Shape, fresh: impl Fn() -> *mut c_void) -> *mut c_void {
         let Ok(mut guard) = BLOCKS.lock() else {
-            // SAFETY: the C library's malloc.
-            return unsafe { libc_malloc(size) };
+            return fresh();
         };
         let blocks = guard.get_or_insert_with(Blocks::default);
-        let addr = match blocks.spare.get_mut(&size).and_then(Vec::pop) {
+        let addr = match blocks.spare.get_mut(&shape).and_then(Vec::pop) {
             Some(a) => a,
             None => {
-                // SAFETY: the C library's malloc.
-                let p = unsafe { libc_malloc(size) };
+                let p = fresh();
                 if p.is_null() {
                     return p;
                 }
                 p as usize
             }
         };
-        blocks.live.insert(addr, size);
+        blocks.live.insert(addr, shape);
         addr as *mut c_void
     }
 
-    /// Keeps a block [`malloc`] handed out for the next request of its size;
-    /// any other pointer goes to the C library.
+    /// A block of `size` bytes: one freed before at that size, or a new one.
+    pub extern "C" fn malloc(size: usize) -> *mut c_void {
+        // SAFETY: the C library's malloc.
+        block((size, 0), || unsafe { libc_malloc(size) })
+    }
+
+    /// A block of `size` bytes aligned to `align`: one freed before with
+    /// that size and alignment, or a new one (the lowering's allocations,
+    /// `use-aligned-alloc`).
+    pub extern "C" fn aligned_alloc(align: usize, size: usize) -> *mut c_void {
+        // SAFETY: the C library's aligned_alloc.
+        block((size, align), || unsafe { libc_aligned_alloc(align, size) })
+    }
+
+    /// Keeps a block [`malloc`] or [`aligned_alloc`] handed out for the
+    /// next request of its size and alignment; any other pointer goes to
+    /// the C library.
     ///
     /// # Safety
-    /// `p` is null, a block [`malloc`] handed out and not freed since, or
-    /// a pointer the C library's `free` accepts.
+    /// `p` is null, a block [`malloc`] or [`aligned_alloc`] handed out and
+    /// not freed since, or a pointer the C library's `free` accepts.
     pub unsafe extern "C" fn free(p: *mut c_void) {
         if p.is_null() {
             return;
         }
         if let Ok(mut guard) = BLOCKS.lock() {
             if let Some(blocks) = guard.as_mut() {
-                if let Some(size) = blocks.live.remove(&(p as usize)) {
-                    blocks.spare.entry(size).or_default().push(p as usize);
+                if let Some(shape) = blocks.live.remove(&(p as usize)) {
+                    blocks.spare.entry(shape).or_default().push(p as usize);
                     return;
                 }
             }
@@ -298,6 +322,27 @@ pub mod reuse {
             assert_eq!(a, c, "the freed block comes back for its size");
             let d = malloc(1 << 20);
             assert_ne!(c, d, "a live block is not handed out twice");
+            for p in [b, c, d] {
+                // SAFETY: as above.
+                unsafe { free(p) };
+            }
+        }
+
+        #[test]
+        fn an_aligned_block_comes_back_for_its_size_and_alignment_only() {
+            let a = aligned_alloc(64, 1 << 16);
+            assert!(!a.is_null());
+            assert_eq!(a as usize % 64, 0);
+            // SAFETY: blocks handed out by `aligned_alloc` or `malloc`,
+            // each freed once.
+            unsafe { free(a) };
+            let b = malloc(1 << 16);
+            assert_ne!(a, b, "malloc does not get an aligned request's block");
+            let c = aligned_alloc(4096, 1 << 16);
+            assert_ne!(a, c, "nor does another alignment");
+            assert_eq!(c as usize % 4096, 0);
+            let d = aligned_alloc(64, 1 << 16);
+            assert_eq!(a, d, "the freed block comes back for its request");
             for p in [b, c, d] {
                 // SAFETY: as above.
                 unsafe { free(p) };
