@@ -203,12 +203,9 @@ pub(super) fn plan_original(
 ) -> Result<Planned, String> {
     let found = original_parallel_plan(scop, |s, k| Ok(!carries(scop, deps, s, k)?))
         .map_err(|e| format!("{why}; the original loop order: {e}"))?;
-    let Some(mut plan) = found else {
-        return Err(format!("{why}; the original loop order has no parallel loop"));
-    };
-    let Some(k) = plan.dims.iter().position(|d| d.parallel) else {
-        return Err(format!("{why}; the original loop order has no parallel loop"));
-    };
+    let none = || format!("{why}; the original loop order has no parallel loop");
+    let mut plan = found.ok_or_else(none)?;
+    let k = plan.dims.iter().position(|d| d.parallel).ok_or_else(none)?;
     plan.notes = vec![format!(
         "original loop order kept ({why}), loop at dimension {k} parallel"
     )];
