@@ -422,6 +422,11 @@ impl System {
 /// the equalities: row `r` goes when the rational minimum of `r·(x,1)` over
 /// the others exceeds `-1`, which makes `r >= 0` hold at every integer point
 /// (an integer-valued row above `-1` is at least `0`). One LP per row.
+///
+/// A system without a rational point (an LP over some of its rows finds
+/// none, so none over all of them) becomes the one row `-1 >= 0`: the same
+/// empty set, instead of every row kept (none is implied by the others
+/// where they are empty too), which Fourier–Motzkin would then multiply.
 pub fn drop_redundant_ineqs(
     n: usize,
     eqs: &[Vec<i64>],
@@ -437,13 +442,22 @@ pub fn drop_redundant_ineqs(
             .filter(|(k, _)| *k != i)
             .map(|(_, r)| r.clone())
             .collect();
-        if let Optimum::Bounded((v, _)) = simplex::lp_min(n, eqs, &others, &row)? {
-            if v > minus_one {
+        match simplex::lp_min(n, eqs, &others, &row)? {
+            Optimum::Bounded((v, _)) if v > minus_one => {
                 kept.remove(i);
             }
+            Optimum::Empty => return Ok(vec![empty_row(n)]),
+            _ => {}
         }
     }
     Ok(kept)
+}
+
+/// The row `-1 >= 0` over `n` columns and the constant: no point holds it.
+fn empty_row(n: usize) -> Vec<i64> {
+    let mut r = vec![0; n + 1];
+    r[n] = -1;
+    r
 }
 
 /// Returns `true` when every variable either has a constant lower and upper
@@ -785,5 +799,34 @@ mod tests {
         s.add_ineq(vec![2, -3]);
         assert_eq!(s.int_min(&[1, 0]).unwrap(), Optimum::Bounded((2, vec![2])));
         assert_eq!(s.int_min(&[-1, 0]).unwrap(), Optimum::Unbounded);
+    }
+
+    #[test]
+    fn redundant_rows() {
+        // 0 <= x <= 5, 0 <= y <= 5, x + y <= 20 (implied) and x <= 7
+        // (implied): the box's four rows remain.
+        let rows = vec![
+            vec![1, 0, 0],
+            vec![-1, 0, 5],
+            vec![0, 1, 0],
+            vec![0, -1, 5],
+            vec![-1, -1, 20],
+            vec![-1, 0, 7],
+        ];
+        assert_eq!(drop_redundant_ineqs(2, &[], &rows).unwrap(), rows[..4].to_vec());
+        // An empty system (x >= 3, x <= 1, beside rows that bound nothing
+        // and are implied by none): the one row -1 >= 0, not every row
+        // (none of which the others imply).
+        let empty = vec![
+            vec![1, 0, -3],
+            vec![-1, 0, 1],
+            vec![1, 1, 0],
+            vec![1, -1, 0],
+            vec![2, 1, 4],
+        ];
+        assert_eq!(drop_redundant_ineqs(2, &[], &empty).unwrap(), vec![vec![0, 0, -1]]);
+        // Empty through an equality: x = y + 10 with x, y in [0, 5].
+        let eqs = vec![vec![1, -1, -10]];
+        assert_eq!(drop_redundant_ineqs(2, &eqs, &rows[..4]).unwrap(), vec![vec![0, 0, -1]]);
     }
 }
