@@ -134,6 +134,14 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         // Every stage up to the rewrite runs within the SCoP's budget.
         let deadline = Budget::start(budget);
         let skip = |why: String| left_unchanged(at, options, why);
+        // Too little work for any plan to pay (every CPU plan is held to
+        // this): decided on the model, before dependences and schedules.
+        if gpu_target.is_none() && options.profitability {
+            if let Err(why) = profitability::enough_work(&scop) {
+                skip(why);
+                continue;
+            }
+        }
         let deps = match compute(&scop, DepOptions::default()) {
             Ok(d) => d,
             Err(e) => {
