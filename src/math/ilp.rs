@@ -495,11 +495,47 @@ fn cone_equalities(sys: &System) -> Result<Vec<Vec<i64>>> {
         })
         .collect();
     let mut out: Vec<Vec<i64>> = Vec::new();
+    // A bounded set (the common case: loop domains) has the cone {0}, on
+    // which every row is an equality. `s = Σ a_i` shows it at once: where
+    // `s·z` is 0 at every point of the cone (`s = 0`: a box's rows cancel;
+    // otherwise one LP, `max s·z` over the cone cut by `s·z <= 1`, is 0),
+    // so is each `a_i·z >= 0`, and every row is kept as the loop below
+    // would keep it, without one LP per row.
+    let mut sum = vec![0i64; n];
     for h in &homog {
+        for (s, v) in sum.iter_mut().zip(&h[..n]) {
+            *s = int::add(*s, *v)?;
+        }
+    }
+    let all_equalities = sum.iter().all(|v| *v == 0) || {
+        let mut cut = homog.clone();
+        let mut c: Vec<i64> = sum.iter().map(|v| int::neg(*v)).collect::<Result<_>>()?;
+        c.push(1);
+        cut.push(c);
+        let mut obj: Vec<i64> = sum.iter().map(|v| int::neg(*v)).collect::<Result<_>>()?;
+        obj.push(0);
+        matches!(simplex::lp_min(n, &[], &cut, &obj)?, Optimum::Bounded((v, _)) if v.is_zero())
+    };
+    if all_equalities {
+        for h in &homog {
+            if h[..n].iter().any(|v| *v != 0) && !out.iter().any(|o| o[..n] == h[..n]) {
+                out.push(h[..n].to_vec());
+            }
+        }
+        return Ok(out);
+    }
+    cone_equalities_row_by_row(&homog, n)
+}
+
+/// [`cone_equalities`] with one LP per row (`homog`: the rows without
+/// their constants, a 0 in its place).
+fn cone_equalities_row_by_row(homog: &[Vec<i64>], n: usize) -> Result<Vec<Vec<i64>>> {
+    let mut out: Vec<Vec<i64>> = Vec::new();
+    for h in homog {
         if h[..n].iter().all(|v| *v == 0) || out.iter().any(|o| o[..n] == h[..n]) {
             continue;
         }
-        let mut cut = homog.clone();
+        let mut cut = homog.to_vec();
         let mut c: Vec<i64> = h[..n].iter().map(|v| int::neg(*v)).collect::<Result<_>>()?;
         c.push(1);
         cut.push(c);
@@ -802,6 +838,58 @@ mod tests {
     }
 
     #[test]
+    fn cone_equalities_at_once() {
+        // Bounded (a box and a triangle: the cone is {0}, every row an
+        // equality of it, duplicates once), unbounded along a line
+        // (x = y), and unbounded with a full-dimensional cone (x >= 0,
+        // y >= x): the shortcut and one LP per row agree.
+        let systems: Vec<Vec<Vec<i64>>> = vec![
+            vec![
+                vec![1, 0, 0],
+                vec![-1, 0, 5],
+                vec![0, 1, 0],
+                vec![0, -1, 5],
+                vec![0, 2, 1],
+            ],
+            vec![
+                vec![1, 0, 0],
+                vec![0, 1, 0],
+                vec![-1, -1, 7],
+                vec![-1, -1, 9],
+            ],
+            vec![vec![1, -1, 0], vec![-1, 1, 3], vec![0, 0, 1]],
+            vec![vec![1, 0, 0], vec![-1, 1, 0]],
+            vec![
+                vec![1, 0, 0],
+                vec![-1, 1, 0],
+                vec![0, 1, -2],
+                vec![2, -1, 4],
+            ],
+        ];
+        for rows in systems {
+            let mut sys = System::new(2);
+            for r in &rows {
+                sys.add_ineq(r.clone());
+            }
+            let homog: Vec<Vec<i64>> = rows.iter().map(|r| vec![r[0], r[1], 0]).collect();
+            assert_eq!(
+                cone_equalities(&sys).unwrap(),
+                cone_equalities_row_by_row(&homog, 2).unwrap(),
+                "{rows:?}"
+            );
+        }
+        // The box's rows, each once.
+        let mut sys = System::new(2);
+        for r in [[1, 0, 0], [-1, 0, 5], [0, 1, 0], [0, -1, 5], [1, 0, 2]] {
+            sys.add_ineq(r.to_vec());
+        }
+        assert_eq!(
+            cone_equalities(&sys).unwrap(),
+            vec![vec![1, 0], vec![-1, 0], vec![0, 1], vec![0, -1]]
+        );
+    }
+
+    #[test]
     fn redundant_rows() {
         // 0 <= x <= 5, 0 <= y <= 5, x + y <= 20 (implied) and x <= 7
         // (implied): the box's four rows remain.
@@ -813,7 +901,10 @@ mod tests {
             vec![-1, -1, 20],
             vec![-1, 0, 7],
         ];
-        assert_eq!(drop_redundant_ineqs(2, &[], &rows).unwrap(), rows[..4].to_vec());
+        assert_eq!(
+            drop_redundant_ineqs(2, &[], &rows).unwrap(),
+            rows[..4].to_vec()
+        );
         // An empty system (x >= 3, x <= 1, beside rows that bound nothing
         // and are implied by none): the one row -1 >= 0, not every row
         // (none of which the others imply).
@@ -824,9 +915,15 @@ mod tests {
             vec![1, -1, 0],
             vec![2, 1, 4],
         ];
-        assert_eq!(drop_redundant_ineqs(2, &[], &empty).unwrap(), vec![vec![0, 0, -1]]);
+        assert_eq!(
+            drop_redundant_ineqs(2, &[], &empty).unwrap(),
+            vec![vec![0, 0, -1]]
+        );
         // Empty through an equality: x = y + 10 with x, y in [0, 5].
         let eqs = vec![vec![1, -1, -10]];
-        assert_eq!(drop_redundant_ineqs(2, &eqs, &rows[..4]).unwrap(), vec![vec![0, 0, -1]]);
+        assert_eq!(
+            drop_redundant_ineqs(2, &eqs, &rows[..4]).unwrap(),
+            vec![vec![0, 0, -1]]
+        );
     }
 }
