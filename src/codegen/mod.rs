@@ -774,6 +774,18 @@ fn normalize(p: &mut Poly) -> Res<bool> {
     Ok(true)
 }
 
+/// `p` has a row that no point satisfies (`-1 >= 0`, or `1 = 0`): what a
+/// projection keeps of an empty set (`drop_redundant_ineqs`, or a
+/// Fourier–Motzkin step that finds the rows contradictory).
+fn obviously_empty(p: &Poly) -> bool {
+    p.eqs
+        .iter()
+        .any(|r| matches!(norm_eq(r), Ok(Norm::Infeasible)))
+        || p.ineqs
+            .iter()
+            .any(|r| matches!(norm_ineq(r), Ok(Norm::Infeasible)))
+}
+
 impl Gen<'_> {
     fn width(&self) -> usize {
         self.np + self.n + self.divs.len() + 1
@@ -1355,11 +1367,22 @@ impl Gen<'_> {
         if self.plan.dims[k].scalar {
             return self.scan_scalar(k, items, ctx);
         }
-        let single = items.len() == 1;
         let projs = items
             .iter()
             .map(|it| self.project(&it.poly, k))
             .collect::<Res<Vec<_>>>()?;
+        // A statement whose projection has no point (it holds the
+        // statement's set) runs nowhere: it goes, and the loop with it when
+        // no statement is left.
+        let (items, projs): (Vec<Item>, Vec<Poly>) = items
+            .into_iter()
+            .zip(projs)
+            .filter(|(_, p)| !obviously_empty(p))
+            .unzip();
+        if items.is_empty() {
+            return Ok(Node::Seq(Vec::new()));
+        }
+        let single = items.len() == 1;
         // Bounds come from projections without divisions: a division of
         // the outer loops in a bound (`i mod 3`, `i - 3·⌊i/3⌋`) is one that
         // MLIR's canonicalization of loop bounds may fold wrongly (see
