@@ -250,6 +250,6 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     Option<"printStages", "print-stages", "bool", /*default=*/"false",
            "Print each rewritten SCoP's plan after tiling and after each stage of the plan that changed it (parallel, point order, unroll-and-jam, register tile, gather, row blocks, align tiles, inner distribute, point sinking, tile fusion, interleave, cyclic tiles), in print-plan's form, as remarks: for stage-level tests">,
     Option<"timeBudget", "time-budget", "unsigned", /*default=*/"5",
-           "Seconds of work per SCoP (dependences, schedule, plan, checks, code generation) before it is left unchanged with a remark naming the stage that ran out (0: no limit); the scheduler may take three quarters of it: when its ILP runs out (or past its size limits), the original loop order with its outermost parallel loop is planned instead, if it has one">,
+           "Seconds of work per SCoP (dependences, schedule, plan, checks, code generation) before it is left unchanged with a remark naming the stage that ran out (0: no limit); the scheduler may take three quarters of it: when its ILP runs out (or past its size limits), the original loop order with its outermost parallel loop is planned instead, if it has one; the retries that look for a better plan (embedding, index-set splitting, privatization, distribution) stop at three fifths of it when the plan so far is one to keep, leaving the rest to that plan's checks and code generation">,
   ];
 }

@@ -34,7 +34,7 @@ mod privatize;
 mod profitability;
 mod split;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::codegen::contract::{allow_contraction, arithmetic_of, multiplies};
 use crate::codegen::emit;
@@ -109,6 +109,12 @@ fn scops(func: Op) -> Vec<Scop> {
 /// left for the plan of the original loop order when its ILP runs out.
 const SCHEDULE_SHARE: f64 = 0.75;
 
+/// The share of a SCoP's time budget, counted from its start, past which
+/// the retries stop when the plan so far is one to keep (an improvement
+/// that runs long must not cost the plan it would improve): the rest is
+/// left for that plan's legality check and code generation.
+const RETRY_SHARE: f64 = 0.6;
+
 /// How the reason of a SCoP without a schedule starts.
 pub(super) const NO_SCHEDULE: &str = "no schedule: ";
 
@@ -132,6 +138,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     for scop in scops(func) {
         let at = scop.first_op.loc();
         // Every stage up to the rewrite runs within the SCoP's budget.
+        let started = Instant::now();
         let deadline = Budget::start(budget);
         let skip = |why: String| left_unchanged(at, options, why);
         // Too little work for any plan to pay (every CPU plan is held to
@@ -204,23 +211,30 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         };
         // The retries, in order: each replaces the candidate only when it
         // gives the parallel loops the plan so far lacks.
+        let retry_until = match (&chosen, budget) {
+            (Ok(_), Some(b)) => Some((started + b.mul_f64(RETRY_SHARE)).saturating_duration_since(Instant::now())),
+            _ => None,
+        };
         let mut c = Candidate {
             scop,
             deps,
             chosen,
             sched: sched.ok(),
         };
-        if options.embed {
-            embed::retry(&mut c, &cx);
+        {
+            let _retries = Budget::start(retry_until);
+            if options.embed {
+                embed::retry(&mut c, &cx);
+            }
+            if options.split {
+                split::retry(&mut c, &cx);
+            }
+            if options.privatize {
+                privatize::retry(&mut c, &cx);
+            }
+            distribute::retry(&mut c, &cx);
+            distribute::retry_transposed(&mut c, &cx);
         }
-        if options.split {
-            split::retry(&mut c, &cx);
-        }
-        if options.privatize {
-            privatize::retry(&mut c, &cx);
-        }
-        distribute::retry(&mut c, &cx);
-        distribute::retry_transposed(&mut c, &cx);
         let Candidate {
             scop, deps, chosen, ..
         } = c;
