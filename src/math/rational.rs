@@ -36,6 +36,16 @@ fn gcd128(a: i128, b: i128) -> u128 {
     x
 }
 
+/// `a / b` for a divisor `b` of `a` (a gcd): in 64 bits when both fit,
+/// a hardware division instead of the software 128-bit one.
+#[inline]
+fn quot(a: i128, b: i128) -> i128 {
+    match (i64::try_from(a), i64::try_from(b)) {
+        (Ok(x), Ok(y)) if y != -1 => i128::from(x / y),
+        _ => a / b,
+    }
+}
+
 impl Rational {
     /// Returns zero.
     pub const ZERO: Rational = Rational { num: 0, den: 1 };
@@ -49,7 +59,7 @@ impl Rational {
         }
         let g = gcd128(num, den);
         let g = i128::try_from(g).map_err(|_| MathError::Overflow)?;
-        let (mut n, mut d) = (num / g, den / g);
+        let (mut n, mut d) = (quot(num, g), quot(den, g));
         if d < 0 {
             n = n.checked_neg().ok_or(MathError::Overflow)?;
             d = d.checked_neg().ok_or(MathError::Overflow)?;
@@ -101,7 +111,7 @@ impl Rational {
             return Rational::new(n, self.den);
         }
         let g = gcd128(self.den, o.den) as i128;
-        let (bd, dd) = (self.den / g, o.den / g);
+        let (bd, dd) = (quot(self.den, g), quot(o.den, g));
         let n1 = self.num.checked_mul(dd).ok_or(MathError::Overflow)?;
         let n2 = o.num.checked_mul(bd).ok_or(MathError::Overflow)?;
         let n = n1.checked_add(n2).ok_or(MathError::Overflow)?;
@@ -133,11 +143,11 @@ impl Rational {
         }
         let g1 = gcd128(self.num, o.den) as i128;
         let g2 = gcd128(o.num, self.den) as i128;
-        let n = (self.num / g1)
-            .checked_mul(o.num / g2)
+        let n = quot(self.num, g1)
+            .checked_mul(quot(o.num, g2))
             .ok_or(MathError::Overflow)?;
-        let d = (self.den / g2)
-            .checked_mul(o.den / g1)
+        let d = quot(self.den, g2)
+            .checked_mul(quot(o.den, g1))
             .ok_or(MathError::Overflow)?;
         // Both factors were reduced and cross-reduced, so n/d is reduced and
         // d > 0 (both denominators are positive).
