@@ -15,6 +15,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/RegisterEverything.h"
 #include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -419,6 +420,27 @@ size_t polyrsSimplifyAffine(MlirOperation *roots, size_t n) {
   for (mlir::Operation *root : regionRoots)
     root->walk([&](mlir::Operation *o) { ops.push_back(o); });
   (void)mlir::applyOpPatternsGreedily(ops, frozen, config);
+  // A loop of no iteration (constant bounds, the lower at or past the
+  // upper: the folds can leave one, `for 1 to 1`) goes, its results its
+  // initial values. Inside one, the patterns may have simplified a nested
+  // loop's bounds against the empty range of its induction variable into
+  // a map without results, which the verifier rejects (fuzz mixed 119784);
+  // and it runs nothing.
+  llvm::SmallVector<mlir::affine::AffineForOp> empty;
+  for (mlir::Operation *root : regionRoots)
+    if (created.roots.contains(root))
+      root->walk<mlir::WalkOrder::PreOrder>(
+          [&](mlir::affine::AffineForOp loop) -> mlir::WalkResult {
+            std::optional<uint64_t> trips = mlir::affine::getConstantTripCount(loop);
+            if (trips && *trips == 0) {
+              empty.push_back(loop);
+              return mlir::WalkResult::skip();
+            }
+            return mlir::WalkResult::advance();
+          });
+  mlir::IRRewriter rewriter(ctx, &created);
+  for (mlir::affine::AffineForOp loop : empty)
+    rewriter.replaceOp(loop, loop.getInits());
   if (entry)
     for (mlir::Operation &o : llvm::make_early_inc_range(*entry))
       if (created.ops.contains(&o) && o.use_empty())
