@@ -507,15 +507,8 @@ fn cone_equalities(sys: &System) -> Result<Vec<Vec<i64>>> {
             *s = int::add(*s, *v)?;
         }
     }
-    let all_equalities = sum.iter().all(|v| *v == 0) || {
-        let mut cut = homog.clone();
-        let mut c: Vec<i64> = sum.iter().map(|v| int::neg(*v)).collect::<Result<_>>()?;
-        c.push(1);
-        cut.push(c);
-        let mut obj: Vec<i64> = sum.iter().map(|v| int::neg(*v)).collect::<Result<_>>()?;
-        obj.push(0);
-        matches!(simplex::lp_min(n, &[], &cut, &obj)?, Optimum::Bounded((v, _)) if v.is_zero())
-    };
+    let all_equalities = sum.iter().all(|v| *v == 0)
+        || matches!(cone_lp(&homog, &sum, n)?, Optimum::Bounded((v, _)) if v.is_zero());
     if all_equalities {
         for h in &homog {
             if h[..n].iter().any(|v| *v != 0) && !out.iter().any(|o| o[..n] == h[..n]) {
@@ -527,6 +520,20 @@ fn cone_equalities(sys: &System) -> Result<Vec<Vec<i64>>> {
     cone_equalities_row_by_row(&homog, n)
 }
 
+/// The LP `min -a·z` over the cone `homog` (rows `a_i·z >= 0`, a 0 in
+/// place of each constant) cut by `a·z <= 1`: 0 exactly when `a·z` is 0
+/// at every point of the cone.
+fn cone_lp(homog: &[Vec<i64>], a: &[i64], n: usize) -> Result<Optimum<(Rational, Vec<Rational>)>> {
+    let neg: Vec<i64> = a.iter().map(|v| int::neg(*v)).collect::<Result<_>>()?;
+    let mut cut = homog.to_vec();
+    let mut c = neg.clone();
+    c.push(1);
+    cut.push(c);
+    let mut obj = neg;
+    obj.push(0);
+    simplex::lp_min(n, &[], &cut, &obj)
+}
+
 /// [`cone_equalities`] with one LP per row (`homog`: the rows without
 /// their constants, a 0 in its place).
 fn cone_equalities_row_by_row(homog: &[Vec<i64>], n: usize) -> Result<Vec<Vec<i64>>> {
@@ -535,13 +542,7 @@ fn cone_equalities_row_by_row(homog: &[Vec<i64>], n: usize) -> Result<Vec<Vec<i6
         if h[..n].iter().all(|v| *v == 0) || out.iter().any(|o| o[..n] == h[..n]) {
             continue;
         }
-        let mut cut = homog.to_vec();
-        let mut c: Vec<i64> = h[..n].iter().map(|v| int::neg(*v)).collect::<Result<_>>()?;
-        c.push(1);
-        cut.push(c);
-        let mut obj: Vec<i64> = h[..n].iter().map(|v| int::neg(*v)).collect::<Result<_>>()?;
-        obj.push(0);
-        match simplex::lp_min(n, &[], &cut, &obj)? {
+        match cone_lp(homog, &h[..n], n)? {
             Optimum::Bounded((v, _)) if v.is_zero() => out.push(h.clone()),
             Optimum::Bounded(_) => {}
             _ => return Err(MathError::Internal("cone LP not bounded")),

@@ -209,8 +209,8 @@ pub(super) fn plan_original(
     plan.notes = vec![format!(
         "original loop order kept ({why}), loop at dimension {k} parallel"
     )];
+    // (Enough work in all: decided before dependences, in `run`.)
     if options.profitability {
-        profitability::enough_work(scop).map_err(|e| format!("{why}; {e}"))?;
         if let Some(note) = profitability::demote_small_parallel(scop, deps, &mut plan) {
             return Err(format!("{why}; the original loop order: {note}"));
         }
