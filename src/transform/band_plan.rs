@@ -323,6 +323,11 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 let (a, b) = (orders[s][n - 2], orders[s][n - 1]);
                 dims[s].push(phis[a].plus(&phis[b]).map_err(|_| MathError::Overflow)?);
                 dims[s].push(phis[b].clone());
+                // The others' unrolled loops (a statement left out of the
+                // jam, beside jammed ones): one point each, as below.
+                for _ in &jam_positions {
+                    dims[s].push(Form::constant(0));
+                }
                 continue;
             }
             // Unroll-and-jam: a jammed point loop runs over blocks of `u`
@@ -521,6 +526,15 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
         }
         k += band.len;
     }
+    // Every statement gets one form per dimension of the plan (constants
+    // where it has no loop): a statement short of forms would reach code
+    // generation as a wrong scalar dimension.
+    debug_assert!(
+        dims.iter().all(|d| d.len() == plan_dims.len()),
+        "materialize: statements' schedule lengths {:?} against {} dimensions",
+        dims.iter().map(Vec::len).collect::<Vec<_>>(),
+        plan_dims.len()
+    );
     Ok(Plan {
         schedule: Schedule { dims, locals },
         dims: plan_dims,
