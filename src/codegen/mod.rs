@@ -305,8 +305,9 @@ type Minima = std::collections::HashMap<(Vec<Row>, Vec<Row>), minima::ContextMin
 const MAX_SPLITS: usize = 16;
 
 /// Context splits allowed in all when a loop has no bound that holds for
-/// all its statements (without one, no code at all): separation, an
-/// optimization, stops at [`MAX_SPLITS`] and leaves the rest for these.
+/// all its statements and none loosened to hold for all is bounded
+/// (without one, no code at all): separation, an optimization, stops at
+/// [`MAX_SPLITS`] and leaves the rest for these.
 const MAX_BOUND_SPLITS: usize = 32;
 
 /// What [`Gen::separate`] found.
@@ -1458,58 +1459,35 @@ impl Gen<'_> {
                 }
             }
         }
-        if (lo.is_empty() || up.is_empty()) && self.splits.get() < MAX_BOUND_SPLITS {
-            // No bound of one statement holds for all: under a comparison
-            // of two statements' bounds, the smaller lower (larger upper)
-            // one does. a1·t + r1 >= 0 and a2·t + r2 >= 0 (a > 0 for
-            // lower bounds): -r1/a1 <= -r2/a2 iff a2·r1 - a1·r2 >= 0.
-            let want_lower = lo.is_empty();
-            let cands: Vec<Vec<Row>> = bprojs
+        // No bound of one statement holds for all. First, while the
+        // splits of separation remain, the context split on the comparison
+        // of two statements' bounds (exact bounds under each half); then
+        // bounds loosened until they hold for all (guards inside); then,
+        // when none is bounded, more splits.
+        if (lo.is_empty() || up.is_empty()) && self.splits.get() < MAX_SPLITS {
+            if let Some(cond) = self.undecided_bound_pair(k, &bprojs, ctx, lo.is_empty())? {
+                return self.split_context(k, items, ctx, cond);
+            }
+        }
+        if !single && (lo.is_empty() || up.is_empty()) {
+            let contexts: Vec<Poly> = projs
                 .iter()
                 .map(|p| {
-                    let (l, u) = self.bound_rows(p, k);
-                    if want_lower {
-                        l
-                    } else {
-                        u
-                    }
+                    let mut c = p.clone();
+                    c.eqs.extend(ctx.eqs.iter().cloned());
+                    c.ineqs.extend(ctx.ineqs.iter().cloned());
+                    c
                 })
                 .collect();
-            let col = self.col(k);
-            // The first pair of bounds of two statements whose comparison
-            // is a condition on the outer loops and parameters that the
-            // context does not decide.
-            let mut found = None;
-            'pairs: for (a, ra) in cands.iter().enumerate() {
-                for rb in cands.iter().skip(a + 1) {
-                    for r1 in ra {
-                        for r2 in rb {
-                            let (a1, a2) = (r1[col].abs(), r2[col].abs());
-                            let mut cond: Row = r1
-                                .iter()
-                                .zip(r2)
-                                .map(|(x, y)| {
-                                    mul(a2, *x).and_then(|p| {
-                                        mul(a1, *y).and_then(|q| {
-                                            p.checked_sub(q).ok_or(MathError::Overflow)
-                                        })
-                                    })
-                                })
-                                .collect::<Result<_, _>>()?;
-                            cond[col] = 0;
-                            let neg: Row = cond.iter().map(|v| -v).collect();
-                            if cond[..cond.len() - 1].iter().any(|&c| c != 0)
-                                && !self.implies(ctx, &cond)?
-                                && !self.implies(ctx, &neg)?
-                            {
-                                found = Some(cond);
-                                break 'pairs;
-                            }
-                        }
-                    }
+            for (want_lower, out) in [(true, &mut lo), (false, &mut up)] {
+                if out.is_empty() {
+                    *out =
+                        self.loosened_bounds(&self.bound_cands(&bprojs, k, want_lower), &contexts)?;
                 }
             }
-            if let Some(cond) = found {
+        }
+        if (lo.is_empty() || up.is_empty()) && self.splits.get() < MAX_BOUND_SPLITS {
+            if let Some(cond) = self.undecided_bound_pair(k, &bprojs, ctx, lo.is_empty())? {
                 return self.split_context(k, items, ctx, cond);
             }
         }
@@ -1522,6 +1500,97 @@ impl Gen<'_> {
         let lo = self.prune(lo, &inner_ctx)?;
         let up = self.prune(up, &inner_ctx)?;
         self.emit_loop(k, lo, up, items, inner_ctx, guard)
+    }
+
+    /// Each statement's lower (or upper) bound rows on dimension `k`, from
+    /// its projection `bprojs[i]`.
+    fn bound_cands(&self, bprojs: &[Poly], k: usize, want_lower: bool) -> Vec<Vec<Row>> {
+        bprojs
+            .iter()
+            .map(|p| {
+                let (l, u) = self.bound_rows(p, k);
+                if want_lower {
+                    l
+                } else {
+                    u
+                }
+            })
+            .collect()
+    }
+
+    /// The first pair of two statements' lower (upper) bounds on dimension
+    /// `k` whose comparison is a condition on the outer loops and
+    /// parameters that `ctx` does not decide: under each half of it, the
+    /// smaller lower (larger upper) one holds for both. `a1·t + r1 >= 0`
+    /// and `a2·t + r2 >= 0` (`a > 0` for lower bounds): `-r1/a1 <= -r2/a2`
+    /// iff `a2·r1 - a1·r2 >= 0`.
+    fn undecided_bound_pair(
+        &self,
+        k: usize,
+        bprojs: &[Poly],
+        ctx: &Poly,
+        want_lower: bool,
+    ) -> Res<Option<Row>> {
+        let cands = self.bound_cands(bprojs, k, want_lower);
+        let col = self.col(k);
+        for (a, ra) in cands.iter().enumerate() {
+            for rb in cands.iter().skip(a + 1) {
+                for r1 in ra {
+                    for r2 in rb {
+                        let (a1, a2) = (r1[col].abs(), r2[col].abs());
+                        let mut cond: Row = r1
+                            .iter()
+                            .zip(r2)
+                            .map(|(x, y)| {
+                                mul(a2, *x).and_then(|p| {
+                                    mul(a1, *y)
+                                        .and_then(|q| p.checked_sub(q).ok_or(MathError::Overflow))
+                                })
+                            })
+                            .collect::<Result<_, _>>()?;
+                        cond[col] = 0;
+                        let neg: Row = cond.iter().map(|v| -v).collect();
+                        if cond[..cond.len() - 1].iter().any(|&c| c != 0)
+                            && !self.implies(ctx, &cond)?
+                            && !self.implies(ctx, &neg)?
+                        {
+                            return Ok(Some(cond));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Each row of `cands` (`a·t + e + c >= 0`, a bound on one loop) with
+    /// the smallest constant for which it holds at every point of every
+    /// context: `c = -⌊min⌋` over them of `a·t + e`. A row unbounded below
+    /// on some context gives none.
+    fn loosened_bounds(&self, cands: &[Vec<Row>], contexts: &[Poly]) -> Res<Vec<Row>> {
+        let nv = self.width() - 1;
+        let mut out: Vec<Row> = Vec::new();
+        'rows: for r in cands.iter().flatten() {
+            let linear: Row = r[..nv].iter().copied().chain([0]).collect();
+            let mut lowest: Option<i128> = None;
+            for c in contexts {
+                match lp_min(nv, &c.eqs, &c.ineqs, &linear)? {
+                    Optimum::Empty => {}
+                    Optimum::Unbounded => continue 'rows,
+                    Optimum::Bounded((v, _)) => {
+                        let v = v.floor();
+                        lowest = Some(lowest.map_or(v, |l| l.min(v)));
+                    }
+                }
+            }
+            let Some(v) = lowest else { continue };
+            let mut row = linear;
+            row[nv] = i64::try_from(-v).map_err(|_| MathError::Overflow)?;
+            if !out.contains(&row) {
+                out.push(row);
+            }
+        }
+        Ok(out)
     }
 
     /// The scan of dimension `k` under each half of the context split on
