@@ -109,10 +109,13 @@ pub(super) fn plan_with(
         // Unroll-and-jam pays only when the jammed loops unroll (a
         // constant trip count); otherwise it just buries the vector loop.
         if attempt.unroll_jam > 1 && tree.has_loop_over(|k| plan.dims[k].unroll) {
+            // Named by the option: the rows' blocks of a later stage may
+            // still unroll and jam loops of their own.
+            jam_note = Some(format!(
+                "unroll-jam={} not applied: the jammed loops' trip counts are not constant",
+                attempt.unroll_jam
+            ));
             attempt.unroll_jam = 0;
-            jam_note = Some(
-                "not unrolled and jammed: the jammed loops' trip counts are not constant".to_string(),
-            );
             continue;
         }
         // Register tiles pay only when their full blocks unroll.
