@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use super::Row;
-use crate::math::simplex::lp_min;
+use crate::math::simplex::LpSolver;
 use crate::math::{MathError, Optimum, Rational};
 
 /// Optimal points kept per context for [`ContextMinima::exceeds`]'s quick
@@ -25,6 +25,9 @@ pub(crate) struct ContextMinima {
     minima: HashMap<Row, Optimum<Rational>>,
     /// Optimal points found, each a rational point of the context.
     points: Vec<Vec<Rational>>,
+    /// The context's simplex, past phase 1 once (built at the first LP):
+    /// each form's LP starts from the basis the previous one ended at.
+    solver: Option<LpSolver>,
 }
 
 impl ContextMinima {
@@ -68,7 +71,11 @@ impl ContextMinima {
                 return Ok(false);
             }
         }
-        let (min, point) = match lp_min(linear.len(), eqs, ineqs, &key)? {
+        let solver = match &mut self.solver {
+            Some(solver) => solver,
+            None => self.solver.insert(LpSolver::new(linear.len(), eqs, ineqs)?),
+        };
+        let (min, point) = match solver.min(&key)? {
             Optimum::Empty => (Optimum::Empty, None),
             Optimum::Unbounded => (Optimum::Unbounded, None),
             Optimum::Bounded((v, x)) => (Optimum::Bounded(v), Some(x)),

@@ -20,6 +20,7 @@
 
 use thiserror::Error;
 
+use crate::math::simplex::LpSolver;
 use crate::math::{BasicRel, DimKind, MathError, Optimum, Space, Tuple, UnionRel};
 use crate::scop::model::{insert_zeros, piece_rows, AccessKind, ArrayId, Scop, Statement, StmtId};
 
@@ -414,8 +415,10 @@ fn distance_range(
         obj[np + ni + k] = 1;
         let neg: Vec<i64> = obj.iter().map(|c| -c).collect();
         let mut bounds = [None, None];
+        // One simplex for both directions (phase 1 once).
+        let mut lp = LpSolver::new(sys.n, &sys.eqs, &sys.ineqs)?;
         for (slot, (o, is_max)) in [(&obj, false), (&neg, true)].into_iter().enumerate() {
-            bounds[slot] = match sys.lp_min(o)? {
+            bounds[slot] = match lp.min(o)? {
                 Optimum::Empty => None,
                 Optimum::Unbounded => Some(None),
                 Optimum::Bounded((v, x)) if x.iter().all(|r| r.is_integer()) => {

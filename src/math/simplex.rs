@@ -126,22 +126,12 @@ pub fn lp_min(
     ineqs: &[Vec<i64>],
     obj: &[i64],
 ) -> Result<Optimum<(Rational, Vec<Rational>)>> {
-    if eqs.iter().chain(ineqs.iter()).any(|r| r.len() != n + 1) {
-        return Err(MathError::Space("row length differs from n + 1".into()));
+    if obj.len() != n + 1 {
+        return Err(MathError::Space(
+            "objective length differs from n + 1".into(),
+        ));
     }
-    let conv =
-        |row: &[i64]| -> Vec<Rational> { row.iter().map(|&v| Rational::from_int(v)).collect() };
-    let mut rows_in: Vec<Vec<Rational>> = Vec::new();
-    for r in ineqs {
-        rows_in.push(conv(r));
-    }
-    for r in eqs {
-        let pos = conv(r);
-        let negated = pos.iter().map(|v| v.neg()).collect::<Result<Vec<_>>>()?;
-        rows_in.push(pos);
-        rows_in.push(negated);
-    }
-    lp_min_rat(n, &rows_in, &conv(obj))
+    LpSolver::new(n, eqs, ineqs)?.min(obj)
 }
 
 /// Returns `min obj·(x,1)` subject to rational rows `ineqs·(x,1) >= 0`.
@@ -150,98 +140,174 @@ pub fn lp_min_rat(
     ineqs: &[Vec<Rational>],
     obj: &[Rational],
 ) -> Result<Optimum<(Rational, Vec<Rational>)>> {
-    let m = ineqs.len();
     if obj.len() != n + 1 {
         return Err(MathError::Space(
             "objective length differs from n + 1".into(),
         ));
     }
-    // Dictionary: s_i = c_i + Σ a_ij x_j.
-    let mut rows = Vec::with_capacity(m);
-    for r in ineqs {
-        if r.len() != n + 1 {
+    LpSolver::new_rat(n, ineqs)?.min_rat(obj)
+}
+
+/// One system's simplex, for many objectives over it: phase 1 (a feasible
+/// basis) runs once, and each objective's phase 2 starts from the basis the
+/// previous one ended at, feasible for all of them. The optimum of each is
+/// [`lp_min`]'s; the vertex returned may differ where the optimum is not
+/// unique (the pivots start elsewhere).
+pub struct LpSolver {
+    n: usize,
+    /// `None` when the system has no rational point.
+    t: Option<Tableau>,
+}
+
+impl LpSolver {
+    /// The solver of `eqs·(x,1) = 0`, `ineqs·(x,1) >= 0` (rows of `n`
+    /// coefficients and the constant).
+    pub fn new(n: usize, eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Result<LpSolver> {
+        if eqs.iter().chain(ineqs.iter()).any(|r| r.len() != n + 1) {
             return Err(MathError::Space("row length differs from n + 1".into()));
         }
-        let mut row = Vec::with_capacity(n + 1);
-        row.push(r[n]);
-        row.extend_from_slice(&r[..n]);
-        rows.push(row);
+        let conv =
+            |row: &[i64]| -> Vec<Rational> { row.iter().map(|&v| Rational::from_int(v)).collect() };
+        let mut rows_in: Vec<Vec<Rational>> = Vec::new();
+        for r in ineqs {
+            rows_in.push(conv(r));
+        }
+        for r in eqs {
+            let pos = conv(r);
+            let negated = pos.iter().map(|v| v.neg()).collect::<Result<Vec<_>>>()?;
+            rows_in.push(pos);
+            rows_in.push(negated);
+        }
+        LpSolver::new_rat(n, &rows_in)
     }
-    let mut orow = Vec::with_capacity(n + 1);
-    orow.push(obj[n]);
-    orow.extend_from_slice(&obj[..n]);
-    let mut t = Tableau {
-        rows,
-        objs: vec![orow],
-        basic: (n..n + m).collect(),
-        nonbasic: (0..n).collect(),
-        n_free: n,
-    };
-    // Pivot every free variable into the basis where possible.
-    for x in 0..n {
-        let Some(c) = t.nonbasic.iter().position(|&v| v == x) else {
-            continue;
+
+    /// The solver of rational rows `ineqs·(x,1) >= 0`.
+    pub fn new_rat(n: usize, ineqs: &[Vec<Rational>]) -> Result<LpSolver> {
+        let m = ineqs.len();
+        // Dictionary: s_i = c_i + Σ a_ij x_j.
+        let mut rows = Vec::with_capacity(m);
+        for r in ineqs {
+            if r.len() != n + 1 {
+                return Err(MathError::Space("row length differs from n + 1".into()));
+            }
+            let mut row = Vec::with_capacity(n + 1);
+            row.push(r[n]);
+            row.extend_from_slice(&r[..n]);
+            rows.push(row);
+        }
+        let mut t = Tableau {
+            rows,
+            objs: Vec::new(),
+            basic: (n..n + m).collect(),
+            nonbasic: (0..n).collect(),
+            n_free: n,
         };
-        let r = (0..t.rows.len()).find(|&r| t.basic[r] >= n && !t.rows[r][c + 1].is_zero());
-        if let Some(r) = r {
-            t.pivot(r, c)?;
-        }
-    }
-    // Phase 1: one artificial variable `a >= 0` added to every slack row.
-    let most_neg = (0..t.rows.len())
-        .filter(|&r| t.basic[r] >= n && t.rows[r][0].signum() < 0)
-        .min_by(|&a, &b| t.rows[a][0].cmp(&t.rows[b][0]));
-    if let Some(r0) = most_neg {
-        let art = n + m;
-        for (r, row) in t.rows.iter_mut().enumerate() {
-            let coef = if t.basic[r] >= n {
-                Rational::ONE
-            } else {
-                Rational::ZERO
+        // Pivot every free variable into the basis where possible.
+        for x in 0..n {
+            let Some(c) = t.nonbasic.iter().position(|&v| v == x) else {
+                continue;
             };
-            row.push(coef);
+            let r = (0..t.rows.len()).find(|&r| t.basic[r] >= n && !t.rows[r][c + 1].is_zero());
+            if let Some(r) = r {
+                t.pivot(r, c)?;
+            }
         }
-        t.objs[0].push(Rational::ZERO);
-        let k = t.nonbasic.len();
-        t.nonbasic.push(art);
-        let mut w = vec![Rational::ZERO; k + 2];
-        w[k + 1] = Rational::ONE;
-        t.objs.push(w);
-        t.pivot(r0, k)?;
-        if !t.primal(1)? {
-            return Err(MathError::Internal("phase 1 unbounded"));
-        }
-        if t.objs[1][0].signum() > 0 {
-            return Ok(Optimum::Empty);
-        }
-        if let Some(r) = t.basic.iter().position(|&b| b == art) {
-            match (0..t.nonbasic.len()).find(|&c| !t.rows[r][c + 1].is_zero()) {
-                Some(c) => t.pivot(r, c)?,
-                None => {
-                    t.rows.remove(r);
-                    t.basic.remove(r);
+        // Phase 1: one artificial variable `a >= 0` added to every slack row.
+        let most_neg = (0..t.rows.len())
+            .filter(|&r| t.basic[r] >= n && t.rows[r][0].signum() < 0)
+            .min_by(|&a, &b| t.rows[a][0].cmp(&t.rows[b][0]));
+        if let Some(r0) = most_neg {
+            let art = n + m;
+            for (r, row) in t.rows.iter_mut().enumerate() {
+                let coef = if t.basic[r] >= n {
+                    Rational::ONE
+                } else {
+                    Rational::ZERO
+                };
+                row.push(coef);
+            }
+            let k = t.nonbasic.len();
+            t.nonbasic.push(art);
+            let mut w = vec![Rational::ZERO; k + 2];
+            w[k + 1] = Rational::ONE;
+            t.objs.push(w);
+            t.pivot(r0, k)?;
+            if !t.primal(0)? {
+                return Err(MathError::Internal("phase 1 unbounded"));
+            }
+            if t.objs[0][0].signum() > 0 {
+                return Ok(LpSolver { n, t: None });
+            }
+            if let Some(r) = t.basic.iter().position(|&b| b == art) {
+                match (0..t.nonbasic.len()).find(|&c| !t.rows[r][c + 1].is_zero()) {
+                    Some(c) => t.pivot(r, c)?,
+                    None => {
+                        t.rows.remove(r);
+                        t.basic.remove(r);
+                    }
+                }
+            }
+            t.objs.clear();
+            if let Some(c) = t.nonbasic.iter().position(|&v| v == art) {
+                t.nonbasic.remove(c);
+                for row in t.rows.iter_mut() {
+                    row.remove(c + 1);
                 }
             }
         }
-        t.objs.pop();
-        if let Some(c) = t.nonbasic.iter().position(|&v| v == art) {
-            t.nonbasic.remove(c);
-            for row in t.rows.iter_mut().chain(t.objs.iter_mut()) {
-                row.remove(c + 1);
+        Ok(LpSolver { n, t: Some(t) })
+    }
+
+    /// Returns `min obj·(x,1)` over the system (`obj`: `n` coefficients and
+    /// the constant).
+    pub fn min(&mut self, obj: &[i64]) -> Result<Optimum<(Rational, Vec<Rational>)>> {
+        let obj: Vec<Rational> = obj.iter().map(|&v| Rational::from_int(v)).collect();
+        self.min_rat(&obj)
+    }
+
+    /// [`LpSolver::min`] for a rational objective.
+    pub fn min_rat(&mut self, obj: &[Rational]) -> Result<Optimum<(Rational, Vec<Rational>)>> {
+        let n = self.n;
+        if obj.len() != n + 1 {
+            return Err(MathError::Space(
+                "objective length differs from n + 1".into(),
+            ));
+        }
+        let Some(t) = self.t.as_mut() else {
+            return Ok(Optimum::Empty);
+        };
+        // The objective over the current nonbasic variables: a basic free
+        // variable replaced by its row, a nonbasic one kept.
+        let mut orow = vec![Rational::ZERO; t.nonbasic.len() + 1];
+        orow[0] = obj[n];
+        for (j, cj) in obj[..n].iter().enumerate() {
+            if cj.is_zero() {
+                continue;
+            }
+            if let Some(c) = t.nonbasic.iter().position(|&v| v == j) {
+                orow[c + 1] = orow[c + 1].add(cj)?;
+            } else if let Some(r) = t.basic.iter().position(|&b| b == j) {
+                for (o, a) in orow.iter_mut().zip(&t.rows[r]) {
+                    if !a.is_zero() {
+                        *o = o.add(&cj.mul(a)?)?;
+                    }
+                }
             }
         }
-    }
-    // Phase 2: dead free variables with a cost make the problem unbounded.
-    for (c, &v) in t.nonbasic.iter().enumerate() {
-        if v < n && !t.objs[0][c + 1].is_zero() {
+        t.objs = vec![orow];
+        // Phase 2: dead free variables with a cost make the problem
+        // unbounded.
+        for (c, &v) in t.nonbasic.iter().enumerate() {
+            if v < n && !t.objs[0][c + 1].is_zero() {
+                return Ok(Optimum::Unbounded);
+            }
+        }
+        if !t.primal(0)? {
             return Ok(Optimum::Unbounded);
         }
+        let x: Vec<Rational> = (0..n).map(|j| t.value_of(j)).collect();
+        Ok(Optimum::Bounded((t.objs[0][0], x)))
     }
-    if !t.primal(0)? {
-        return Ok(Optimum::Unbounded);
-    }
-    let x: Vec<Rational> = (0..n).map(|j| t.value_of(j)).collect();
-    Ok(Optimum::Bounded((t.objs[0][0], x)))
 }
 
 #[cfg(test)]
@@ -284,5 +350,69 @@ mod tests {
             }
             o => panic!("{o:?}"),
         }
+    }
+
+    /// Deterministic pseudo-random integers in `-k..=k`.
+    fn lcg(seed: &mut u64, k: i64) -> i64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((*seed >> 33) % (2 * k as u64 + 1)) as i64 - k
+    }
+
+    #[test]
+    fn one_solver_many_objectives() {
+        // Random systems (a box of -5..5 in 3 variables, with random cuts
+        // and an equality sometimes), each asked 12 random objectives in a
+        // row by one solver: every optimum is the one a fresh LP finds,
+        // and every vertex is a point of the system with that value.
+        let mut seed = 7u64;
+        let mut bounded = 0;
+        for _ in 0..60 {
+            let n = 3;
+            let mut ineqs = Vec::new();
+            for j in 0..n {
+                let mut lo = vec![0; n + 1];
+                lo[j] = 1;
+                lo[n] = 5;
+                let mut hi = vec![0; n + 1];
+                hi[j] = -1;
+                hi[n] = 5;
+                ineqs.push(lo);
+                ineqs.push(hi);
+            }
+            for _ in 0..3 {
+                ineqs.push((0..=n).map(|_| lcg(&mut seed, 4)).collect());
+            }
+            let eqs: Vec<Vec<i64>> = if lcg(&mut seed, 1) == 0 {
+                vec![(0..=n).map(|_| lcg(&mut seed, 2)).collect()]
+            } else {
+                Vec::new()
+            };
+            let mut solver = LpSolver::new(n, &eqs, &ineqs).unwrap();
+            for _ in 0..12 {
+                let obj: Vec<i64> = (0..=n).map(|_| lcg(&mut seed, 3)).collect();
+                let fresh = lp_min(n, &eqs, &ineqs, &obj).unwrap();
+                let warm = solver.min(&obj).unwrap();
+                match (&fresh, &warm) {
+                    (Optimum::Bounded((a, _)), Optimum::Bounded((b, x))) => {
+                        assert_eq!(a, b);
+                        let at = |row: &[i64]| {
+                            row[..n]
+                                .iter()
+                                .zip(x)
+                                .try_fold(r(row[n]), |acc, (c, xi)| acc.add(&r(*c).mul(xi)?))
+                        };
+                        assert_eq!(at(&obj).unwrap(), *b);
+                        assert!(ineqs.iter().all(|row| at(row).unwrap().signum() >= 0));
+                        assert!(eqs.iter().all(|row| at(row).unwrap().is_zero()));
+                        bounded += 1;
+                    }
+                    _ => assert_eq!(fresh, warm),
+                }
+            }
+        }
+        // Most systems are feasible: the comparison is not vacuous.
+        assert!(bounded > 300, "{bounded}");
     }
 }
