@@ -297,26 +297,26 @@ impl LpSolver {
         if eqs.iter().chain(ineqs.iter()).any(|r| r.len() != n + 1) {
             return Err(MathError::Space("row length differs from n + 1".into()));
         }
-        let conv =
-            |row: &[i64]| -> Vec<Rational> { row.iter().map(|&v| Rational::from_int(v)).collect() };
-        let mut rows_in: Vec<Vec<Rational>> = Vec::new();
-        for r in ineqs {
-            rows_in.push(conv(r));
-        }
+        // Dictionary rows `[constant, coefficients]`, an equality as two
+        // opposite inequalities.
+        let dict = |r: &[i64], sign: i128| -> Row {
+            let mut num = Vec::with_capacity(n + 1);
+            num.push(sign * i128::from(r[n]));
+            num.extend(r[..n].iter().map(|&v| sign * i128::from(v)));
+            Row { den: 1, num }
+        };
+        let mut rows = Vec::with_capacity(ineqs.len() + 2 * eqs.len());
+        rows.extend(ineqs.iter().map(|r| dict(r, 1)));
         for r in eqs {
-            let pos = conv(r);
-            let negated = pos.iter().map(|v| v.neg()).collect::<Result<Vec<_>>>()?;
-            rows_in.push(pos);
-            rows_in.push(negated);
+            rows.push(dict(r, 1));
+            rows.push(dict(r, -1));
         }
-        LpSolver::new_rat(n, &rows_in)
+        LpSolver::from_rows(n, rows)
     }
 
     /// The solver of rational rows `ineqs·(x,1) >= 0`.
     pub fn new_rat(n: usize, ineqs: &[Vec<Rational>]) -> Result<LpSolver> {
-        let m = ineqs.len();
-        // Dictionary: s_i = c_i + Σ a_ij x_j.
-        let mut rows = Vec::with_capacity(m);
+        let mut rows = Vec::with_capacity(ineqs.len());
         for r in ineqs {
             if r.len() != n + 1 {
                 return Err(MathError::Space("row length differs from n + 1".into()));
@@ -326,6 +326,12 @@ impl LpSolver {
             row.extend_from_slice(&r[..n]);
             rows.push(Row::from_rationals(&row)?);
         }
+        LpSolver::from_rows(n, rows)
+    }
+
+    /// The solver of the dictionary rows `s_i = c_i + Σ a_ij x_j >= 0`.
+    fn from_rows(n: usize, rows: Vec<Row>) -> Result<LpSolver> {
+        let m = rows.len();
         let mut t = Tableau {
             rows,
             objs: Vec::new(),
