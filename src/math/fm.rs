@@ -376,8 +376,8 @@ fn drop_implied(
             .filter(|(k, _)| *k != i)
             .map(|(_, (r, _))| r.clone())
             .collect();
-        if let super::Optimum::Bounded((v, _)) =
-            super::simplex::lp_min(n, eqs, &others, &kept[i].0)?
+        if let super::Optimum::Bounded(v) =
+            super::simplex::lp_min_value(n, eqs, &others, &kept[i].0)?
         {
             if v.signum() >= 0 {
                 kept.remove(i);

@@ -442,8 +442,8 @@ pub fn drop_redundant_ineqs(
             .filter(|(k, _)| *k != i)
             .map(|(_, r)| r.clone())
             .collect();
-        match simplex::lp_min(n, eqs, &others, &row)? {
-            Optimum::Bounded((v, _)) if v > minus_one => {
+        match simplex::lp_min_value(n, eqs, &others, &row)? {
+            Optimum::Bounded(v) if v > minus_one => {
                 kept.remove(i);
             }
             Optimum::Empty => return Ok(vec![empty_row(n)]),
