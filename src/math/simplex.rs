@@ -550,6 +550,37 @@ mod tests {
         ((*seed >> 33) % (2 * k as u64 + 1)) as i64 - k
     }
 
+    /// A random system in 3 variables: the box `-5 <= x_j <= 5`, three
+    /// cuts with coefficients in `-cut..=cut`, and, when a draw in
+    /// `-eq_odds..=eq_odds` is 0, an equality with coefficients in
+    /// `-eq..=eq`. Returns `(eqs, ineqs)`.
+    fn box_system(
+        seed: &mut u64,
+        cut: i64,
+        eq_odds: i64,
+        eq: i64,
+    ) -> (Vec<Vec<i64>>, Vec<Vec<i64>>) {
+        let n = 3;
+        let mut ineqs = Vec::new();
+        for j in 0..n {
+            for sgn in [1, -1] {
+                let mut row = vec![0; n + 1];
+                row[j] = sgn;
+                row[n] = 5;
+                ineqs.push(row);
+            }
+        }
+        for _ in 0..3 {
+            ineqs.push((0..=n).map(|_| lcg(seed, cut)).collect());
+        }
+        let eqs = if lcg(seed, eq_odds) == 0 {
+            vec![(0..=n).map(|_| lcg(seed, eq)).collect()]
+        } else {
+            Vec::new()
+        };
+        (eqs, ineqs)
+    }
+
     #[test]
     fn one_solver_many_objectives() {
         // Random systems (a box of -5..5 in 3 variables, with random cuts
@@ -560,25 +591,7 @@ mod tests {
         let mut bounded = 0;
         for _ in 0..60 {
             let n = 3;
-            let mut ineqs = Vec::new();
-            for j in 0..n {
-                let mut lo = vec![0; n + 1];
-                lo[j] = 1;
-                lo[n] = 5;
-                let mut hi = vec![0; n + 1];
-                hi[j] = -1;
-                hi[n] = 5;
-                ineqs.push(lo);
-                ineqs.push(hi);
-            }
-            for _ in 0..3 {
-                ineqs.push((0..=n).map(|_| lcg(&mut seed, 4)).collect());
-            }
-            let eqs: Vec<Vec<i64>> = if lcg(&mut seed, 1) == 0 {
-                vec![(0..=n).map(|_| lcg(&mut seed, 2)).collect()]
-            } else {
-                Vec::new()
-            };
+            let (eqs, ineqs) = box_system(&mut seed, 4, 1, 2);
             let mut solver = LpSolver::new(n, &eqs, &ineqs).unwrap();
             for _ in 0..12 {
                 let obj: Vec<i64> = (0..=n).map(|_| lcg(&mut seed, 3)).collect();
@@ -679,23 +692,7 @@ mod tests {
         let mut bounded = 0;
         for _ in 0..80 {
             let n = 3;
-            let mut ineqs = Vec::new();
-            for j in 0..n {
-                for sgn in [1, -1] {
-                    let mut row = vec![0; n + 1];
-                    row[j] = sgn;
-                    row[n] = 5;
-                    ineqs.push(row);
-                }
-            }
-            for _ in 0..3 {
-                ineqs.push((0..=n).map(|_| lcg(&mut seed, 5)).collect());
-            }
-            let eqs: Vec<Vec<i64>> = if lcg(&mut seed, 2) == 0 {
-                vec![(0..=n).map(|_| lcg(&mut seed, 3)).collect()]
-            } else {
-                Vec::new()
-            };
+            let (eqs, ineqs) = box_system(&mut seed, 5, 2, 3);
             let mut solver = LpSolver::new(n, &eqs, &ineqs).unwrap();
             for _ in 0..6 {
                 let obj: Vec<i64> = (0..=n).map(|_| lcg(&mut seed, 4)).collect();
