@@ -71,23 +71,39 @@ impl ContextMinima {
                 return Ok(false);
             }
         }
+        let min = self.minimum(eqs, ineqs, &key)?;
+        holds(&min)
+    }
+
+    /// The minimum over the context of the linear form `key` (its constant
+    /// zero): asked once per form, its optimal point kept for
+    /// [`ContextMinima::exceeds`]'s refutations.
+    pub(crate) fn minimum(
+        &mut self,
+        eqs: &[Row],
+        ineqs: &[Row],
+        key: &Row,
+    ) -> Result<Optimum<Rational>, MathError> {
+        if let Some(min) = self.minima.get(key) {
+            return Ok(min.clone());
+        }
+        let n = key.len() - 1;
         let solver = match &mut self.solver {
             Some(solver) => solver,
-            None => self.solver.insert(LpSolver::new(linear.len(), eqs, ineqs)?),
+            None => self.solver.insert(LpSolver::new(n, eqs, ineqs)?),
         };
-        let (min, point) = match solver.min(&key)? {
+        let (min, point) = match solver.min(key)? {
             Optimum::Empty => (Optimum::Empty, None),
             Optimum::Unbounded => (Optimum::Unbounded, None),
             Optimum::Bounded((v, x)) => (Optimum::Bounded(v), Some(x)),
         };
-        let answer = holds(&min)?;
-        self.minima.insert(key, min);
+        self.minima.insert(key.clone(), min.clone());
         if let Some(x) = point {
             if self.points.len() < KEPT_POINTS {
                 self.points.push(x);
             }
         }
-        Ok(answer)
+        Ok(min)
     }
 }
 

@@ -1072,8 +1072,19 @@ impl Gen<'_> {
         if ctx.ineqs.iter().any(implied_by) {
             return Ok(true);
         }
-        // The same context whatever the order or repetition of its rows
-        // (contexts are built by concatenation).
+        // `row >= 0` at every integer point: `row > -1` at every rational
+        // one suffices (the row's coefficients are integers).
+        self.with_minima(ctx, |known, eqs, ineqs| known.exceeds(eqs, ineqs, row, -1))
+    }
+
+    /// `f` on what the LPs over `ctx` found so far (the same context
+    /// whatever the order or repetition of its rows: contexts are built by
+    /// concatenation).
+    fn with_minima<T>(
+        &self,
+        ctx: &Poly,
+        f: impl FnOnce(&mut minima::ContextMinima, &[Row], &[Row]) -> Result<T, MathError>,
+    ) -> Res<T> {
         let distinct = |rows: &[Row]| -> Vec<Row> {
             let mut v = rows.to_vec();
             v.sort();
@@ -1081,14 +1092,12 @@ impl Gen<'_> {
             v
         };
         let context = (distinct(&ctx.eqs), distinct(&ctx.ineqs));
-        // `row >= 0` at every integer point: `row > -1` at every rational
-        // one suffices (the row's coefficients are integers).
         let mut minima = self.minima.borrow_mut();
         if let Some(known) = minima.get_mut(&context) {
-            return Ok(known.exceeds(&context.0, &context.1, row, -1)?);
+            return Ok(f(known, &context.0, &context.1)?);
         }
         let mut known = minima::ContextMinima::default();
-        let answer = known.exceeds(&context.0, &context.1, row, -1)?;
+        let answer = f(&mut known, &context.0, &context.1)?;
         minima.insert(context, known);
         Ok(answer)
     }
@@ -1424,6 +1433,21 @@ impl Gen<'_> {
                 }
             }
         }
+        // Each statement's projection under the context: what a bound valid
+        // for all must hold on.
+        let contexts: Vec<Poly> = if single {
+            Vec::new()
+        } else {
+            projs
+                .iter()
+                .map(|p| {
+                    let mut c = p.clone();
+                    c.eqs.extend(ctx.eqs.iter().cloned());
+                    c.ineqs.extend(ctx.ineqs.iter().cloned());
+                    c
+                })
+                .collect()
+        };
         let (mut lo, mut up) = (Vec::new(), Vec::new());
         if single {
             let (l, u) = self.bound_rows(&bprojs[0], k);
@@ -1431,13 +1455,6 @@ impl Gen<'_> {
             up = u;
         } else {
             // Bounds valid for every statement sharing the loop.
-            let with_ctx = |p: &Poly| {
-                let mut c = p.clone();
-                c.eqs.extend(ctx.eqs.iter().cloned());
-                c.ineqs.extend(ctx.ineqs.iter().cloned());
-                c
-            };
-            let contexts: Vec<Poly> = projs.iter().map(with_ctx).collect();
             for p in &bprojs {
                 let (l, u) = self.bound_rows(p, k);
                 for (cands, out) in [(l, &mut lo), (u, &mut up)] {
@@ -1470,15 +1487,6 @@ impl Gen<'_> {
             }
         }
         if !single && (lo.is_empty() || up.is_empty()) {
-            let contexts: Vec<Poly> = projs
-                .iter()
-                .map(|p| {
-                    let mut c = p.clone();
-                    c.eqs.extend(ctx.eqs.iter().cloned());
-                    c.ineqs.extend(ctx.ineqs.iter().cloned());
-                    c
-                })
-                .collect();
             for (want_lower, out) in [(true, &mut lo), (false, &mut up)] {
                 if out.is_empty() {
                     *out =
@@ -1574,10 +1582,10 @@ impl Gen<'_> {
             let linear: Row = r[..nv].iter().copied().chain([0]).collect();
             let mut lowest: Option<i128> = None;
             for c in contexts {
-                match lp_min(nv, &c.eqs, &c.ineqs, &linear)? {
+                match self.with_minima(c, |known, eqs, ineqs| known.minimum(eqs, ineqs, &linear))? {
                     Optimum::Empty => {}
                     Optimum::Unbounded => continue 'rows,
-                    Optimum::Bounded((v, _)) => {
+                    Optimum::Bounded(v) => {
                         let v = v.floor();
                         lowest = Some(lowest.map_or(v, |l| l.min(v)));
                     }

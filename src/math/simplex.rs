@@ -285,20 +285,6 @@ pub fn lp_min(
     LpSolver::new(n, eqs, ineqs)?.min(obj)
 }
 
-/// Returns `min obj·(x,1)` subject to rational rows `ineqs·(x,1) >= 0`.
-pub fn lp_min_rat(
-    n: usize,
-    ineqs: &[Vec<Rational>],
-    obj: &[Rational],
-) -> Result<Optimum<(Rational, Vec<Rational>)>> {
-    if obj.len() != n + 1 {
-        return Err(MathError::Space(
-            "objective length differs from n + 1".into(),
-        ));
-    }
-    LpSolver::new_rat(n, ineqs)?.min_rat(obj)
-}
-
 /// One system's simplex, for many objectives over it: phase 1 (a feasible
 /// basis) runs once, and each objective's phase 2 starts from the basis the
 /// previous one ended at, feasible for all of them. The optimum of each is
@@ -315,21 +301,6 @@ impl LpSolver {
     /// coefficients and the constant).
     pub fn new(n: usize, eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Result<LpSolver> {
         LpSolver::from_rows(n, dictionary(n, eqs, ineqs)?, false)
-    }
-
-    /// The solver of rational rows `ineqs·(x,1) >= 0`.
-    pub fn new_rat(n: usize, ineqs: &[Vec<Rational>]) -> Result<LpSolver> {
-        let mut rows = Vec::with_capacity(ineqs.len());
-        for r in ineqs {
-            if r.len() != n + 1 {
-                return Err(MathError::Space("row length differs from n + 1".into()));
-            }
-            let mut row = Vec::with_capacity(n + 1);
-            row.push(r[n]);
-            row.extend_from_slice(&r[..n]);
-            rows.push(Row::from_rationals(&row)?);
-        }
-        LpSolver::from_rows(n, rows, false)
     }
 
     /// The solver of the dictionary rows `s_i = c_i + Σ a_ij x_j >= 0`.
@@ -411,7 +382,7 @@ impl LpSolver {
     }
 
     /// [`LpSolver::min`] for a rational objective.
-    pub fn min_rat(&mut self, obj: &[Rational]) -> Result<Optimum<(Rational, Vec<Rational>)>> {
+    fn min_rat(&mut self, obj: &[Rational]) -> Result<Optimum<(Rational, Vec<Rational>)>> {
         let n = self.n;
         if obj.len() != n + 1 {
             return Err(MathError::Space(
