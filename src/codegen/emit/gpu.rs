@@ -236,6 +236,9 @@ impl Gpu {
         for &k in &self.kernels {
             self.replace_in(k);
         }
+        for &k in &self.kernels {
+            scope_in_host_loop(b, k)?;
+        }
         for &(host, dev, written) in &self.buffers {
             if written {
                 b.create(
@@ -276,6 +279,53 @@ impl Gpu {
             }
         }
     }
+}
+
+/// Wraps `launch` in a `memref.alloca_scope` when a host loop surrounds
+/// it. MLIR's translation of a launch (`gpu.launch_func` with a
+/// `gpu.binary`) puts the kernel's argument arrays on the stack
+/// (`alloca`) where the launch is, so that in a loop the stack grows at
+/// every launch: doitgen's 150 × 140 iterations of 3 launches overflowed
+/// an 8 MiB stack. The scope frees them after each launch (lowered to
+/// `llvm.intr.stacksave` and `llvm.intr.stackrestore`).
+fn scope_in_host_loop(b: &Builder, launch: Op) -> Result<(), EmitError> {
+    let mut up = launch.parent();
+    let mut in_loop = false;
+    while let Some(op) = up {
+        match op.name().as_str() {
+            "func.func" | "builtin.module" => break,
+            "affine.for" | "affine.parallel" | "scf.for" | "scf.parallel" | "scf.forall"
+            | "scf.while" => {
+                in_loop = true;
+                break;
+            }
+            _ => up = op.parent(),
+        }
+    }
+    if !in_loop {
+        return Ok(());
+    }
+    let (_, blocks) = b.create(
+        Point::Before(launch),
+        "memref.alloca_scope",
+        &[],
+        0,
+        &[],
+        &[Some(0)],
+    );
+    let body = *blocks
+        .first()
+        .ok_or("memref.alloca_scope without its block")?;
+    let (ret, _) = b.create(
+        Point::End(body),
+        "memref.alloca_scope.return",
+        &[],
+        0,
+        &[],
+        &[],
+    );
+    build::move_before(launch, ret);
+    Ok(())
 }
 
 /// A block loop of a launch: its dimension and bounds.
