@@ -39,6 +39,7 @@ FN(CUresult, cuEventCreate, (CUevent *, unsigned))
 FN(CUresult, cuEventRecord, (CUevent, CUstream))
 FN(CUresult, cuEventSynchronize, (CUevent))
 FN(CUresult, cuEventElapsedTime, (float *, CUevent, CUevent))
+FN(CUresult, cuEventDestroy_v2, (CUevent))
 static void check(CUresult r, const char *what) {
   if (r == 0) return;
   const char *name = "?";
@@ -80,6 +81,7 @@ static void init(void) {
   LOAD2(cuMemAlloc_v2, cuMemAlloc) LOAD(cuMemAllocManaged) LOAD2(cuMemFree_v2, cuMemFree) LOAD(cuMemcpyAsync) LOAD(cuGetErrorName) LOAD2(cuMemHostRegister_v2, cuMemHostRegister) LOAD(cuMemHostUnregister)
   LOAD2(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync) LOAD2(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync)
   LOAD(cuEventCreate) LOAD(cuEventRecord) LOAD(cuEventSynchronize) LOAD(cuEventElapsedTime)
+  LOAD2(cuEventDestroy_v2, cuEventDestroy)
   CUdevice dev;
   check(p_cuInit(0), "cuInit");
   check(p_cuDeviceGet(&dev, 0), "cuDeviceGet");
@@ -104,6 +106,9 @@ static double timer_stop(Timer t, CUstream s) {
   check(p_cuEventRecord(t.b, s), "cuEventRecord");
   check(p_cuEventSynchronize(t.b), "cuEventSynchronize (kernel or copy failed)");
   check(p_cuEventElapsedTime(&ms, t.a, t.b), "cuEventElapsedTime");
+  /* destroyed at once: a program may launch millions of kernels */
+  check(p_cuEventDestroy_v2(t.a), "cuEventDestroy");
+  check(p_cuEventDestroy_v2(t.b), "cuEventDestroy");
   return ms;
 }
 CUmodule mgpuModuleLoad(void *data, size_t size) { (void)size; init(); CUmodule m; check(p_cuModuleLoadData(&m, data), "cuModuleLoadData"); return m; }
