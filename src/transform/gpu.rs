@@ -445,16 +445,30 @@ pub struct Copies {
 /// SCoP ([`crate::deps::reads_live_in`], exact), or when the SCoP writes it
 /// but its writes are not shown to cover every element
 /// (`written_everywhere`); a limit of the math core counts as "may".
+///
+/// A privatized temporary's expanded accesses (the arrays that
+/// [`crate::scop::privatize::expand`] appends, one per expansion) go to
+/// their own device buffer and read no value from before the SCoP; the
+/// last iteration's slice of the expansion that writes the array last
+/// goes back into its device buffer, and it covers every cell (a
+/// condition of the expansion), so the array then needs no copy in.
 pub fn copies(scop: &Scop, root: usize, ty: &str) -> Copies {
+    let first_expanded = scop.arrays.len().saturating_sub(scop.expansions.len());
     let accesses = || {
         scop.statements.iter().enumerate().flat_map(move |(s, st)| {
             st.accesses
                 .iter()
                 .enumerate()
-                .filter(move |(_, a)| scop.arrays[a.array.0].root().key() == root)
+                .filter(move |(_, a)| {
+                    a.array.0 < first_expanded && scop.arrays[a.array.0].root().key() == root
+                })
                 .map(move |(k, a)| (s, k, a.kind))
         })
     };
+    let copied_back_whole = scop
+        .expansions
+        .iter()
+        .any(|x| x.last.is_some() && scop.arrays[x.array.0].root().key() == root);
     let read = accesses().any(|(s, k, kind)| {
         kind == AccessKind::Read && crate::deps::reads_live_in(scop, StmtId(s), k).unwrap_or(true)
     });
@@ -462,10 +476,12 @@ pub fn copies(scop: &Scop, root: usize, ty: &str) -> Copies {
         .filter(|&(_, _, kind)| kind == AccessKind::Write)
         .map(|(s, k, _)| (s, k))
         .collect();
-    let to_host = !writes.is_empty();
+    let partly_written = !writes.is_empty()
+        && !copied_back_whole
+        && !written_everywhere(scop, &writes, ty).unwrap_or(false);
     Copies {
-        to_device: read || (to_host && !written_everywhere(scop, &writes, ty).unwrap_or(false)),
-        to_host,
+        to_device: read || partly_written,
+        to_host: !writes.is_empty() || copied_back_whole,
     }
 }
 

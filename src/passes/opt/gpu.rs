@@ -133,8 +133,9 @@ pub(super) struct Mapped {
 
 /// The SCoP with its small temporaries expanded per iteration
 /// ([`crate::scop::privatize`], as the CPU's privatize stage does), its
-/// dependences and its GPU plan, when the original has no parallel loop to
-/// map and the expanded one has (symm's `temp2`, deriche's `ym1`, ...).
+/// dependences and its GPU plan (symm's `temp2`, deriche's `ym1`,
+/// doitgen's `sum`, ...); the caller decides whether it beats the
+/// original's.
 pub(super) fn privatized(
     scop: &Scop,
     sched_options: &SchedOptions,
@@ -152,6 +153,16 @@ pub(super) fn privatized(
     let mut m = plan(&escop, &edeps, sched, sched_options, gpu, block).ok()?;
     m.planned.plan.notes.insert(0, super::privatize::note(&escop, &exps));
     Some((escop, edeps, m))
+}
+
+/// The loops of `m`'s plan that run on the host around its launches
+/// (sequences of statements not counted).
+pub(super) fn host_loops(m: &Mapped) -> usize {
+    m.roles
+        .iter()
+        .zip(&m.planned.plan.dims)
+        .filter(|(r, d)| **r == GpuRole::Host && !d.scalar)
+        .count()
 }
 
 /// `mapped` with `note` first among its plan's notes.

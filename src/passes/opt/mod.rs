@@ -175,9 +175,16 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             };
             let mut mapped = gpu::plan(&scop, &deps, sched, &sched_options, gpu, shape);
             let (mut scop, mut deps) = (scop, deps);
-            if mapped.is_err() && options.privatize {
+            // Expanded temporaries, when the SCoP has no parallel loop to
+            // map or its launches run inside loops on the host (doitgen's
+            // `sum` ties each (r, q) to the next: a launch of one block per
+            // (r, q) pair); taken when they leave fewer loops on the host.
+            let host_loops = mapped.as_ref().map_or(usize::MAX, gpu::host_loops);
+            if host_loops > 0 && options.privatize {
                 if let Some((escop, edeps, emapped)) = gpu::privatized(&scop, &sched_options, gpu, shape) {
-                    (scop, deps, mapped) = (escop, edeps, Ok(emapped));
+                    if gpu::host_loops(&emapped) < host_loops {
+                        (scop, deps, mapped) = (escop, edeps, Ok(emapped));
+                    }
                 }
             }
             match mapped {
