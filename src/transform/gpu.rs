@@ -24,7 +24,7 @@
 //! size, so that the stride-1 accesses of row-major arrays coalesce), the
 //! next to `y`, then `z`; a block has [`THREADS_PER_BLOCK`] threads.
 
-use super::analysis::bands;
+use super::analysis::{band_groups, bands, Band};
 use super::{tile_local, Plan, PlanDim, Tiling};
 use crate::math::constraint::BasicRel;
 use crate::math::union::UnionRel;
@@ -126,6 +126,45 @@ pub fn block_shape(gpu: &GpuTarget, n: usize) -> Vec<i64> {
     }
 }
 
+/// Per statement, the dimensions of `band` its launches map (outermost
+/// first, the innermost three): those whose tile loops are parallel for
+/// every statement ([`Band::tile_coincident`]) and, for the statements
+/// that the scalar dimensions before the band split into a group of their
+/// own (loops and launches of their own), those whose tile loops are
+/// parallel for the group's dependences
+/// ([`PlutoSchedule::stmt_band_coincident`]) and along which the group
+/// has a loop. Covariance's band is parallel along `j` only, since the
+/// means' sums run along `i` in it, but its products `cov[i][j]` are a
+/// group of their own, parallel along `i` and `j`.
+fn group_mapped(sched: &PlutoSchedule, band: &Band, ns: usize) -> Vec<Vec<usize>> {
+    let rows = &sched.schedule.dims;
+    let mut out = vec![Vec::new(); ns];
+    for (_, group) in band_groups(sched, band.first) {
+        let parallel = |d: usize| {
+            group.iter().all(|&s| {
+                sched
+                    .stmt_band_coincident
+                    .get(band.first + d)
+                    .and_then(|f| f.get(s))
+                    .copied()
+                    .unwrap_or(false)
+            })
+        };
+        let has_loop =
+            |d: usize| group.iter().any(|&s| rows[s][band.first + d].iters.iter().any(|&c| c != 0));
+        let mut own: Vec<usize> = (0..band.len)
+            .filter(|&d| band.tile_coincident[d] || (parallel(d) && has_loop(d)))
+            .collect();
+        if own.len() > 3 {
+            own.drain(..own.len() - 3);
+        }
+        for &s in &group {
+            out[s] = own.clone();
+        }
+    }
+    out
+}
+
 /// The GPU plan of `sched`, or `None` when no band has a parallel
 /// dimension (the SCoP then stays on the host). `shape.block` overrides
 /// the block extents (`x` first; the last one repeats).
@@ -153,32 +192,67 @@ pub fn plan(
         return Ok(None);
     };
     // The mapped dimensions of the band, outermost first: the innermost
-    // three parallel ones.
+    // three parallel ones; per statement, those of its group (see
+    // `group_mapped`), which has these and maybe more.
     let mut mapped: Vec<usize> = (0..band.len).filter(|&d| band.tile_coincident[d]).collect();
     if mapped.len() > 3 {
         mapped.drain(..mapped.len() - 3);
     }
-    let rest: Vec<usize> = (0..band.len).filter(|d| !mapped.contains(d)).collect();
+    let mapped_of = group_mapped(sched, band, ns);
+    let m_all = mapped_of.iter().map(Vec::len).max().unwrap_or(0).max(mapped.len());
+    let m_least = mapped_of.iter().map(Vec::len).min().unwrap_or(0);
+    // Statement `s`'s band dimension in slot `i` of the `m_all` mapped ones
+    // (its own dimensions in the innermost slots, `None` in the others:
+    // the constant 0).
+    let slot = |s: usize, i: usize| -> Option<usize> {
+        let own = &mapped_of[s];
+        let skip = m_all - own.len();
+        (i >= skip).then(|| own[i - skip])
+    };
+    // Per statement, the band's other dimensions in order, padded with
+    // constants to the same number for all.
+    let rest_len = band.len - m_least;
+    let rest_of: Vec<Vec<Option<usize>>> = (0..ns)
+        .map(|s| {
+            let mut r: Vec<Option<usize>> = (0..band.len)
+                .filter(|d| !mapped_of[s].contains(d))
+                .map(Some)
+                .collect();
+            r.resize(rest_len, None);
+            r
+        })
+        .collect();
+    // The band dimensions one plan dimension takes (`φ2`, or `φ1/φ2` when
+    // statements differ), for the plan's descriptions.
+    let phis = |pick: &dyn Fn(usize) -> Option<usize>| -> String {
+        let mut ds: Vec<usize> = (0..ns).filter_map(pick).collect();
+        ds.sort_unstable();
+        ds.dedup();
+        if ds.is_empty() {
+            return "0".into();
+        }
+        ds.iter()
+            .map(|d| format!("φ{}", band.first + d))
+            .collect::<Vec<_>>()
+            .join("/")
+    };
     let extents: Vec<i64> = if block.is_empty() {
-        block_shape(gpu, mapped.len())
+        block_shape(gpu, m_all)
     } else {
-        (0..mapped.len())
+        (0..m_all)
             .map(|k| block.get(k).or(block.last()).copied().unwrap_or(1).max(1))
             .collect()
     };
-    // Tile size of mapped dimension `m` (outermost first): x is the
-    // innermost.
-    let size = |m: usize| extents[mapped.len() - 1 - m];
-    // The y-mapped dimension (index among `mapped`) and its rows per
-    // thread.
+    // Tile size of mapped slot `m` (outermost first): x is the innermost.
+    let size = |m: usize| extents[m_all - 1 - m];
+    // The y-mapped slot and its rows per thread.
     let rows = match shape.thread_rows {
         0 => THREAD_TILE_ROWS,
         r => r.max(1),
     };
-    let tiled_rows =
-        (mapped.len() >= 2 && !rest.is_empty() && rows > 1).then(|| (mapped.len() - 2, rows));
+    let tiled_rows = (m_all >= 2 && rest_len > 0 && rows > 1).then(|| (m_all - 2, rows));
     // The cooperative loop: tiles of the first loop inside each thread.
-    let coop = (!rest.is_empty() && shape.shared_tile > 1).then(|| (rest[0], shape.shared_tile));
+    let coop = (rest_len > 0 && shape.shared_tile > 1).then_some(shape.shared_tile);
     let mut dims: Vec<Vec<Form>> = vec![Vec::new(); ns];
     let mut locals = sched.schedule.locals.clone();
     locals.resize(ns, Default::default());
@@ -195,7 +269,11 @@ pub fn plan(
         if k == band.first {
             for s in 0..ns {
                 let phi = |d: usize| sched.schedule.dims[s][band.first + d].clone();
-                for (m, &d) in mapped.iter().enumerate() {
+                for m in 0..m_all {
+                    let Some(d) = slot(s, m) else {
+                        dims[s].push(Form::constant(0));
+                        continue;
+                    };
                     let t = match tiled_rows {
                         Some((my, r)) if my == m => size(m) * r,
                         _ => size(m),
@@ -203,28 +281,40 @@ pub fn plan(
                     let l = tile_local(&mut locals[s], &phi(d), t)?;
                     dims[s].push(Form::local(l));
                 }
-                if let Some((d, k)) = coop {
-                    let l = tile_local(&mut locals[s], &phi(d), k)?;
-                    dims[s].push(Form::local(l));
+                if let Some(k) = coop {
+                    match rest_of[s][0] {
+                        Some(d) => {
+                            let l = tile_local(&mut locals[s], &phi(d), k)?;
+                            dims[s].push(Form::local(l));
+                        }
+                        None => dims[s].push(Form::constant(0)),
+                    }
                 }
-                for (m, &d) in mapped.iter().enumerate() {
-                    match tiled_rows {
-                        Some((my, r)) if my == m => {
+                for m in 0..m_all {
+                    match (slot(s, m), tiled_rows) {
+                        (None, _) => dims[s].push(Form::constant(0)),
+                        (Some(d), Some((my, r))) if my == m => {
                             let l = tile_local(&mut locals[s], &phi(d), r)?;
                             dims[s].push(Form::local(l));
                         }
-                        _ => dims[s].push(phi(d)),
+                        (Some(d), _) => dims[s].push(phi(d)),
                     }
                 }
-                for &d in &rest {
-                    dims[s].push(phi(d));
+                for r in &rest_of[s] {
+                    dims[s].push(match r {
+                        Some(d) => phi(*d),
+                        None => Form::constant(0),
+                    });
                 }
                 if let Some((my, _)) = tiled_rows {
-                    dims[s].push(phi(mapped[my]));
+                    dims[s].push(match slot(s, my) {
+                        Some(d) => phi(d),
+                        None => Form::constant(0),
+                    });
                 }
             }
             let first_block = plan_dims.len();
-            for &d in &mapped {
+            for m in 0..m_all {
                 plan_dims.push(PlanDim {
                     scalar: false,
                     parallel: true,
@@ -232,11 +322,11 @@ pub fn plan(
                     unroll: false,
                     jam_block: false,
                     tiling: Tiling::None,
-                    what: format!("blocks over tiles of φ{}", band.first + d),
+                    what: format!("blocks over tiles of {}", phis(&|s| slot(s, m))),
                 });
                 roles.push(GpuRole::Block);
             }
-            if let Some((d, k)) = coop {
+            if let Some(k) = coop {
                 plan_dims.push(PlanDim {
                     scalar: false,
                     parallel: false,
@@ -245,13 +335,13 @@ pub fn plan(
                     jam_block: false,
                     tiling: Tiling::None,
                     what: format!(
-                        "⌊φ{} / {k}⌋ run by every thread of a block (shared memory)",
-                        band.first + d
+                        "⌊{} / {k}⌋ run by every thread of a block (shared memory)",
+                        phis(&|s| rest_of[s][0])
                     ),
                 });
                 roles.push(GpuRole::Cooperative);
             }
-            for (m, &d) in mapped.iter().enumerate() {
+            for m in 0..m_all {
                 plan_dims.push(PlanDim {
                     scalar: false,
                     parallel: true,
@@ -261,9 +351,9 @@ pub fn plan(
                     tiling: Tiling::None,
                     what: match tiled_rows {
                         Some((my, r)) if my == m => {
-                            format!("threads over ⌊φ{} / {r}⌋", band.first + d)
+                            format!("threads over ⌊{} / {r}⌋", phis(&|s| slot(s, m)))
                         }
-                        _ => format!("threads over φ{}", band.first + d),
+                        _ => format!("threads over {}", phis(&|s| slot(s, m))),
                     },
                 });
                 roles.push(GpuRole::Thread {
@@ -271,7 +361,7 @@ pub fn plan(
                     size: size(m),
                 });
             }
-            for &d in &rest {
+            for j in 0..rest_len {
                 plan_dims.push(PlanDim {
                     scalar: false,
                     parallel: false,
@@ -279,7 +369,7 @@ pub fn plan(
                     unroll: false,
                     jam_block: false,
                     tiling: Tiling::None,
-                    what: format!("φ{} inside each thread", band.first + d),
+                    what: format!("{} inside each thread", phis(&|s| rest_of[s][j])),
                 });
                 roles.push(GpuRole::Inside);
             }
@@ -291,7 +381,7 @@ pub fn plan(
                     unroll: true,
                     jam_block: false,
                     tiling: Tiling::None,
-                    what: format!("φ{}: {r} rows of each thread", band.first + mapped[my]),
+                    what: format!("{}: {r} rows of each thread", phis(&|s| slot(s, my))),
                 });
                 roles.push(GpuRole::Inside);
             }
@@ -319,7 +409,7 @@ pub fn plan(
         });
         roles.push(host_or_inside(k));
     }
-    let shown: Vec<String> = (0..mapped.len())
+    let shown: Vec<String> = (0..m_all)
         .rev()
         .map(|m| size(m).to_string())
         .collect();
@@ -327,16 +417,26 @@ pub fn plan(
         "band of {} loop{}: {} parallel mapped to blocks and threads (block {})",
         band.len,
         if band.len == 1 { "" } else { "s" },
-        mapped.len(),
+        m_all,
         shown.join("x")
     )];
+    if m_least < m_all {
+        let mut counts: Vec<String> = Vec::new();
+        for (_, group) in band_groups(sched, band.first) {
+            counts.push(mapped_of[group[0]].len().to_string());
+        }
+        notes.push(format!(
+            "parallel loops mapped per group of statements: {}",
+            counts.join(", ")
+        ));
+    }
     if let Some((_, r)) = tiled_rows {
         notes.push(format!("register tile of {r} rows per thread"));
     }
-    if let Some((d, k)) = coop {
+    if let Some(k) = coop {
         notes.push(format!(
-            "φ{} in steps of {k} run by every thread of a block",
-            band.first + d
+            "{} in steps of {k} run by every thread of a block",
+            phis(&|s| rest_of[s][0])
         ));
     }
     Ok(Some(GpuPlan {

@@ -1598,6 +1598,11 @@ impl Emitter<'_> {
         for &(dim, row) in &lets {
             self.ivs[dim] = Some(self.apply(row, inside, created)?);
         }
+        let mut zeros = Vec::new();
+        zero_thread_lets(cur, roles, &mut zeros);
+        for &dim in &zeros {
+            self.ivs[dim] = Some(self.index_const(0, inside)?);
+        }
         // The blocks of a bounding box outside the triangle do nothing.
         let boxed: Vec<&Mapped> = blocks.iter().filter(|m| m.boxed).collect();
         let inside = if boxed.is_empty() {
@@ -1632,6 +1637,9 @@ impl Emitter<'_> {
             self.ivs[dim] = None;
         }
         for &(dim, _) in &lets {
+            self.ivs[dim] = None;
+        }
+        for &dim in &zeros {
             self.ivs[dim] = None;
         }
         r?;
@@ -1767,39 +1775,69 @@ fn thread_chain<'n>(
     let mut threads: Vec<Threaded> = Vec::new();
     let mut count = count;
     let mut cur = n;
-    while let Node::Loop {
-        dim,
-        lower,
-        upper,
-        stride: None,
-        body,
-        ..
-    } = cur
-    {
-        let Some(&GpuRole::Thread { tile, size }) = roles.get(*dim) else {
-            break;
-        };
-        if used.len() + threads.len() == 3
-            || used.contains(dim)
-            || !tile_known(tile)
-            || count.saturating_mul(size) > MAX_THREADS
-        {
-            break;
-        }
-        count *= size;
-        threads.push((
-            Mapped {
-                dim: *dim,
+    loop {
+        match cur {
+            // A thread dimension that is 0 for these statements (a group
+            // with fewer parallel loops than the plan's mapped slots):
+            // bound once in the kernel (`zero_thread_lets`), no thread
+            // loop.
+            Node::Let { dim, row, body } if is_zero_thread_let(roles, *dim, row) => cur = body,
+            Node::Loop {
+                dim,
                 lower,
                 upper,
-                boxed: false,
-            },
-            tile,
-            size,
-        ));
-        cur = body;
+                stride: None,
+                body,
+                ..
+            } => {
+                let Some(&GpuRole::Thread { tile, size }) = roles.get(*dim) else {
+                    break;
+                };
+                if used.len() + threads.len() == 3
+                    || used.contains(dim)
+                    || !tile_known(tile)
+                    || count.saturating_mul(size) > MAX_THREADS
+                {
+                    break;
+                }
+                count *= size;
+                threads.push((
+                    Mapped {
+                        dim: *dim,
+                        lower,
+                        upper,
+                        boxed: false,
+                    },
+                    tile,
+                    size,
+                ));
+                cur = body;
+            }
+            _ => break,
+        }
     }
     (threads, cur)
+}
+
+/// A `Let` of a thread dimension to 0: the plan's padding for statements
+/// with fewer mapped loops than the others (`transform::gpu::plan`).
+fn is_zero_thread_let(roles: &[GpuRole], dim: usize, row: &[i64]) -> bool {
+    matches!(roles.get(dim), Some(GpuRole::Thread { .. })) && row.iter().all(|&c| c == 0)
+}
+
+/// The thread dimensions that `n` sets to 0 (see [`is_zero_thread_let`]).
+fn zero_thread_lets(n: &Node, roles: &[GpuRole], out: &mut Vec<usize>) {
+    match n {
+        Node::Let { dim, row, body } => {
+            if is_zero_thread_let(roles, *dim, row) && !out.contains(dim) {
+                out.push(*dim);
+            }
+            zero_thread_lets(body, roles, out);
+        }
+        Node::Seq(v) => v.iter().for_each(|c| zero_thread_lets(c, roles, out)),
+        Node::Loop { body, .. } | Node::If { body, .. } => zero_thread_lets(body, roles, out),
+        Node::Stmt { .. } => {}
+    }
 }
 
 /// The block loops (and single tiles) from `n` down to a sequence with a
