@@ -107,13 +107,19 @@ struct Kernel {
 /// rewrite, so that the SCoP is left unchanged otherwise.
 ///
 /// Kernels may not call the math library: upstream's NVVM lowering turns
-/// `math` operations into calls to CUDA's libdevice (`__nv_sqrt`), which
-/// is not linked (no CUDA toolkit is needed to build), and the driver
-/// would refuse the PTX.
+/// `math` operations into calls to CUDA's libdevice (`__nv_exp`), which is
+/// not linked (no CUDA toolkit is needed to build), and the driver would
+/// refuse the PTX. The exceptions are the operations that IEEE 754
+/// defines exactly and the GPU computes in one instruction, which the
+/// kernels get as LLVM intrinsics instead ([`EXACT_MATH`]).
 pub fn check(scop: &Scop) -> Result<(), String> {
     fn math_op(op: crate::ffi::ir::Op) -> Option<String> {
         let name = op.name();
-        if name.starts_with("math.") {
+        let exact = EXACT_MATH.iter().any(|(m, _)| *m == name)
+            && op
+                .result(0)
+                .is_some_and(|r| matches!(r.type_text().as_str(), "f32" | "f64"));
+        if name.starts_with("math.") && !exact {
             return Some(name);
         }
         op.regions()
@@ -136,6 +142,60 @@ pub fn check(scop: &Scop) -> Result<(), String> {
                 a.name
             ));
         }
+    }
+    Ok(())
+}
+
+/// The `math` operations a kernel may hold, and the LLVM intrinsics they
+/// become there: correctly rounded (IEEE 754) on the host and on the GPU
+/// alike (NVPTX's `sqrt.rn.f64`, `abs.f64`), so the results are the
+/// host's bit for bit, with no libdevice call. They are called by name
+/// (`llvm.call_intrinsic`): upstream's NVVM lowering would turn
+/// `math.sqrt`, and reject `llvm.intr.sqrt`, in favour of libdevice.
+const EXACT_MATH: &[(&str, &str)] = &[("math.sqrt", "llvm.sqrt"), ("math.absf", "llvm.fabs")];
+
+/// Replaces the [`EXACT_MATH`] operations on `f32` or `f64` inside `op`
+/// (a launch) by calls of their LLVM intrinsics.
+fn exact_math_to_llvm(b: &Builder, op: Op) -> Result<(), EmitError> {
+    let mut found = Vec::new();
+    fn walk(op: Op, found: &mut Vec<Op>) {
+        for r in op.regions() {
+            for blk in r.blocks() {
+                for o in blk.ops() {
+                    if EXACT_MATH.iter().any(|(m, _)| *m == o.name()) {
+                        found.push(o);
+                    }
+                    walk(o, found);
+                }
+            }
+        }
+    }
+    walk(op, &mut found);
+    for o in found {
+        let name = o.name();
+        let intr = EXACT_MATH
+            .iter()
+            .find(|(m, _)| *m == name)
+            .map(|(_, l)| *l)
+            .ok_or("an exact math operation without its intrinsic")?;
+        let (Some(x), Some(r)) = (o.operands().first().copied(), o.result(0)) else {
+            return Err(format!("'{name}' without its operand or result"));
+        };
+        let ty = r.type_text();
+        if ty != "f64" && ty != "f32" {
+            return Err(format!("'{name}' on {ty} in a kernel"));
+        }
+        let attrs = [
+            ("intrin", b.attr(&format!("\"{intr}.{ty}\""))?),
+            ("op_bundle_sizes", b.attr("array<i32>")?),
+            ("operandSegmentSizes", b.attr("array<i32: 1, 0>")?),
+        ];
+        let new = b
+            .create_typed(Point::Before(o), "llvm.call_intrinsic", &[x], &[&ty], &attrs)
+            .and_then(|n| n.result(0))
+            .ok_or_else(|| format!("cannot build a call of {intr}.{ty}"))?;
+        build::replace_uses(r, new);
+        build::erase(o);
     }
     Ok(())
 }
@@ -237,6 +297,7 @@ impl Gpu {
             self.replace_in(k);
         }
         for &k in &self.kernels {
+            exact_math_to_llvm(b, k)?;
             scope_in_host_loop(b, k)?;
         }
         for &(host, dev, written) in &self.buffers {
