@@ -24,7 +24,7 @@
 //! size, so that the stride-1 accesses of row-major arrays coalesce), the
 //! next to `y`, then `z`; a block has [`THREADS_PER_BLOCK`] threads.
 
-use super::analysis::{band_groups, bands, Band};
+use super::analysis::{band_groups, bands, extent_of, Band};
 use super::{tile_local, Plan, PlanDim, Tiling};
 use crate::math::constraint::BasicRel;
 use crate::math::union::UnionRel;
@@ -165,6 +165,25 @@ fn group_mapped(sched: &PlutoSchedule, band: &Band, ns: usize) -> Vec<Vec<usize>
     out
 }
 
+/// The threads per block of a one-dimensional mapping over `extent`
+/// iterations (`None`: parametric): enough blocks to give each streaming
+/// multiprocessor one, each a multiple of the warp size, from one warp up
+/// to [`THREADS_PER_BLOCK`]. Matrix-vector products map their 1000 to
+/// 2000 rows or columns, each a long sequential loop: in blocks of 256
+/// they ran on 4 to 8 of the H200's 132 multiprocessors, in blocks of 32
+/// on 32 to 63, 2 to 3 times faster (docs/benchmarks-gpu.md). A model of
+/// the GPU (its multiprocessors and warp size), not a measurement.
+pub fn one_dim_block(gpu: &GpuTarget, extent: Option<i64>) -> i64 {
+    let total = THREADS_PER_BLOCK.min(i64::from(gpu.max_threads_per_block));
+    let warp = i64::from(gpu.warp).clamp(1, total);
+    let Some(n) = extent.filter(|&n| n > 0) else {
+        return total;
+    };
+    let per_sm = (n + i64::from(gpu.sms).max(1) - 1) / i64::from(gpu.sms).max(1);
+    let warps = (per_sm + warp - 1) / warp;
+    (warps * warp).clamp(warp, total)
+}
+
 /// The GPU plan of `sched`, or `None` when no band has a parallel
 /// dimension (the SCoP then stays on the host). `shape.block` overrides
 /// the block extents (`x` first; the last one repeats).
@@ -237,7 +256,14 @@ pub fn plan(
             .join("/")
     };
     let extents: Vec<i64> = if block.is_empty() {
-        block_shape(gpu, m_all)
+        let all: Vec<usize> = (0..ns).collect();
+        match (m_all, mapped.first()) {
+            (1, Some(&d)) => vec![one_dim_block(
+                gpu,
+                extent_of(scop, sched, band.first + d, &all),
+            )],
+            _ => block_shape(gpu, m_all),
+        }
     } else {
         (0..m_all)
             .map(|k| block.get(k).or(block.last()).copied().unwrap_or(1).max(1))
@@ -626,6 +652,19 @@ fn written_everywhere(scop: &Scop, writes: &[(usize, usize)], ty: &str) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_dimensional_blocks_spread_over_the_multiprocessors() {
+        let h100 = GpuTarget::preset("sm_90").expect("sm_90");
+        // 132 multiprocessors, warps of 32, at most 256 threads.
+        assert_eq!(one_dim_block(&h100, Some(2000)), 32);
+        assert_eq!(one_dim_block(&h100, Some(1)), 32);
+        assert_eq!(one_dim_block(&h100, Some(132 * 33)), 64);
+        assert_eq!(one_dim_block(&h100, Some(132 * 100)), 128);
+        assert_eq!(one_dim_block(&h100, Some(1 << 20)), 256);
+        assert_eq!(one_dim_block(&h100, None), 256);
+        assert_eq!(one_dim_block(&h100, Some(0)), 256);
+    }
 
     #[test]
     fn block_shapes_put_the_warp_on_x() {

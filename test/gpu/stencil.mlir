@@ -3,8 +3,8 @@
 // is mapped instead: the time loop stays on the host around one launch per
 // statement and time step, and the copies stay outside it (once in, once
 // back). A[i] = i mod 7, five steps of B[i] = A[i-1] + A[i+1],
-// A[i] = B[i] - A[i] over 300 cells (two blocks of 256 threads, the second
-// partial); the sum of A and B afterwards is 2681 (worked out by a Python
+// A[i] = B[i] - A[i] over 300 cells (ten blocks of 32 threads, one warp
+// each, enough blocks for every multiprocessor; the last partial); the sum of A and B afterwards is 2681 (worked out by a Python
 // loop, not by polyrs). The threads run in reverse order in emulation, so
 // a race between them would show.
 //
@@ -15,7 +15,7 @@
 // RUN: %polyrs-runner %s | FileCheck %s
 //
 // REMARK: original loop order kept (no scheduled band has a parallel tile loop)
-// REMARK-SAME: 2 kernels: grid over 1 tile loop, block 256, grid over 1 tile loop, block 256
+// REMARK-SAME: 2 kernels: grid over 1 tile loop, block 32, grid over 1 tile loop, block 32
 // REMARK-SAME: every block and thread loop verified
 //
 // IR-LABEL: func.func @steps

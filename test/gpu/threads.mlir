@@ -2,7 +2,9 @@
 // under the block loops still map to the block's threads:
 // * @pieces: loop separation cuts the thread loop of each launch in two
 //   (a[i] for i < 300, b[j] for j < 200, fused), a sequence whose pieces
-//   each get the same threads, under their own guards;
+//   each get the same threads, under their own guards (blocks of 32
+//   threads, one warp, for 300 points on 132 multiprocessors: the tile
+//   loop is cut too, at the tile of j = 200, into 4 launches);
 // * @small: a 20x20 array with blocks of 32x8 threads has a single tile
 //   along x (the code generator's `let`, not a loop), computed inside the
 //   kernel, so its threads are still mapped.
@@ -15,9 +17,9 @@
 // RUN: %polyrs-runner --gpu=emulate --emulate-order=forward %t.mlir | FileCheck %s
 // RUN: %polyrs-runner %s | FileCheck %s
 //
-// REMARK: threads.mlir:30:3: remark: poly-opt: 4 statements
-// REMARK-SAME: 2 kernels: grid over 1 tile loop, block 256, grid over 1 tile loop, block 256;
-// REMARK: threads.mlir:53:3: remark: poly-opt: 1 statement
+// REMARK: threads.mlir:32:3: remark: poly-opt: 4 statements
+// REMARK-SAME: 4 kernels: grid over 1 tile loop, block 32, grid over 1 tile loop, block 32, grid over 1 tile loop, block 32, grid over 1 tile loop, block 32;
+// REMARK: threads.mlir:55:3: remark: poly-opt: 1 statement
 // REMARK-SAME: 1 kernel: grid over 1 tile loop, block 32x8;
 //
 // CHECK: 41820000
