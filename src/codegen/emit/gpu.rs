@@ -1372,7 +1372,7 @@ impl Emitter<'_> {
     fn shared_buffer(&mut self, k: usize, p: &Promotion) -> Result<Val, EmitError> {
         let ty = format!(
             "memref<{}x{}, #gpu.address_space<workgroup>>",
-            p.extent
+            p.buffer_shape()
                 .iter()
                 .map(i64::to_string)
                 .collect::<Vec<_>>()
