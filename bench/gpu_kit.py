@@ -26,7 +26,7 @@ median of 20 calls timed with CUDA events).
 
 Usage:
   bench/gpu_kit.py [--size MEDIUM] [--out gpukit] [--bin-dir target/release]
-                   [--opt 'target=gpu'] [--no-cpu-times] [kernel ...]
+                   [--opt 'target=gpu'] [--no-cpu-times] [--ref-opt=-O0] [kernel ...]
 then, on the GPU machine: sh gpukit/run.sh
 """
 
@@ -79,6 +79,8 @@ CLANG = os.environ.get("CLANG", "/usr/lib/llvm-22/bin/clang")
 RUN_SH = r"""#!/bin/sh
 # Runs the GPU programs of this kit and compares their checksums with the
 # references (bit for bit). Prints one line per kernel and a summary.
+# A program running longer than KIT_TIMEOUT seconds (default 300) is
+# killed and counts as different. KIT_NO_CUBLAS=1 skips the cuBLAS run.
 cd "$(dirname "$0")"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
 pass=0; fail=0
@@ -87,8 +89,10 @@ for exe in *.gpu; do
   start=$(date +%s.%N)
   # (the programs' main returns no value: their exit status means nothing;
   # the runtime reports its errors on stderr)
-  got=$(MGPU_TIME=1 ./"$exe" 2>err.txt)
+  got=$(MGPU_TIME=1 timeout "${KIT_TIMEOUT:-300}" ./"$exe" 2>err.txt)
+  status=$?
   end=$(date +%s.%N)
+  [ "$status" = 124 ] && echo "mgpu_shim: killed after ${KIT_TIMEOUT:-300} s (KIT_TIMEOUT)" >> err.txt
   ref=$(cat "$k.ref")
   t=$(awk "BEGIN{print $end - $start}")
   if ! grep -q '^mgpu_shim:' err.txt && [ "$got" = "$ref" ]; then
@@ -118,7 +122,9 @@ done
 for g in gemm.*.gpu; do
   [ -f "$g" ] || continue
   k=${g%.gpu}
-  if python3 -c 'import cupy' 2>/dev/null; then
+  if [ -n "$KIT_NO_CUBLAS" ]; then
+    echo "$k: KIT_NO_CUBLAS set, no cuBLAS comparison"
+  elif python3 -c 'import cupy' 2>/dev/null; then
     cu=$(python3 cublas_gemm.py $(cat "$k.dims") | awk '$1 == "cublas-gemm:" { print $2 }')
     set -- $(cat "$k.gpukernel")
     awk -v k="$k" -v g="$2" -v c="$cu" 'BEGIN { printf "%s: polyrs %.4f ms (its kernel launches), cuBLAS dgemm %.4f ms: %.1f %% of cuBLAS\n", k, g, c, (g > 0 ? 100 * c / g : 0) }'
@@ -164,6 +170,10 @@ def main():
     ap.add_argument("--no-cpu-times", action="store_true",
                     help="do not time polyrs on this machine's CPU for the comparison")
     ap.add_argument("--threads", type=int, default=2, help="threads of the CPU times")
+    ap.add_argument("--ref-opt", default="-O0",
+                    help="gcc's optimization level for the C references (always with "
+                    "-ffp-contract=off; -O2 gives the same bits in far less time, for EXTRALARGE; "
+                    "written --ref-opt=-O2)")
     ap.add_argument("kernels", nargs="*")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -201,7 +211,7 @@ def main():
             print("%-24s clang: %s" % (name, err.strip()[-300:]))
             bad += 1
             continue
-        ref, err = reference(k, a.size, work)
+        ref, err = reference(k, a.size, work, a.ref_opt)
         if ref is None:
             print("%-24s reference: %s" % (name, err))
             bad += 1
