@@ -105,6 +105,17 @@ pub(super) fn band_groups(sched: &PlutoSchedule, first: usize) -> Vec<(Vec<i64>,
     groups
 }
 
+/// Whether the tile loop of schedule dimension `k` is parallel for
+/// statement `s`'s dependences ([`PlutoSchedule::stmt_band_coincident`]).
+pub(super) fn stmt_band_parallel(sched: &PlutoSchedule, k: usize, s: usize) -> bool {
+    sched
+        .stmt_band_coincident
+        .get(k)
+        .and_then(|f| f.get(s))
+        .copied()
+        .unwrap_or(false)
+}
+
 /// [`Band::tile_partial`] for dimension `d` of `band`.
 fn partial_tile_parallel(sched: &PlutoSchedule, band: &Band, d: usize) -> Option<Vec<bool>> {
     if band.tile_coincident[d] {
@@ -113,14 +124,7 @@ fn partial_tile_parallel(sched: &PlutoSchedule, band: &Band, d: usize) -> Option
     let rows = &sched.schedule.dims;
     let ns = rows.len();
     let mask: Vec<bool> = (0..ns)
-        .map(|s| {
-            sched
-                .stmt_band_coincident
-                .get(band.first + d)
-                .and_then(|f| f.get(s))
-                .copied()
-                .unwrap_or(false)
-        })
+        .map(|s| stmt_band_parallel(sched, band.first + d, s))
         .collect();
     let has_loop = |s: usize, e: usize| rows[s][band.first + e].iters.iter().any(|&c| c != 0);
     if !(0..ns).any(|s| mask[s] && has_loop(s, d)) {

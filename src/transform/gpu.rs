@@ -24,7 +24,7 @@
 //! size, so that the stride-1 accesses of row-major arrays coalesce), the
 //! next to `y`, then `z`; a block has [`THREADS_PER_BLOCK`] threads.
 
-use super::analysis::{band_groups, bands, extent_of, Band};
+use super::analysis::{band_groups, bands, extent_of, stmt_band_parallel, Band};
 use super::{tile_local, Plan, PlanDim, Tiling};
 use crate::math::constraint::BasicRel;
 use crate::math::union::UnionRel;
@@ -141,17 +141,15 @@ fn group_mapped(sched: &PlutoSchedule, band: &Band, ns: usize) -> Vec<Vec<usize>
     let mut out = vec![Vec::new(); ns];
     for (_, group) in band_groups(sched, band.first) {
         let parallel = |d: usize| {
-            group.iter().all(|&s| {
-                sched
-                    .stmt_band_coincident
-                    .get(band.first + d)
-                    .and_then(|f| f.get(s))
-                    .copied()
-                    .unwrap_or(false)
-            })
+            group
+                .iter()
+                .all(|&s| stmt_band_parallel(sched, band.first + d, s))
         };
-        let has_loop =
-            |d: usize| group.iter().any(|&s| rows[s][band.first + d].iters.iter().any(|&c| c != 0));
+        let has_loop = |d: usize| {
+            group
+                .iter()
+                .any(|&s| rows[s][band.first + d].iters.iter().any(|&c| c != 0))
+        };
         let mut own: Vec<usize> = (0..band.len)
             .filter(|&d| band.tile_coincident[d] || (parallel(d) && has_loop(d)))
             .collect();
@@ -218,7 +216,12 @@ pub fn plan(
         mapped.drain(..mapped.len() - 3);
     }
     let mapped_of = group_mapped(sched, band, ns);
-    let m_all = mapped_of.iter().map(Vec::len).max().unwrap_or(0).max(mapped.len());
+    let m_all = mapped_of
+        .iter()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(0)
+        .max(mapped.len());
     let m_least = mapped_of.iter().map(Vec::len).min().unwrap_or(0);
     // Statement `s`'s band dimension in slot `i` of the `m_all` mapped ones
     // (its own dimensions in the innermost slots, `None` in the others:
@@ -387,6 +390,9 @@ pub fn plan(
                     size: size(m),
                 });
             }
+            // `j` is a position in every statement's `rest_of`, not an
+            // index of `rest_of` itself.
+            #[allow(clippy::needless_range_loop)]
             for j in 0..rest_len {
                 plan_dims.push(PlanDim {
                     scalar: false,
@@ -435,10 +441,7 @@ pub fn plan(
         });
         roles.push(host_or_inside(k));
     }
-    let shown: Vec<String> = (0..m_all)
-        .rev()
-        .map(|m| size(m).to_string())
-        .collect();
+    let shown: Vec<String> = (0..m_all).rev().map(|m| size(m).to_string()).collect();
     let mut notes = vec![format!(
         "band of {} loop{}: {} parallel mapped to blocks and threads (block {})",
         band.len,

@@ -191,7 +191,13 @@ fn exact_math_to_llvm(b: &Builder, op: Op) -> Result<(), EmitError> {
             ("operandSegmentSizes", b.attr("array<i32: 1, 0>")?),
         ];
         let new = b
-            .create_typed(Point::Before(o), "llvm.call_intrinsic", &[x], &[&ty], &attrs)
+            .create_typed(
+                Point::Before(o),
+                "llvm.call_intrinsic",
+                &[x],
+                &[&ty],
+                &attrs,
+            )
             .and_then(|n| n.result(0))
             .ok_or_else(|| format!("cannot build a call of {intr}.{ty}"))?;
         build::replace_uses(r, new);
