@@ -111,7 +111,7 @@ struct Kernel {
 /// not linked (no CUDA toolkit is needed to build), and the driver would
 /// refuse the PTX. The exceptions are the operations that IEEE 754
 /// defines exactly and the GPU computes in one instruction, which the
-/// kernels get as LLVM intrinsics instead ([`EXACT_MATH`]).
+/// kernels get as LLVM intrinsics instead (`EXACT_MATH`).
 pub fn check(scop: &Scop) -> Result<(), String> {
     fn math_op(op: crate::ffi::ir::Op) -> Option<String> {
         let name = op.name();
