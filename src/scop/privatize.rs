@@ -380,6 +380,12 @@ fn group_expansion(
     }))
 }
 
+/// Whether `a` is one of the arrays [`expand`] appended to `scop` (one per
+/// expansion, after the original arrays).
+pub fn is_expanded(scop: &Scop, a: ArrayId) -> bool {
+    a.0 >= scop.arrays.len().saturating_sub(scop.expansions.len())
+}
+
 /// The model of the expanded program: every access to an expanded array
 /// gets the expanded iterators (minus their lower bounds) as leading
 /// subscripts.

@@ -576,20 +576,20 @@ pub struct Copies {
 /// (`written_everywhere`); a limit of the math core counts as "may".
 ///
 /// A privatized temporary's expanded accesses (the arrays that
-/// [`crate::scop::privatize::expand`] appends, one per expansion) go to
+/// [`crate::scop::privatize::expand`] appends: `is_expanded`) go to
 /// their own device buffer and read no value from before the SCoP; the
 /// last iteration's slice of the expansion that writes the array last
 /// goes back into its device buffer, and it covers every cell (a
 /// condition of the expansion), so the array then needs no copy in.
 pub fn copies(scop: &Scop, root: usize, ty: &str) -> Copies {
-    let first_expanded = scop.arrays.len().saturating_sub(scop.expansions.len());
     let accesses = || {
         scop.statements.iter().enumerate().flat_map(move |(s, st)| {
             st.accesses
                 .iter()
                 .enumerate()
                 .filter(move |(_, a)| {
-                    a.array.0 < first_expanded && scop.arrays[a.array.0].root().key() == root
+                    !crate::scop::privatize::is_expanded(scop, a.array)
+                        && scop.arrays[a.array.0].root().key() == root
                 })
                 .map(move |(k, a)| (s, k, a.kind))
         })
