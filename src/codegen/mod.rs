@@ -50,6 +50,7 @@ use thiserror::Error;
 
 use crate::math::fm;
 use crate::math::ilp::{norm_eq, norm_ineq, Norm};
+use crate::math::int;
 use crate::math::simplex::lp_min;
 use crate::math::{MathError, Optimum};
 use crate::scop::model::{piece_rows, Scop};
@@ -707,6 +708,33 @@ fn scattered(scop: &Scop, plan: &Plan, s: usize) -> Res<Vec<scatter::Scattered>>
         }
     }
     Ok(out)
+}
+
+/// A lower row `t + e >= 0` of `lo` and an upper row of `up` that sum to
+/// zero (`-t - e >= 0`), when there are other rows besides: their
+/// positions. Together they fix `t = -e`.
+fn equal_bounds(lo: &[Row], up: &[Row], col: usize) -> Res<Option<(usize, usize)>> {
+    if lo.len() + up.len() <= 2 {
+        return Ok(None);
+    }
+    for (i, l) in lo.iter().enumerate() {
+        if l[col].abs() != 1 {
+            continue;
+        }
+        for (j, u) in up.iter().enumerate() {
+            let mut zero = true;
+            for (a, b) in l.iter().zip(u) {
+                if a.checked_add(*b).ok_or(MathError::Overflow)? != 0 {
+                    zero = false;
+                    break;
+                }
+            }
+            if zero {
+                return Ok(Some((i, j)));
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// The integer range `[max ⌈-c/a⌉, min ⌊c/a⌋]` of `t` (column `col`) under
@@ -1673,6 +1701,40 @@ impl Gen<'_> {
         };
         let mut lo = self.substitute_fixed_all(lo, &inner_ctx, k)?;
         let mut up = self.substitute_fixed_all(up, &inner_ctx, k)?;
+        let (mut inner_ctx, mut guard) = (inner_ctx, guard);
+        if let Some((i, j)) = equal_bounds(&lo, &up, col)? {
+            // A lower and an upper bound that meet fix `t_k` at one value
+            // `v` (two nests' rows dealt to the same block by different
+            // divisions: `8·t5 <= t7` and `8·(t1 + 2·t2) <= t7`); every
+            // other bound is a condition at `v` on the outer loops, in the
+            // guard unless the context implies it. The iterations are the
+            // same: the loop ran `v` alone, where those conditions held.
+            let Some(v) = value(&lo[i]) else {
+                unreachable!("equal_bounds returns a unit lower bound")
+            };
+            let others = (lo.iter().enumerate().filter(|&(n, _)| n != i))
+                .chain(up.iter().enumerate().filter(|&(n, _)| n != j));
+            for (_, r) in others {
+                let b = r[col];
+                let mut at: Row = r.clone();
+                at[col] = 0;
+                for (x, &vx) in at.iter_mut().zip(&v) {
+                    *x = int::mul_add(1, *x, b, vx)?;
+                }
+                match norm_ineq(&at)? {
+                    Norm::Trivial => {}
+                    Norm::Infeasible => return Ok(Node::Seq(Vec::new())),
+                    Norm::Row(at) => {
+                        if !self.implies(&inner_ctx, &at)? {
+                            inner_ctx.ineqs.push(at.clone());
+                            guard.push(Cond { row: at, eq: false });
+                        }
+                    }
+                }
+            }
+            lo = vec![lo[i].clone()];
+            up = vec![up[j].clone()];
+        }
         if let Some((l, u)) = constant_range(&lo, &up, col)? {
             // One bound each way, `t - l >= 0` and `u - t >= 0`: a single
             // value becomes a `Let` and an empty range no code (below),

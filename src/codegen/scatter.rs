@@ -263,8 +263,13 @@ impl Sys {
                 continue;
             }
             let col = self.ex(x);
-            if let Some((e, c)) = self.division(col) {
-                if c == 1 {
+            if let Some((e, c, pair)) = self.division(col) {
+                if self.free_division(col, pair, c) {
+                    // Every value of `e` has its `x`: the pair says nothing.
+                    let (a, b) = (pair.0.max(pair.1), pair.0.min(pair.1));
+                    self.ineqs.remove(a);
+                    self.ineqs.remove(b);
+                } else if c == 1 {
                     // x = e exactly.
                     let mut eq = e;
                     eq[col] = -1;
@@ -320,25 +325,54 @@ impl Sys {
     }
 
     /// A pair `e - c·x >= 0`, `c·x - e + k >= 0` (`0 <= k < c`) of
-    /// inequalities mentioning no other existential: `(e, c)`, with
-    /// `x = ⌊e / c⌋` (`e` with column `col` zero).
-    fn division(&self, col: usize) -> Option<(Row, i64)> {
+    /// inequalities mentioning no other existential: `(e, c, rows)`, with
+    /// `x = ⌊e / c⌋` (`e` with column `col` zero) and `rows` the pair's
+    /// positions in `ineqs`.
+    fn division(&self, col: usize) -> Option<(Row, i64, (usize, usize))> {
         let last = self.width() - 1;
         let clean = |r: &Row| self.existentials(r).len() == 1;
-        for up in self.ineqs.iter().filter(|r| r[col] < 0 && clean(r)) {
+        for (iu, up) in self.ineqs.iter().enumerate() {
+            if up[col] >= 0 || !clean(up) {
+                continue;
+            }
             let c = -up[col];
-            for lo in self.ineqs.iter().filter(|r| r[col] == c && clean(r)) {
+            for (il, lo) in self.ineqs.iter().enumerate() {
+                if lo[col] != c || !clean(lo) {
+                    continue;
+                }
                 // up + lo must be the constant k.
                 let sum: Option<Row> = up.iter().zip(lo).map(|(a, b)| a.checked_add(*b)).collect();
                 let Some(sum) = sum else { continue };
                 if sum[..last].iter().all(|&v| v == 0) && (0..c).contains(&sum[last]) {
                     let mut e = up.clone();
                     e[col] = 0;
-                    return Some((e, c));
+                    return Some((e, c, (iu, il)));
                 }
             }
         }
         None
+    }
+
+    /// True when the division pair `rows` (divisor `c`) is the only
+    /// mention of existential column `col` and holds for every value of
+    /// its dividend: `k = c - 1`, so that `x = ⌊e / c⌋` always exists,
+    /// and no iterator, equality or other inequality uses `x`. A tile
+    /// coordinate that no time dimension keeps (a statement's rows tiled
+    /// by 32 in the band, by 16 after interleaving) is such a column; as
+    /// a division it would only hide the piece's shape from the
+    /// generator (blocks that the generator splits into full ones
+    /// and the rest are left whole where a division appears).
+    fn free_division(&self, col: usize, rows: (usize, usize), c: i64) -> bool {
+        let last = self.width() - 1;
+        let (up, lo) = (&self.ineqs[rows.0], &self.ineqs[rows.1]);
+        up[last] + lo[last] == c - 1
+            && self.exprs.iter().all(|r| r[col] == 0)
+            && self.eqs.iter().all(|r| r[col] == 0)
+            && self
+                .ineqs
+                .iter()
+                .enumerate()
+                .all(|(i, r)| i == rows.0 || i == rows.1 || r[col] == 0)
     }
 }
 
@@ -522,6 +556,32 @@ mod tests {
             }
         }
         assert_eq!(n, 20);
+    }
+
+    #[test]
+    fn a_tile_coordinate_no_dimension_keeps_is_no_division() {
+        // for i = 0 to 37, schedule t0 = i, with the tile coordinate
+        // q = i floordiv 32 (32q <= i <= 32q + 31) that no time dimension
+        // keeps: it holds for every i, so it adds no division. With
+        // q = i floordiv 4 kept as 4q <= i <= 4q + 2 (a window) it does.
+        // Columns [t0 | i, q | 1].
+        let eqs = vec![vec![1, -1, 0, 0]];
+        let domain = vec![vec![0, 1, 0, 0], vec![0, -1, 0, 37]];
+        let mut ineqs = domain.clone();
+        ineqs.extend([vec![0, 1, -32, 0], vec![0, -1, 32, 31]]);
+        let s = eliminate(1, 2, 1, eqs.clone(), ineqs).unwrap().unwrap();
+        assert!(s.divs.is_empty());
+        for t0 in -3i64..42 {
+            assert_eq!(holds(&s, &[t0]), (0..=37).contains(&t0), "at {t0}");
+        }
+        let mut ineqs = domain;
+        ineqs.extend([vec![0, 1, -4, 0], vec![0, -1, 4, 2]]);
+        let s = eliminate(1, 2, 1, eqs, ineqs).unwrap().unwrap();
+        assert_eq!(s.divs.len(), 1);
+        for t0 in -3i64..42 {
+            let expect = (0..=37).contains(&t0) && t0.rem_euclid(4) <= 2;
+            assert_eq!(holds(&s, &[t0]), expect, "at {t0}");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 // for bit, before and after.
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
-// RUN: %polyrs-opt %s --poly-opt='profitability=false split=false wavefront=false' 2> %t.remarks > %t.mlir
+// RUN: %polyrs-opt %s --poly-opt='cpu=znver4 profitability=false split=false wavefront=false' 2> %t.remarks > %t.mlir
 // RUN: %polyrs-runner --threads=2 %t.mlir > %t.after
 // RUN: diff %t.before %t.after
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
