@@ -1702,19 +1702,19 @@ impl Gen<'_> {
         let mut lo = self.substitute_fixed_all(lo, &inner_ctx, k)?;
         let mut up = self.substitute_fixed_all(up, &inner_ctx, k)?;
         let (mut inner_ctx, mut guard) = (inner_ctx, guard);
-        if let Some((i, j)) = equal_bounds(&lo, &up, col)? {
+        if let Some((i, j, v)) =
+            equal_bounds(&lo, &up, col)?.and_then(|(i, j)| Some((i, j, value(&lo[i])?)))
+        {
             // A lower and an upper bound that meet fix `t_k` at one value
             // `v` (two nests' rows dealt to the same block by different
             // divisions: `8·t5 <= t7` and `8·(t1 + 2·t2) <= t7`); every
             // other bound is a condition at `v` on the outer loops, in the
             // guard unless the context implies it. The iterations are the
             // same: the loop ran `v` alone, where those conditions held.
-            let Some(v) = value(&lo[i]) else {
-                unreachable!("equal_bounds returns a unit lower bound")
-            };
             let others = (lo.iter().enumerate().filter(|&(n, _)| n != i))
-                .chain(up.iter().enumerate().filter(|&(n, _)| n != j));
-            for (_, r) in others {
+                .chain(up.iter().enumerate().filter(|&(n, _)| n != j))
+                .map(|(_, r)| r);
+            for r in others {
                 let b = r[col];
                 let mut at: Row = r.clone();
                 at[col] = 0;

@@ -263,8 +263,8 @@ impl Sys {
                 continue;
             }
             let col = self.ex(x);
-            if let Some((e, c, pair)) = self.division(col) {
-                if self.free_division(col, pair, c) {
+            if let Some((e, c, k, pair)) = self.division(col) {
+                if k == c - 1 && self.only_mention(col, pair) {
                     // Every value of `e` has its `x`: the pair says nothing.
                     let (a, b) = (pair.0.max(pair.1), pair.0.min(pair.1));
                     self.ineqs.remove(a);
@@ -325,10 +325,10 @@ impl Sys {
     }
 
     /// A pair `e - c·x >= 0`, `c·x - e + k >= 0` (`0 <= k < c`) of
-    /// inequalities mentioning no other existential: `(e, c, rows)`, with
-    /// `x = ⌊e / c⌋` (`e` with column `col` zero) and `rows` the pair's
-    /// positions in `ineqs`.
-    fn division(&self, col: usize) -> Option<(Row, i64, (usize, usize))> {
+    /// inequalities mentioning no other existential: `(e, c, k, rows)`,
+    /// with `x = ⌊e / c⌋` (`e` with column `col` zero) and `rows` the
+    /// pair's positions in `ineqs`.
+    fn division(&self, col: usize) -> Option<(Row, i64, i64, (usize, usize))> {
         let last = self.width() - 1;
         let clean = |r: &Row| self.existentials(r).len() == 1;
         for (iu, up) in self.ineqs.iter().enumerate() {
@@ -346,27 +346,24 @@ impl Sys {
                 if sum[..last].iter().all(|&v| v == 0) && (0..c).contains(&sum[last]) {
                     let mut e = up.clone();
                     e[col] = 0;
-                    return Some((e, c, (iu, il)));
+                    return Some((e, c, sum[last], (iu, il)));
                 }
             }
         }
         None
     }
 
-    /// True when the division pair `rows` (divisor `c`) is the only
-    /// mention of existential column `col` and holds for every value of
-    /// its dividend: `k = c - 1`, so that `x = ⌊e / c⌋` always exists,
-    /// and no iterator, equality or other inequality uses `x`. A tile
+    /// True when the division pair `rows` is the only mention of
+    /// existential column `col`: no iterator, equality or other
+    /// inequality uses `x`. With `k = c - 1` the pair then holds for every
+    /// value of its dividend (`x = ⌊e / c⌋` always exists). A tile
     /// coordinate that no time dimension keeps (a statement's rows tiled
     /// by 32 in the band, by 16 after interleaving) is such a column; as
     /// a division it would only hide the piece's shape from the
     /// generator (blocks that the generator splits into full ones
     /// and the rest are left whole where a division appears).
-    fn free_division(&self, col: usize, rows: (usize, usize), c: i64) -> bool {
-        let last = self.width() - 1;
-        let (up, lo) = (&self.ineqs[rows.0], &self.ineqs[rows.1]);
-        up[last] + lo[last] == c - 1
-            && self.exprs.iter().all(|r| r[col] == 0)
+    fn only_mention(&self, col: usize, rows: (usize, usize)) -> bool {
+        self.exprs.iter().all(|r| r[col] == 0)
             && self.eqs.iter().all(|r| r[col] == 0)
             && self
                 .ineqs
