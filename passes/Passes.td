@@ -236,7 +236,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     Option<"hoist", "hoist", "bool", /*default=*/"true",
            "In register tiles, compute the operands that do not change from one block of the vector loop to the next (gemm's alpha * A[i][k]) once per block row, into a buffer on the stack">,
     ListOption<"registerTileSizes", "register-tile-sizes", "int64_t",
-           "Register tile: iterations of the outer and of the vector point loop per block, at most 16 each (default from the CPU's vector registers and lanes: two vectors wide, or one where the vector loop's tiles are not a multiple of two vectors or a triangle's statements stream two operands along it, with half the registers holding accumulators: 8,16 and 8,8 with AVX-512, 4,8 and 4,4 with AVX2)">,
+           "Register tile: iterations of the outer and of the vector point loop per block, at most 16 each (default from the CPU's vector registers and lanes: two vectors wide, or one where the vector loop's tiles are not a multiple of two vectors or a triangle's statements stream two operands along it, with half the registers holding accumulators: 8,16 and 8,8 with AVX-512, 4,8 and 4,4 with AVX2; three quarters with contract=true on a CPU with FMA: 12,16 and 12,8, 6,8 and 6,4)">,
     Option<"maxCoef", "max-coef", "unsigned", /*default=*/"4",
            "Largest iterator coefficient of a scheduling hyperplane">,
     Option<"verify", "verify", "bool", /*default=*/"true",

@@ -15,6 +15,10 @@
 //!   accumulators; blocks are [`WIDE_VECTORS`] vectors wide (one where the
 //!   vector loop's tile is not a multiple of that), and `u` takes what is
 //!   left: on AVX-512 (32 x 8 doubles) 8 x 16, on AVX2 (16 x 4) 4 x 8.
+//!   Where multiply-adds may be fused (`contract=true` on a target with
+//!   FMA) no product waits for its add, and [`FMA_ACCUMULATOR_SHARE`]
+//!   holds accumulators: 12 x 16 on AVX-512, 6 x 8 on AVX2 (BLIS's
+//!   haswell kernel).
 //! * **Tile of the loop inside the blocks** `r`: the block's slice of the
 //!   vector operand (`r x v` values) fills [`L1_SHARE`] of the L1 data
 //!   cache, rounded down to a power of two.
@@ -47,6 +51,16 @@ pub const ELEMENT_BYTES: u32 = 8;
 /// add, and what the compiler needs besides. BLIS's kernels use up to
 /// three quarters, with FMA (no products to keep).
 pub const ACCUMULATOR_SHARE: (u32, u32) = (1, 2);
+
+/// Share of the vector registers that hold a register block's
+/// accumulators where multiply-adds are fused: no register waits for an
+/// add, the rest holds the streamed vectors and the broadcast operand.
+/// BLIS's double-precision kernels: 12 of 16 on AVX2 (haswell, 6 x 8),
+/// 24 of 32 on AVX-512 (zen4, 24 x 8; skx 28 of 32). gemm LARGE with
+/// `contract=true` on an AMD EPYC (LLVM: znver3, AVX2), 2 threads: 6 x 8
+/// blocks 0.032-0.034 s best, 0.045-0.048 s median, 4 x 8 ones 0.042-0.064
+/// s best, 0.050-0.068 s median (runs alternated).
+pub const FMA_ACCUMULATOR_SHARE: (u32, u32) = (3, 4);
 
 /// Vectors per row of a register block: wider blocks reuse each broadcast
 /// operand for more columns (gemm, 2mm, 3mm with 8 x 16 on AVX-512: 12-15 %
@@ -138,11 +152,16 @@ fn floor_pow2(n: i64) -> i64 {
 }
 
 impl Sizes {
-    /// The sizes for `target` (see the module's model).
-    pub fn of(target: &CpuTarget) -> Sizes {
+    /// The sizes for `target` (see the module's model); `fused`: whether
+    /// multiply-adds may be fused (`contract=true`).
+    pub fn of(target: &CpuTarget, fused: bool) -> Sizes {
         let lanes = target.lanes(ELEMENT_BYTES);
         let regs = i64::from(target.vector_registers);
-        let (num, den) = ACCUMULATOR_SHARE;
+        let (num, den) = if fused && target.fma {
+            FMA_ACCUMULATOR_SHARE
+        } else {
+            ACCUMULATOR_SHARE
+        };
         let accumulators = (regs * i64::from(num) / i64::from(den)).max(1);
         let wide = (WIDE_VECTORS * lanes).min(MAX_BLOCK);
         let narrow = lanes.min(MAX_BLOCK);
@@ -187,7 +206,7 @@ mod tests {
     /// tiles, 8 parallel tiles.
     #[test]
     fn avx512_gives_the_measured_sizes() {
-        let s = Sizes::of(&preset("znver4", 2));
+        let s = Sizes::of(&preset("znver4", 2), false);
         assert_eq!(s.register_block, (8, 8));
         assert_eq!(s.register_block_wide, 16);
         assert_eq!((s.reduction_tile, s.panel_tile), (64, 1024));
@@ -201,7 +220,7 @@ mod tests {
     /// which AVX-512 has 32: 8x8 blocks of 4-wide vectors, 16 accumulators.
     #[test]
     fn intel_avx512_blocks_are_sized_for_ymm() {
-        let s = Sizes::of(&preset("skylake-avx512", 2));
+        let s = Sizes::of(&preset("skylake-avx512", 2), false);
         assert_eq!((s.register_block, s.register_block_wide), ((8, 4), 8));
         assert_eq!(
             (s.reduction_tile, s.panel_tile, s.vector_tile),
@@ -214,7 +233,7 @@ mod tests {
     /// half as wide), and Zen 3's 512 KiB L2 holds a 128 x 256 panel.
     #[test]
     fn avx2_blocks_fit_sixteen_registers() {
-        let s = Sizes::of(&preset("znver3", 8));
+        let s = Sizes::of(&preset("znver3", 8), false);
         assert_eq!(s.register_block, (4, 4));
         assert_eq!(s.register_block_wide, 8);
         let (u, v) = (s.register_block.0, s.register_block_wide);
@@ -227,6 +246,39 @@ mod tests {
         assert_eq!(s.stream_tile, 1024);
     }
 
+    /// With multiply-adds fused, three quarters of the registers hold
+    /// accumulators: BLIS's 6 x 8 on AVX2 (12 of 16 ymm, with the two
+    /// streamed vectors and the broadcast one: 15), 12 x 16 on Zen 4 (24 of
+    /// 32 zmm). A target without FMA keeps the products' registers, and
+    /// the sizes along the loops are unchanged.
+    #[test]
+    fn fused_multiply_adds_take_three_quarters() {
+        let (exact, fused) = (
+            Sizes::of(&preset("znver3", 2), false),
+            Sizes::of(&preset("znver3", 2), true),
+        );
+        assert_eq!(
+            (fused.register_block, fused.register_block_wide),
+            ((6, 4), 8)
+        );
+        let (u, v, lanes) = (fused.register_block.0, fused.register_block_wide, 4);
+        // Accumulators + streamed vectors + the broadcast one.
+        let broadcast = 1;
+        assert!(u * v / lanes + v / lanes + broadcast <= 16);
+        assert_eq!(
+            (fused.reduction_tile, fused.panel_tile, fused.vector_tile),
+            (exact.reduction_tile, exact.panel_tile, exact.vector_tile)
+        );
+        let zen4 = Sizes::of(&preset("znver4", 2), true);
+        assert_eq!(
+            (zen4.register_block, zen4.register_block_wide),
+            ((12, 8), 16)
+        );
+        let mut no_fma = preset("znver3", 2);
+        no_fma.fma = false;
+        assert_eq!(Sizes::of(&no_fma, true), exact);
+    }
+
     #[test]
     fn sizes_stay_in_range_for_odd_targets() {
         let mut t = preset("x86-64", 1);
@@ -234,13 +286,13 @@ mod tests {
         t.vector_registers = 4;
         t.l1d_bytes = 1024;
         t.l2_bytes = 1024;
-        let s = Sizes::of(&t);
+        let s = Sizes::of(&t, false);
         assert!(s.register_block.0 >= 1 && s.register_block.1 >= 1);
         assert!(s.reduction_tile >= 8 && s.panel_tile >= s.register_block_wide);
         assert!(s.stream_tile >= 1);
         t.vector_bits = 1024;
         t.vector_registers = 256;
-        let s = Sizes::of(&t);
+        let s = Sizes::of(&t, false);
         assert!(s.register_block.0 <= MAX_BLOCK && s.register_block_wide <= MAX_BLOCK);
         assert_eq!(floor_pow2(1000), 512);
         assert_eq!(floor_pow2(0), 1);

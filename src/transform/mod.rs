@@ -113,8 +113,9 @@ pub struct Options {
     /// loop's tiles are a multiple of it: wider blocks reuse each broadcast
     /// operand for more columns (gemm, 2mm, 3mm: 8x16 is 12-15% faster than
     /// 8x8; triangles with one streamed operand, whose full blocks code
-    /// generation separates from the diagonal's partial ones, 3-15%). Not
-    /// above `register_tile.1` when that is given explicitly.
+    /// generation separates from the diagonal's partial ones, 3-15%). 0
+    /// when `register_tile` is given explicitly (taken as given then: no
+    /// wider blocks, no fewer rows where the tiles are not a multiple).
     pub register_tile_wide: i64,
     /// Inside the tiles of a band whose innermost point loop carries a
     /// recurrence and that has no coincident loop, run the points along

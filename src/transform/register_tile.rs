@@ -143,10 +143,27 @@ fn choose(
     } else {
         narrow
     };
+    // Blocks inside tiles only: a block straddling two tiles is never
+    // full, and would leave the loop over `r` innermost without its cells
+    // in registers. Where the tiles were not sized for the blocks (a
+    // triangle's, explicit tile sizes), blocks of the target's default
+    // shape take the most rows that divide every tile: with contract=true
+    // on AVX2 (6 x 8 blocks), syrk's, trmm's and symm's tiles of 32 rows
+    // get 4 (without any register tile: 4-7x slower); explicit block
+    // sizes are taken as given.
+    let ru = if opts.register_tile_wide > 0 {
+        (1..=ru)
+            .rev()
+            .find(|&d| {
+                candidates
+                    .iter()
+                    .all(|(members, u, _, _)| sizes_of[members[0]][*u] % d == 0)
+            })
+            .unwrap_or(1)
+    } else {
+        ru
+    };
     for (members, u, v, r) in candidates {
-        // Blocks inside tiles only: a block straddling two tiles is never
-        // full, and would leave the loop over `r` innermost without its
-        // cells in registers.
         let sizes = &sizes_of[members[0]];
         if sizes[u] % ru != 0 || sizes[v] % rv != 0 {
             continue;

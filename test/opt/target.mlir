@@ -20,6 +20,19 @@
 // RUN: %polyrs-opt %s --poly-opt='cpu=znver3 threads=2 profitability=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
 // AVX2: remark: poly-opt: 1 statement, {{.*}}register tile 4x8; band of 3 loops tiled 256x256x128; {{.*}}legality verified; target znver3 (256-bit vectors, 16 registers, FMA, L1d 32 KiB, L2 512 KiB, 2 cores)
 //
+// With contract=true, no product waits for its add: three quarters of the
+// registers hold accumulators. On AVX2, 6x8 blocks (12 accumulators, 2
+// streamed vectors, a broadcast: 15 of 16); r and the panel as above; i:
+// 512 / 6 = 85.3 blocks, 43 per thread = 258 rows. On AVX-512, 12x16 (24 of
+// 32 zmm); i: 43 blocks, 22 per thread = 264 rows. Without FMA (x86-64)
+// the products keep their registers: 4x4 as below.
+// RUN: %polyrs-opt %s --poly-opt='cpu=znver3 threads=2 profitability=false contract=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FMA2
+// FMA2: remark: poly-opt: 1 statement, {{.*}}register tile 6x8; band of 3 loops tiled 258x256x128; {{.*}}target znver3
+// RUN: %polyrs-opt %s --poly-opt='cpu=znver4 threads=2 profitability=false contract=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FMA512
+// FMA512: remark: poly-opt: 1 statement, {{.*}}register tile 12x16; band of 3 loops tiled 264x512x64; {{.*}}target znver4
+// RUN: %polyrs-opt %s --poly-opt='cpu=x86-64 threads=2 profitability=false contract=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FMASSE
+// FMASSE: remark: poly-opt: 1 statement, {{.*}}register tile 4x4; band of 3 loops tiled 256x64x256; {{.*}}target x86-64
+//
 // SSE2 (16 x 2 doubles, no FMA, 32 KiB L1d, 256 KiB L2): 4x4 blocks; r = 8
 // KiB / 32 B = 256; the panel 128 KiB / (256 x 8 B) = 64: j in 8 tiles.
 // RUN: %polyrs-opt %s --poly-opt='cpu=x86-64 threads=2 profitability=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SSE

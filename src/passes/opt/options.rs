@@ -67,7 +67,7 @@ pub(super) fn translate(options: &OptOptions) -> Result<Translated, PassError> {
         }));
     }
     let target = cpu_target(options)?;
-    let derived = Sizes::of(&target);
+    let derived = Sizes::of(&target, options.contract);
     let plan_options = PlanOptions {
         tile: options.tile,
         sizes: if options.tile_sizes.is_empty() {
