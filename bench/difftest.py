@@ -13,8 +13,9 @@ For each kernel:
              (parallel loops lowered to OpenMP and run on 2 threads, so that
              races show; GPU programs in the CPU emulation, --gpu=emulate)
 Both print the checksum with printf("%.17g"), which round-trips doubles:
-equal text means bit-identical results. Pipelines listed in TOLERANCE
-(FMA contraction) are compared within a relative tolerance instead.
+equal text means bit-identical results. Pipelines that allow FMA
+contraction (contract=true) are compared within a relative tolerance
+instead (FMA_TOLERANCE).
 
 Usage:
   bench/difftest.py [--size SMALL] [--init polybench|perturbed]
@@ -56,8 +57,7 @@ KERNELS = [
 # changes each result by a few units in the last place of the values it
 # accumulates; a wrong loop order or a missed iteration changes a checksum
 # by far more (one SMALL gemm cell in 60x70 moves it by ~1e-4).
-TOLERANCE = {"polyrs-fma": 1e-10, "polyrs-fma-avx2": 1e-10, "polyrs-fma-skx": 1e-10,
-             "polyrs-fma-zen4": 1e-10}
+FMA_TOLERANCE = 1e-10
 # Kernels whose results are ill-conditioned in their rounding: PolyBench's
 # own C code moves by more than the tolerance when FMA is allowed
 # (gramschmidt at SMALL: 235343.25 at gcc -O0, 235413.19 at gcc -O2
@@ -68,13 +68,13 @@ TOLERANCE = {"polyrs-fma": 1e-10, "polyrs-fma-avx2": 1e-10, "polyrs-fma-skx": 1e
 ILL_CONDITIONED = {"gramschmidt": 1e-3, "durbin": 1e-8}
 
 
-def tolerance(pipeline, kernel):
-    """The relative tolerance of PIPELINE's checksums on KERNEL (None: bit
-    for bit)."""
-    tol = TOLERANCE.get(pipeline)
-    if tol is None:
+def tolerance(opt, kernel):
+    """The relative tolerance of the checksums on KERNEL of the pipeline
+    whose polyrs-opt arguments are OPT (None: bit for bit): FMA_TOLERANCE
+    where they allow contraction (contract=true)."""
+    if not any("contract=true" in a.split("=", 1)[-1].split() for a in opt):
         return None
-    return max(tol, ILL_CONDITIONED.get(kernel, 0.0))
+    return max(FMA_TOLERANCE, ILL_CONDITIONED.get(kernel, 0.0))
 
 
 def within(got, ref, tol):
@@ -136,7 +136,7 @@ PIPELINES = {
     "gpu-b73": ["--poly-opt=target=gpu gpu-block=7,3,2"],
     "gpu-b1": ["--poly-opt=target=gpu gpu-block=1"],
     "gpu-fuseno": ["--poly-opt=target=gpu fuse=no gpu-block=16,4"],
-    # FMA contraction allowed (contract=true): compared within TOLERANCE,
+    # FMA contraction allowed (contract=true): compared within FMA_TOLERANCE,
     # not bit for bit.
     "polyrs-fma": ["--poly-opt=contract=true profitability=false"],
     # Its register blocks on the presets (fused: three quarters of the
@@ -309,7 +309,7 @@ def main():
                                      args.mutate)
                 known = KNOWN.get((args.init, name, k))
                 if args.mutate:
-                    caught = got is None or not (got == ref or within(got, ref, tolerance(name, k)))
+                    caught = got is None or not (got == ref or within(got, ref, tolerance(opt, k)))
                     if why and why.startswith("no site"):
                         caught = False
                     result = "CAUGHT" if caught else "MISSED"
@@ -320,10 +320,10 @@ def main():
                 if got is None:
                     result, detail = "ERROR", why
                     bad += 1
-                elif got == ref or within(got, ref, tolerance(name, k)):
+                elif got == ref or within(got, ref, tolerance(opt, k)):
                     result, detail = "OK", got
                     if got != ref:
-                        result, detail = "CLOSE", "%s, reference %s (within %g)" % (got, ref, tolerance(name, k))
+                        result, detail = "CLOSE", "%s, reference %s (within %g)" % (got, ref, tolerance(opt, k))
                     if known:
                         result, detail = "FIXED?", "matches although listed as known: " + known
                         bad += 1

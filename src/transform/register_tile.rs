@@ -159,7 +159,7 @@ fn choose(
                     .iter()
                     .all(|(members, u, _, _)| sizes_of[members[0]][*u] % d == 0)
             })
-            .unwrap_or(1)
+            .unwrap_or(ru)
     } else {
         ru
     };
