@@ -235,6 +235,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "Keep the array cells every innermost sequential loop accesses at loop-invariant subscripts in registers across it (scalar replacement: loaded before, carried through iter_args, stored after), not only in register tiles; and inside each innermost loop body, load a cell its statement copies access again and again once and store it once">,
     Option<"hoist", "hoist", "bool", /*default=*/"true",
            "In register tiles, compute the operands that do not change from one block of the vector loop to the next (gemm's alpha * A[i][k]) once per block row, into a buffer on the stack">,
+    Option<"pack", "pack", "bool", /*default=*/"true",
+           "In register tiles, copy the operands that do not change from one block row to the next (gemm's B[k][j]: a tile of k by the blocks of j) into a contiguous buffer on the stack once, before the loop over the block rows, and read them from there: one stream per block instead of one row of the array per value of k (at most 1 MiB, when that loop has at least 4 rows of blocks)">,
     ListOption<"registerTileSizes", "register-tile-sizes", "int64_t",
            "Register tile: iterations of the outer and of the vector point loop per block, at most 16 each (default from the CPU's vector registers and lanes: two vectors wide, or one where the vector loop's tiles are not a multiple of two vectors or a triangle's statements stream two operands along it, with half the registers holding accumulators: 8,16 and 8,8 with AVX-512, 4,8 and 4,4 with AVX2; three quarters with contract=true on a CPU with FMA: 12,16 and 12,8, 6,8 and 6,4)">,
     Option<"maxCoef", "max-coef", "unsigned", /*default=*/"4",

@@ -7,10 +7,11 @@
 // with full and partial blocks, with and without parallel loops.
 //
 // The structure is checked with tiles of 32 for k (the default 64 would
-// cover the whole loop, and its slot index k mod 64 fold to k).
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} hoist=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} parallel=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=SEQ
+// cover the whole loop, and its slot index k mod 64 fold to k), without
+// packing B (test/opt/pack.mlir); the results with it.
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} pack=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} hoist=false pack=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} pack=false parallel=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=SEQ
 // RUN: %polyrs-runner --threads=2 %s > %t.before
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' | %polyrs-runner --threads=2 - > %t.after
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 profitability=false' | %polyrs-runner --threads=2 - > %t.default
@@ -24,7 +25,7 @@
 // SUMS-COUNT-3: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 
-// CHECK: hoist.mlir:58:3: remark: poly-opt: {{.*}}register tile 2x4; {{.*}}; block-invariant operands computed once per block row (1 loop); legality verified
+// CHECK: hoist.mlir:59:3: remark: poly-opt: {{.*}}register tile 2x4; {{.*}}; block-invariant operands computed once per block row (1 loop); legality verified
 // CHECK-NOT: block-invariant
 // CHECK-LABEL: func.func @gemm
 // The buffer, two rows of the block by 32 values of k, in the parallel body:

@@ -4,9 +4,10 @@
 // the block writes are loaded before the k loop, carried through its
 // iter_args, and stored after it. Each accumulation chain keeps its order
 // (k ascending per C element), so the results are bit-identical
-// (test/opt/semantics.mlir runs them).
+// (test/opt/semantics.mlir runs them). B is read in place here (pack=false;
+// test/opt/pack.mlir).
 //
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 profitability=false' 2>&1 | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} pack=false register-tile-sizes=2,4 profitability=false' 2>&1 | FileCheck %s
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=3,5 tile-sizes=30 profitability=false' 2>&1 | FileCheck %s --check-prefix=PARTIAL
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile=false scalar-replace=false profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: not %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=17' 2>&1 | FileCheck %s --check-prefix=BAD

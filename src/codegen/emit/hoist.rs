@@ -2,6 +2,14 @@
 //! statement instances compute from loads that do not change from one block
 //! of the vector loop to the next are computed once per block row, into a
 //! stack buffer, and read from it inside the blocks.
+//!
+//! Packing of its row-invariant operands: the values that do not change
+//! from one block row to the next (gemm's `B[k][j]`) are copied once per
+//! tile, before the loop over the block rows, into a stack buffer laid out
+//! block by block (`[block][k mod T][slot]`), and read from it inside the
+//! blocks: each block then streams one contiguous panel instead of one row
+//! of the array per value of `k` (BLIS's packed panels, without the copy
+//! of the other operand, which the hoisting already makes).
 
 use std::collections::{HashMap, HashSet};
 
@@ -31,6 +39,10 @@ pub(super) struct Hoist {
     /// The loop's dimension and tile size `T`: slot `[t mod T][q]`.
     k_dim: usize,
     size: i64,
+    /// For packed operands: the dimension of the blocks and its lower
+    /// bound (a row over `[params | t | divisions | 1]`), slot
+    /// `[b - lower][t mod T][q]`.
+    block: Option<(usize, Row)>,
 }
 
 /// Per statement: its slice, and its operations computable ahead with the
@@ -43,9 +55,12 @@ struct Slot {
     stmt: usize,
     iters: Vec<Row>,
     root: Op,
+    /// The subscripts of the loads below it.
+    rows: Vec<Vec<Row>>,
 }
 
-/// The plan of [`Emitter::hoisted_operands`] for one loop over blocks.
+/// The plan of [`Emitter::hoisted_operands`] for one loop over blocks, or
+/// of [`Emitter::packed_operands`] for one loop over block rows.
 pub(super) struct HoistPlan {
     node: *const Node,
     lower: Vec<Bound>,
@@ -55,7 +70,115 @@ pub(super) struct HoistPlan {
     elem: String,
     size: i64,
     k_dim: usize,
+    /// For packed operands, the loop over the blocks.
+    block: Option<BlockLoop>,
 }
+
+/// The loop over the blocks of a register tile's vector loop, inside a
+/// loop over block rows whose operands are packed: its dimension, its
+/// bounds (one lower bound) and the most blocks it runs.
+struct BlockLoop {
+    dim: usize,
+    lower: Bound,
+    upper: Vec<Bound>,
+    extent: i64,
+}
+
+/// At most this many bytes of packed operands per loop over block rows:
+/// the buffer is on the stack of the thread that runs it, and libomp's
+/// worker threads get 4 MiB by default (`OMP_STACKSIZE`).
+const PACK_MAX_BYTES: i64 = 1 << 20;
+
+/// Packing costs one copy of each operand; a loop over block rows that
+/// runs fewer than this many rows (when its bounds say so) reads them too
+/// few times to pay for it.
+const PACK_MIN_ROWS: i64 = 4;
+
+/// Where each block already reads its operands as whole vectors (the lanes
+/// side by side in the array: gemm's `B[k][8j..8j+8]`), the copy saves
+/// strided rows only (TLB entries and cache sets), and pays from this many
+/// rows of blocks (doitgen's and symm's 8 do not gain; gemm's 84 do).
+const PACK_MIN_ROWS_CONTIGUOUS: i64 = 16;
+
+/// The fewest rows a loop from `lower` to `upper` runs, where a pair of
+/// bounds at a constant distance says; `None` when none does.
+fn fewest_rows(lower: &[Bound], upper: &[Bound]) -> Option<i64> {
+    let last = |b: &Bound| b.row.len() - 1;
+    let mut fewest: Option<i64> = None;
+    for l in lower {
+        for u in upper {
+            if u.div == 1
+                && l.div == 1
+                && u.row.len() == l.row.len()
+                && u.row[..last(u)] == l.row[..last(l)]
+            {
+                let n = u.row[last(u)]
+                    .saturating_sub(l.row[last(l)])
+                    .saturating_add(1);
+                fewest = Some(fewest.map_or(n, |f| f.min(n)));
+            }
+        }
+    }
+    fewest
+}
+
+/// Every operation's slots (side by side, see [`Emitter::slots`]) read
+/// consecutive cells of the last subscript, the others the same: the
+/// blocks load them as vectors in place.
+fn contiguous_lanes(slots: &[Slot]) -> bool {
+    slots.windows(2).all(|w| {
+        if w[0].root.key() != w[1].root.key() {
+            return true;
+        }
+        w[0].rows.iter().zip(&w[1].rows).all(|(a, b)| {
+            let n = a.len();
+            n > 0
+                && a[..n - 1] == b[..n - 1]
+                && a[n - 1]
+                    .iter()
+                    .zip(&b[n - 1])
+                    .enumerate()
+                    .all(|(c, (x, y))| {
+                        if c + 1 == a[n - 1].len() {
+                            *y == x.saturating_add(1)
+                        } else {
+                            x == y
+                        }
+                    })
+        })
+    })
+}
+
+/// The child of `body` (itself, or one of its sequence) that is a loop over
+/// `k` with a straight-line body, the one with the most statement
+/// instances, and those instances.
+fn inner_k_loop(body: &Node, k: usize, np: usize) -> Option<(&Node, Instances)> {
+    let children: Vec<&Node> = match body {
+        Node::Seq(v) => v.iter().collect(),
+        other => vec![other],
+    };
+    let mut best: Option<(&Node, Instances)> = None;
+    for c in children {
+        if let Node::Loop {
+            dim: d, body: kb, ..
+        } = c
+        {
+            if *d == k {
+                if let Some(inst) = straight_line(kb, np) {
+                    if best.as_ref().is_none_or(|(_, b)| b.len() < inst.len()) {
+                        best = Some((c, inst));
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Slots of a buffer of operands computed ahead, per instance in emission
+/// order (the operation read from the buffer, its slot), and their
+/// element type.
+type Slots = (Vec<Slot>, Vec<Vec<(usize, usize)>>, String);
 
 impl Hoist {
     /// `n` is the loop whose instances read the buffer.
@@ -66,6 +189,17 @@ impl Hoist {
     /// That loop's body is being emitted (or no longer).
     pub(super) fn set_active(&mut self, on: bool) {
         self.active = on;
+    }
+
+    /// That loop's body is being emitted, from its first instance.
+    pub(super) fn start(&mut self) {
+        self.active = true;
+        self.next = 0;
+    }
+
+    /// Every instance read its operands from the buffer.
+    pub(super) fn in_step(&self) -> bool {
+        self.next == self.instances.len()
     }
 }
 
@@ -85,27 +219,48 @@ impl Emitter<'_> {
     ) -> Result<HashSet<usize>, EmitError> {
         let st = &self.scop.statements[s];
         let mut skip = HashSet::new();
-        let Some(h) = self.hoist.as_mut().filter(|h| h.active) else {
-            return Ok(skip);
-        };
-        let hoisted = h
-            .instances
-            .get(h.next)
-            .cloned()
-            .ok_or("internal error: an instance the hoisting analysis did not see")?;
-        h.next += 1;
-        let (buffer, k_dim, size) = (h.buffer, h.k_dim, h.size);
-        for (root, slot) in hoisted {
-            let op = slice
-                .iter()
-                .find(|o| o.key() == root)
-                .copied()
-                .ok_or("internal error: a hoisted operation outside its statement")?;
-            let v = self.buffer_access(buffer, k_dim, size, slot, None, at, created)?;
-            if let (Some(old), Some(v)) = (op.result(0), v) {
-                map.insert(old.key(), v);
+        // This instance's reads of each active buffer: hoisted, packed.
+        let mut reads = Vec::new();
+        for h in [self.hoist.as_mut(), self.pack.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            if !h.active {
+                continue;
             }
-            skip.insert(root);
+            let slots = h
+                .instances
+                .get(h.next)
+                .cloned()
+                .ok_or("internal error: an instance the hoisting analysis did not see")?;
+            h.next += 1;
+            reads.push((slots, h.buffer, h.k_dim, h.size, h.block.clone()));
+        }
+        if reads.is_empty() {
+            return Ok(skip);
+        }
+        for (slots, buffer, k_dim, size, block) in reads {
+            for (root, slot) in slots {
+                let op = slice
+                    .iter()
+                    .find(|o| o.key() == root)
+                    .copied()
+                    .ok_or("internal error: a hoisted operation outside its statement")?;
+                let v = self.buffer_access(
+                    buffer,
+                    k_dim,
+                    size,
+                    block.as_ref(),
+                    slot,
+                    None,
+                    at,
+                    created,
+                )?;
+                if let (Some(old), Some(v)) = (op.result(0), v) {
+                    map.insert(old.key(), v);
+                }
+                skip.insert(root);
+            }
         }
         // Walking back from the store: an operation all of whose users in
         // the slice are skipped is skipped too.
@@ -133,8 +288,9 @@ impl Emitter<'_> {
     /// statement of the SCoP writes and on values defined outside the
     /// SCoP's loops, with at least one load below. Each comes with the
     /// loads below it, in program order (gemm's `alpha * A[i][k]` with
-    /// `A[i][k]`, and the product with `B[k][j]` with both).
-    fn ahead_ops(&self, s: usize) -> Vec<(Op, Vec<Op>)> {
+    /// `A[i][k]`, and the product with `B[k][j]` with both). With
+    /// `loads`, those loads too, each with itself.
+    fn ahead_ops(&self, s: usize, loads: bool) -> Vec<(Op, Vec<Op>)> {
         use crate::scop::model::AccessKind;
         let scop = self.scop;
         let st = &scop.statements[s];
@@ -158,6 +314,9 @@ impl Emitter<'_> {
                 let root = scop.arrays[a.array.0].root().key();
                 if !written.contains(&root) && !self.expanded.contains_key(&op.key()) {
                     ahead.insert(op.key(), vec![op]);
+                    if loads {
+                        out.push((op, vec![op]));
+                    }
                 }
                 continue;
             }
@@ -238,30 +397,9 @@ impl Emitter<'_> {
             return Ok(None);
         }
         let np = self.np();
-        let w = np + self.ivs.len() + self.divs.len() + 1;
-        let children: Vec<&Node> = match body {
-            Node::Seq(v) => v.iter().collect(),
-            other => vec![other],
-        };
-        let mut best: Option<(&Node, Instances)> = None;
-        for c in children {
-            if let Node::Loop {
-                dim: d, body: kb, ..
-            } = c
-            {
-                if *d == k {
-                    if let Some(inst) = straight_line(kb, np) {
-                        if best.as_ref().is_none_or(|(_, b)| b.len() < inst.len()) {
-                            best = Some((c, inst));
-                        }
-                    }
-                }
-            }
-        }
-        let Some((node, instances)) = best else {
+        let Some((node, instances)) = inner_k_loop(body, k, np) else {
             return Ok(None);
         };
-
         let Node::Loop {
             lower,
             upper,
@@ -278,6 +416,28 @@ impl Emitter<'_> {
         {
             return Ok(None);
         }
+        let Some(size) = self.tile_size_of(&instances) else {
+            return Ok(None);
+        };
+        let Some((slots, per_instance, elem)) = self.slots(&instances, dim, &[k], None) else {
+            return Ok(None);
+        };
+        Ok(Some(HoistPlan {
+            node: node as *const Node,
+            lower: lower.clone(),
+            upper: upper.clone(),
+            slots,
+            instances: per_instance,
+            elem,
+            size,
+            k_dim: k,
+            block: None,
+        }))
+    }
+
+    /// The tile size of the loop inside the register tile that
+    /// `instances`' statements share; `None` when they differ.
+    fn tile_size_of(&self, instances: &Instances) -> Option<i64> {
         let size = match instances.first() {
             Some((s, _)) => self.r_size.get(*s).copied().unwrap_or(0),
             None => 0,
@@ -287,21 +447,41 @@ impl Emitter<'_> {
                 .iter()
                 .any(|(s, _)| self.r_size.get(*s).copied() != Some(size))
         {
-            return Ok(None);
+            return None;
         }
+        Some(size)
+    }
+
+    /// The slots of a buffer of operands computed ahead for `instances`:
+    /// the operations that [`Emitter::ahead_ops`] can compute ahead whose
+    /// loads' subscripts do not depend on `excluded` and depend only on the
+    /// loops around the current point and on `free` (bound when the buffer
+    /// is filled), the outermost such operations (the roots), one slot per
+    /// root and subscripts; with `needed`, only roots whose subscripts
+    /// depend on that dimension, and loads by themselves among them (a
+    /// copy). `None` when there is none.
+    fn slots(
+        &self,
+        instances: &Instances,
+        excluded: usize,
+        free: &[usize],
+        needed: Option<usize>,
+    ) -> Option<Slots> {
+        let np = self.np();
+        let w = np + self.ivs.len() + self.divs.len() + 1;
         let mut ahead_of: AheadOps = HashMap::new();
         let mut slots: Vec<Slot> = Vec::new();
         let mut keys: Vec<(usize, Vec<Vec<Row>>)> = Vec::new();
         let mut per_instance = Vec::new();
         let mut elem: Option<String> = None;
-        for (s, its) in &instances {
+        for (s, its) in instances {
             let st = &self.scop.statements[*s];
             let (slice, ahead) = ahead_of
                 .entry(*s)
-                .or_insert_with(|| (self.slice(*s), self.ahead_ops(*s)))
+                .or_insert_with(|| (self.slice(*s), self.ahead_ops(*s, needed.is_some())))
                 .clone();
-            // The operations whose loads are the same in every block, with
-            // their subscripts at this instance.
+            // The operations whose loads are the same wherever `excluded`
+            // goes, with their subscripts at this instance.
             let mut good: Vec<(Op, Vec<Vec<Row>>)> = Vec::new();
             for (op, loads) in &ahead {
                 let mut rows = Vec::new();
@@ -310,13 +490,14 @@ impl Emitter<'_> {
                         break;
                     };
                     match subscript_rows(a, its, np, np + self.ivs.len(), w) {
-                        // Outer loops and `k` only: not the blocks of the
-                        // vector loop, nothing unbound.
+                        // Outer loops and `free` only: not `excluded`,
+                        // nothing unbound.
                         Some(r)
                             if r.iter().all(|row| {
                                 (0..self.ivs.len()).all(|d| {
                                     row[np + d] == 0
-                                        || (d != dim && (d == k || self.ivs[d].is_some()))
+                                        || (d != excluded
+                                            && (free.contains(&d) || self.ivs[d].is_some()))
                                 })
                             }) =>
                         {
@@ -341,6 +522,9 @@ impl Emitter<'_> {
                                 .any(|v| v.defining_op().is_some_and(|d| d.key() == op.key()))
                     })
                 })
+                .filter(|(_, rows)| {
+                    needed.is_none_or(|d| rows.iter().flatten().any(|row| row[np + d] != 0))
+                })
                 .cloned()
                 .collect();
             let mut here = Vec::new();
@@ -352,7 +536,7 @@ impl Emitter<'_> {
                     continue;
                 }
                 elem = Some(ty);
-                let key = (root.key(), rows);
+                let key = (root.key(), rows.clone());
                 let slot = match keys.iter().position(|x| *x == key) {
                     Some(q) => q,
                     None => {
@@ -361,6 +545,7 @@ impl Emitter<'_> {
                             stmt: *s,
                             iters: its.clone(),
                             root,
+                            rows,
                         });
                         slots.len() - 1
                     }
@@ -369,10 +554,150 @@ impl Emitter<'_> {
             }
             per_instance.push(here);
         }
-        let Some(elem) = elem else {
+        let elem = elem?;
+        if slots.is_empty() {
+            return None;
+        }
+        if needed.is_some() {
+            // Packed: the slots of one operation side by side, in the
+            // order of the unrolled vector loop (contiguous lanes: vector
+            // loads), operations in order of first use.
+            let mut order: Vec<usize> = (0..slots.len()).collect();
+            let first: Vec<usize> = slots
+                .iter()
+                .map(|x| {
+                    slots
+                        .iter()
+                        .position(|y| y.root.key() == x.root.key())
+                        .unwrap_or(0)
+                })
+                .collect();
+            order.sort_by_key(|&q| (first[q], q));
+            let mut new_of = vec![0; slots.len()];
+            for (new, &old) in order.iter().enumerate() {
+                new_of[old] = new;
+            }
+            let mut taken: Vec<Option<Slot>> = slots.into_iter().map(Some).collect();
+            let slots: Vec<Slot> = order.iter().filter_map(|&q| taken[q].take()).collect();
+            for here in &mut per_instance {
+                for (_, q) in here.iter_mut() {
+                    *q = new_of[*q];
+                }
+            }
+            return Some((slots, per_instance, elem));
+        }
+        Some((slots, per_instance, elem))
+    }
+
+    /// Row-invariant operands of a register tile (see the module text):
+    /// for the loop over `rows` (the blocks' rows) whose body holds a
+    /// loop over `blocks` (the blocks of the vector loop), whose body holds
+    /// a loop over `k` (the loop inside the tile) with a straight-line
+    /// body, the operations of that body's instances that
+    /// [`Emitter::ahead_ops`] can compute ahead and whose loads' subscripts
+    /// depend on `blocks` but not on `rows`: gemm's `B[k][j]`, loaded again
+    /// for every block row although it depends on `k` and `j` only. `None`
+    /// when there are none, when the bounds of `blocks` or `k` depend on
+    /// `rows`, or `k`'s on `blocks`, when the number of blocks is not
+    /// bounded by a constant, when the statements' tile sizes of `k`
+    /// differ, when the buffer would pass [`PACK_MAX_BYTES`] or when
+    /// `rows`' bounds say it runs fewer than [`PACK_MIN_ROWS`] rows.
+    ///
+    /// Exactness: the blocks and `k` run over the same ranges in every row
+    /// (their bounds do not depend on it), and each instance of the
+    /// straight-line body runs at each of their points, so the cells the
+    /// buffer is filled from, before the loop over `rows` and only when it
+    /// runs, are cells the blocks load; they are of arrays no statement of
+    /// the SCoP writes (which therefore hold the same values earlier), and
+    /// the fill computes the same operations on them, so each instance
+    /// reads the value it would have computed. Slot `[b - lower][k mod
+    /// T][q]` holds one value per block and iteration of `k` (consecutive
+    /// values, within one tile of `k`).
+    pub(super) fn packed_operands(
+        &self,
+        rows: usize,
+        blocks: usize,
+        k: usize,
+        row_bounds: (&[Bound], &[Bound]),
+        body: &Node,
+    ) -> Result<Option<HoistPlan>, EmitError> {
+        let np = self.np();
+        let last = |b: &Bound| b.row.len() - 1;
+        // Enough rows to pay for the copy, when the bounds tell.
+        let rows_run = fewest_rows(row_bounds.0, row_bounds.1);
+        if rows_run.is_some_and(|n| n < PACK_MIN_ROWS) {
+            return Ok(None);
+        }
+        let children: Vec<&Node> = match body {
+            Node::Seq(v) => v.iter().collect(),
+            other => vec![other],
+        };
+        let Some(Node::Loop {
+            lower: b_lower,
+            upper: b_upper,
+            stride: None,
+            body: b_body,
+            ..
+        }) = children
+            .into_iter()
+            .find(|c| matches!(c, Node::Loop { dim, .. } if *dim == blocks))
+        else {
             return Ok(None);
         };
-        if slots.is_empty() {
+        let [b_lo] = b_lower.as_slice() else {
+            return Ok(None);
+        };
+        if b_lower
+            .iter()
+            .chain(b_upper)
+            .any(|b| b.div != 1 || b.row[np + rows] != 0)
+        {
+            return Ok(None);
+        }
+        // The most blocks: an upper bound at a constant from the lower one.
+        let extent = b_upper
+            .iter()
+            .filter(|u| u.row.len() == b_lo.row.len() && u.row[..last(u)] == b_lo.row[..last(b_lo)])
+            .map(|u| u.row[last(u)] - b_lo.row[last(b_lo)] + 1)
+            .min();
+        let Some(extent) = extent.filter(|&e| e >= 1) else {
+            return Ok(None);
+        };
+        let Some((node, instances)) = inner_k_loop(b_body, k, np) else {
+            return Ok(None);
+        };
+        let Node::Loop {
+            lower,
+            upper,
+            stride: None,
+            ..
+        } = node
+        else {
+            return Ok(None);
+        };
+        if lower
+            .iter()
+            .chain(upper.iter())
+            .any(|b| b.div != 1 || b.row[np + rows] != 0 || b.row[np + blocks] != 0)
+        {
+            return Ok(None);
+        }
+        let Some(size) = self.tile_size_of(&instances) else {
+            return Ok(None);
+        };
+        let Some((slots, per_instance, elem)) =
+            self.slots(&instances, rows, &[k, blocks], Some(blocks))
+        else {
+            return Ok(None);
+        };
+        if contiguous_lanes(&slots) && rows_run.is_some_and(|n| n < PACK_MIN_ROWS_CONTIGUOUS) {
+            return Ok(None);
+        }
+        let bytes = element_bytes(&elem)
+            .and_then(|b| b.checked_mul(extent))
+            .and_then(|b| b.checked_mul(size))
+            .and_then(|b| b.checked_mul(slots.len() as i64));
+        if bytes.is_none_or(|b| b > PACK_MAX_BYTES) {
             return Ok(None);
         }
         Ok(Some(HoistPlan {
@@ -384,17 +709,25 @@ impl Emitter<'_> {
             elem,
             size,
             k_dim: k,
+            block: Some(BlockLoop {
+                dim: blocks,
+                lower: b_lo.clone(),
+                upper: b_upper.clone(),
+                extent,
+            }),
         }))
     }
 
-    /// A load of slot `[k mod size][slot]` of `buffer`, or with `store`, a
-    /// store of that value there; returns the loaded value.
+    /// A load of slot `[k mod size][slot]` of `buffer` (`[b - lower][k mod
+    /// size][slot]` with `block`, its dimension `b` and lower bound), or
+    /// with `store`, a store of that value there; returns the loaded value.
     #[allow(clippy::too_many_arguments)]
     fn buffer_access(
         &self,
         buffer: Val,
         k: usize,
         size: i64,
+        block: Option<&(usize, Row)>,
         slot: usize,
         store: Option<Val>,
         at: Point,
@@ -403,8 +736,20 @@ impl Emitter<'_> {
         let (dims, operands) = self.operands();
         let mut row = vec![0i64; self.np() + self.ivs.len() + 1];
         row[self.np() + k] = 1;
+        let lead = match block {
+            Some((b, lower)) => {
+                let mut r: Row = lower
+                    .iter()
+                    .map(|c| c.checked_neg())
+                    .collect::<Option<_>>()
+                    .ok_or("block bound overflow")?;
+                r[self.np() + b] += 1;
+                format!("{}, ", self.text(&r, &dims))
+            }
+            None => String::new(),
+        };
         let map = self.attr(&format!(
-            "affine_map<{} -> (({}) mod {size}, {slot})>",
+            "affine_map<{} -> ({lead}({}) mod {size}, {slot})>",
             self.map_header(&dims),
             self.text(&row, &dims)
         ))?;
@@ -535,7 +880,9 @@ impl Emitter<'_> {
         let fill_at = Point::End(fill);
         let mut result = Ok(());
         for (q, slot) in plan.slots.iter().enumerate() {
-            result = self.hoisted_value(slot, buffer, plan.k_dim, plan.size, q, fill_at, created);
+            result = self.hoisted_value(
+                slot, buffer, plan.k_dim, plan.size, None, q, fill_at, created,
+            );
             if result.is_err() {
                 break;
             }
@@ -556,6 +903,7 @@ impl Emitter<'_> {
             buffer,
             k_dim: plan.k_dim,
             size: plan.size,
+            block: None,
         });
         let r = self.plain_loop(*dim, lower, upper, None, *parallel, body, inside, created);
         let h = self.hoist.take();
@@ -564,6 +912,119 @@ impl Emitter<'_> {
             return Err("internal error: hoisted-operand instances out of step".into());
         }
         Ok(())
+    }
+
+    /// Before the loop over block rows from `lower` to `upper` (at `at`),
+    /// the buffer of `plan` (from [`Emitter::packed_operands`]), a
+    /// `memref.alloca` placed by [`Emitter::stack_point`], filled by a loop
+    /// over `k` around a loop over the blocks (rows of the arrays read in
+    /// order), only when the loop over block rows runs; the blocks then
+    /// read it. False when that loop never runs (nothing done).
+    pub(super) fn fill_packed(
+        &mut self,
+        plan: HoistPlan,
+        lower: &[Bound],
+        upper: &[Bound],
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<bool, EmitError> {
+        let block = plan
+            .block
+            .ok_or("internal error: packing without a loop over blocks")?;
+        let (dims, operands) = self.operands();
+        let pairs = !lower.is_empty() && !upper.is_empty();
+        if pairs && lower.iter().chain(upper).any(|b| b.div != 1) {
+            return Ok(false);
+        }
+        let Some(conds) = self.runs_once_conds(lower, upper, &dims)? else {
+            return Ok(false); // a constant empty range
+        };
+        let ty = format!(
+            "memref<{}x{}x{}x{}>",
+            block.extent,
+            plan.size,
+            plan.slots.len(),
+            plan.elem
+        );
+        let segs = self.attr("array<i32: 0, 0>")?;
+        // On a cache line: the blocks' vector loads never straddle two.
+        let align = self.attr("64 : i64")?;
+        let place = self.stack_point()?;
+        let alloca = self
+            .b
+            .create_typed(
+                place,
+                "memref.alloca",
+                &[],
+                &[&ty],
+                &[("operandSegmentSizes", segs), ("alignment", align)],
+            )
+            .ok_or_else(|| format!("cannot build the type {ty}"))?;
+        if self.parallel_bodies.is_empty() {
+            created.push(alloca);
+        }
+        let buffer = alloca.result(0).ok_or("memref.alloca without result")?;
+        let mut fill_point = at;
+        let mut guard = None;
+        if !conds.is_empty() {
+            let header = self.map_header(&dims);
+            let then = self.affine_if(&header, &conds, &operands, at, created)?;
+            fill_point = Point::End(then);
+            guard = Some(then);
+        }
+        // for blocks { for k { slots } }: each block's panel written in
+        // order.
+        let b_lower = [block.lower.clone()];
+        let (lmap, umap) = self.bound_maps(&b_lower, &block.upper, &dims)?;
+        let (b_op, b_loop) = affine_for(&self.b, fill_point, lmap, umap, &operands, &[])?;
+        if matches!(fill_point, Point::Before(_)) {
+            created.push(b_op);
+        }
+        self.ivs[block.dim] = Some(b_loop.arg(0).ok_or("loop without induction variable")?);
+        let (dims, operands) = self.operands();
+        let (lmap, umap) = self.bound_maps(&plan.lower, &plan.upper, &dims)?;
+        let (_, k_loop) = affine_for(&self.b, Point::End(b_loop), lmap, umap, &operands, &[])?;
+        self.ivs[plan.k_dim] = Some(k_loop.arg(0).ok_or("loop without induction variable")?);
+        let lead = (block.dim, block.lower.row.clone());
+        let fill_at = Point::End(k_loop);
+        let mut result = Ok(());
+        for (q, slot) in plan.slots.iter().enumerate() {
+            result = self.hoisted_value(
+                slot,
+                buffer,
+                plan.k_dim,
+                plan.size,
+                Some(&lead),
+                q,
+                fill_at,
+                created,
+            );
+            if result.is_err() {
+                break;
+            }
+        }
+        self.ivs[block.dim] = None;
+        self.ivs[plan.k_dim] = None;
+        result?;
+        self.b.create(fill_at, "affine.yield", &[], 0, &[], &[]);
+        self.b
+            .create(Point::End(b_loop), "affine.yield", &[], 0, &[], &[]);
+        if let Some(then) = guard {
+            self.b
+                .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
+        }
+        self.packed_loops += 1;
+        self.pack = Some(Hoist {
+            node: plan.node,
+            active: false,
+            instances: plan.instances,
+            next: 0,
+            buffer,
+            k_dim: plan.k_dim,
+            size: plan.size,
+            block: Some(lead),
+        });
+        Ok(true)
     }
 
     /// Computes `slot`'s operation at its instance (the loads below it and
@@ -575,6 +1036,7 @@ impl Emitter<'_> {
         buffer: Val,
         k: usize,
         size: i64,
+        block: Option<&(usize, Row)>,
         q: usize,
         at: Point,
         created: &mut Vec<Op>,
@@ -624,7 +1086,17 @@ impl Emitter<'_> {
             .result(0)
             .and_then(|r| map.get(&r.key()).copied())
             .ok_or("internal error: hoisted value not computed")?;
-        self.buffer_access(buffer, k, size, q, Some(v), at, created)?;
+        self.buffer_access(buffer, k, size, block, q, Some(v), at, created)?;
         Ok(())
     }
+}
+
+/// The bytes of one value of the scalar type `ty` (`f64`, `i32`, `index`),
+/// `None` for other types.
+fn element_bytes(ty: &str) -> Option<i64> {
+    if ty == "index" {
+        return Some(8);
+    }
+    let bits: i64 = ty.strip_prefix(['f', 'i'])?.parse().ok()?;
+    (bits > 0 && bits % 8 == 0).then_some(bits / 8)
 }

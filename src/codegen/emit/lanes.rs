@@ -304,7 +304,13 @@ impl Emitter<'_> {
         let ([lo], [hi]) = (lower, upper) else {
             return Ok(None);
         };
-        if v < 2 || lo.div != 1 || hi.div != 1 || self.in_kernel() || self.hoist.is_some() {
+        if v < 2
+            || lo.div != 1
+            || hi.div != 1
+            || self.in_kernel()
+            || self.hoist.is_some()
+            || self.pack.is_some()
+        {
             return Ok(None);
         }
         // V copies: lets of one lane dimension.

@@ -173,16 +173,25 @@ struct Emitter<'a> {
     /// operands are computed once per block row (see
     /// [`Emitter::hoisted_operands`]).
     hoist_dims: Vec<(usize, usize)>,
+    /// Register tiles: (the dimension of the blocks' rows, of the blocks of
+    /// the vector loop, of the loop inside the tile), whose row-invariant
+    /// operands are packed once per tile (see [`Emitter::packed_operands`]).
+    pack_dims: Vec<(usize, usize, usize)>,
     /// Per statement, the tile size of its register tile's inner loop.
     r_size: Vec<i64>,
     /// While a loop over such blocks is emitted: the buffer of the
     /// operands and where they go.
     hoist: Option<Hoist>,
+    /// While a loop over the blocks' rows is emitted: the buffer of packed
+    /// operands and where they go.
+    pack: Option<Hoist>,
     /// The bodies of the `affine.parallel` loops around the current point,
     /// innermost last.
     parallel_bodies: Vec<crate::ffi::ir::Block>,
     /// Loops over blocks given a buffer of hoisted operands so far.
     hoisted_loops: usize,
+    /// Loops over block rows given a buffer of packed operands so far.
+    packed_loops: usize,
     /// The arrays whose cells kernels keep in registers across a thread's
     /// sequential loop (scalar replacement inside a kernel), by name.
     kernel_registers: Vec<String>,
@@ -211,6 +220,9 @@ pub struct Emitted {
     /// Loops over register-tile blocks whose block-invariant operands are
     /// computed once per block row.
     pub hoisted_loops: usize,
+    /// Loops over register-tile block rows whose row-invariant operands are
+    /// packed once, before them.
+    pub packed_loops: usize,
     /// For a GPU: the arrays whose cells the kernels keep in registers
     /// across a thread's sequential loop (per-thread accumulators), for the
     /// remark.
@@ -240,6 +252,10 @@ type Instances = Vec<(usize, Vec<Row>)>;
 /// inner loop over `hoist_dims.1` that do not change from block to block
 /// computed once, before them: see `emit/hoist.rs`;
 /// `r_size` gives each statement's tile size of that inner loop.
+/// Loops over the dimensions `pack_dims.0` (the blocks' rows) get the
+/// operands of the loop over `pack_dims.2` inside their blocks over
+/// `pack_dims.1` that do not change from row to row copied once, before
+/// them, into a contiguous buffer: see `emit/hoist.rs`.
 /// With `carry_all`, on a CPU, the cells that an innermost loop's body
 /// loads and stores again and again are forwarded inside it: see
 /// `emit/forward.rs`.
@@ -256,6 +272,7 @@ pub fn emit(
     n_dims: usize,
     carry_dims: &[usize],
     hoist_dims: &[(usize, usize)],
+    pack_dims: &[(usize, usize, usize)],
     r_size: &[i64],
     carry_all: bool,
     lanes: (&[usize], i64),
@@ -332,10 +349,13 @@ pub fn emit(
         carry_dims: carry_dims.to_vec(),
         carry: None,
         hoist_dims: hoist_dims.to_vec(),
+        pack_dims: pack_dims.to_vec(),
         r_size: r_size.to_vec(),
         hoist: None,
+        pack: None,
         parallel_bodies: Vec::new(),
         hoisted_loops: 0,
+        packed_loops: 0,
         kernel_registers: Vec::new(),
         carry_all,
         divs: tree.divs.clone(),
@@ -404,6 +424,7 @@ pub fn emit(
     Ok(Emitted {
         created,
         hoisted_loops: e.hoisted_loops,
+        packed_loops: e.packed_loops,
         kernel_registers: e.kernel_registers,
         launches,
         copies,
@@ -739,6 +760,28 @@ impl Emitter<'_> {
                 body,
                 ..
             } => {
+                // A loop over the blocks' rows of a register tile: its
+                // blocks' row-invariant operands packed before it.
+                let mut packing = false;
+                if self.pack.is_none() && self.hoist.is_none() {
+                    if let Some(&(_, jd, k)) = self.pack_dims.iter().find(|(r, _, _)| r == dim) {
+                        if let Some(plan) =
+                            self.packed_operands(*dim, jd, k, (lower, upper), body)?
+                        {
+                            packing = self.fill_packed(plan, lower, upper, at, created)?;
+                        }
+                    }
+                }
+                if packing {
+                    let r =
+                        self.plain_or_sequential(*dim, lower, upper, *parallel, body, at, created);
+                    let p = self.pack.take();
+                    r?;
+                    if p.is_some_and(|p| !p.in_step()) {
+                        return Err("internal error: packed-operand instances out of step".into());
+                    }
+                    return Ok(());
+                }
                 if self.hoist.is_none() {
                     if let Some(&(_, k)) = self.hoist_dims.iter().find(|(b, _)| b == dim) {
                         if let Some(plan) = self.hoisted_operands(*dim, k, (lower, upper), body)? {
@@ -752,17 +795,26 @@ impl Emitter<'_> {
                         h.set_active(true);
                     }
                 }
-                let r = if !*parallel
-                    && (self.carry_all || self.carry_dims.contains(dim))
-                    && self.carry.is_none()
-                {
-                    self.sequential_loop(*dim, lower, upper, body, at, created)
-                } else {
-                    self.plain_loop(*dim, lower, upper, None, *parallel, body, at, created)
-                };
+                let reads_packed = self.pack.as_ref().is_some_and(|p| p.is_read_by(n));
+                if reads_packed {
+                    if let Some(p) = self.pack.as_mut() {
+                        p.start();
+                    }
+                }
+                let r = self.plain_or_sequential(*dim, lower, upper, *parallel, body, at, created);
                 if reads_hoisted {
                     if let Some(h) = self.hoist.as_mut() {
                         h.set_active(false);
+                    }
+                }
+                if reads_packed {
+                    if let Some(p) = self.pack.as_mut() {
+                        p.set_active(false);
+                        if !p.in_step() {
+                            return Err(
+                                "internal error: packed-operand instances out of step".into()
+                            );
+                        }
                     }
                 }
                 r
@@ -781,6 +833,27 @@ impl Emitter<'_> {
                 r
             }
             Node::Stmt { stmt, iters } => self.statement(*stmt, iters, at, created),
+        }
+    }
+
+    /// A loop over `dim` around `body`: with carried cells when it is a
+    /// sequential loop over one of `carry_dims` (all, with `carry_all`)
+    /// outside any other such loop, else plain.
+    #[allow(clippy::too_many_arguments)]
+    fn plain_or_sequential(
+        &mut self,
+        dim: usize,
+        lower: &[Bound],
+        upper: &[Bound],
+        parallel: bool,
+        body: &Node,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        if !parallel && (self.carry_all || self.carry_dims.contains(&dim)) && self.carry.is_none() {
+            self.sequential_loop(dim, lower, upper, body, at, created)
+        } else {
+            self.plain_loop(dim, lower, upper, None, parallel, body, at, created)
         }
     }
 

@@ -355,6 +355,17 @@ fn rewrite(
         } else {
             Vec::new()
         };
+        // The blocks' rows, the blocks of the vector loop, the loop inside
+        // the tile.
+        let pack_dims: Vec<(usize, usize, usize)> = if options.pack {
+            plan.register_tiles
+                .iter()
+                .filter(|&&(u, _, _)| u >= 3)
+                .map(|&(u, _, _)| (u - 3, u - 2, u - 1))
+                .collect()
+        } else {
+            Vec::new()
+        };
         // Contraction flags on the SCoP's own operations, which every
         // statement instance of the new nests is cloned from.
         // On CPUs, statements bound by the latency of a chain along their
@@ -387,6 +398,7 @@ fn rewrite(
             plan.dims.len(),
             &carry_dims,
             &hoist_dims,
+            &pack_dims,
             &plan.register_r_size,
             options.scalar_replace,
             (&plan.lane_dims, plan.lane_size),
@@ -405,7 +417,7 @@ fn rewrite(
                 if gpu.is_none() {
                     roots.extend(scop.arrays.iter().map(|a| a.root().key()));
                 }
-                (done.hoisted_loops, done.launches, done.copies, done.kernel_registers, done.shared)
+                ((done.hoisted_loops, done.packed_loops), done.launches, done.copies, done.kernel_registers, done.shared)
             }
             Err(e) => {
                 diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
@@ -423,10 +435,17 @@ fn rewrite(
             if guards == 1 { "" } else { "s" }
         )];
         what.extend(plan.notes.iter().cloned());
+        let (hoisted, packed) = hoisted;
         if hoisted > 0 {
             what.push(format!(
                 "block-invariant operands computed once per block row ({hoisted} loop{})",
                 if hoisted == 1 { "" } else { "s" }
+            ));
+        }
+        if packed > 0 {
+            what.push(format!(
+                "row-invariant operands packed once per tile ({packed} loop{})",
+                if packed == 1 { "" } else { "s" }
             ));
         }
         what.extend(fallback_note);

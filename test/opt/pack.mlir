@@ -1,0 +1,253 @@
+// Packing of a register tile's row-invariant operands: the values its
+// blocks read that do not change from one block row to the next (gemm's
+// B[k][j], which depends on k and j only) are copied once per tile, before
+// the loop over the block rows, into a buffer on the stack laid out block
+// by block ([block][k mod T][lane]), and the blocks read them from there:
+// one contiguous panel per block instead of one row of B per value of k.
+// Where the blocks already read each operand as whole vectors in place
+// (B's lanes side by side), the copy pays only for 16 rows of blocks or
+// more; where the lanes come from different rows (A[j][k]: a gather), from
+// 4. The results must be identical, digit for digit (2 threads), with full
+// and partial blocks, with and without parallel loops, packed or not.
+//
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 tile-sizes=16,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=FEW
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} pack=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %polyrs-runner --threads=2 %s > %t.before
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' | %polyrs-runner --threads=2 - > %t.after
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=2,4 tile-sizes=16,256,32 profitability=false' | %polyrs-runner --threads=2 - > %t.few
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=3,4 tile-sizes=48,256,32 profitability=false' | %polyrs-runner --threads=2 - > %t.partial
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} parallel=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' | %polyrs-runner --threads=2 - > %t.seq
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} contract=false' | %polyrs-runner --threads=2 - > %t.default
+// RUN: %polyrs-opt %s --poly-opt='cpu=znver3 threads=2 contract=false' | %polyrs-runner --threads=2 - > %t.avx2
+// RUN: diff %t.before %t.after
+// RUN: diff %t.before %t.few
+// RUN: diff %t.before %t.partial
+// RUN: diff %t.before %t.seq
+// RUN: diff %t.before %t.default
+// RUN: diff %t.before %t.avx2
+// RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
+// SUMS-COUNT-5: {{^-?[0-9]+$}}
+// SUMS-NOT: {{.}}
+// The same with the packed blocks' partial rows (3x4 blocks in tiles of 48
+// rows: 16 rows of blocks, the last partial):
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=3,4 tile-sizes=48,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=PARTIAL
+// PARTIAL: pack.mlir:70:3: remark: poly-opt: {{.*}}register tile 3x4; {{.*}}; row-invariant operands packed once per tile (1 loop)
+
+// CHECK: pack.mlir:70:3: remark: poly-opt: {{.*}}register tile 2x4; {{.*}}; block-invariant operands computed once per block row (1 loop); row-invariant operands packed once per tile (1 loop); legality verified
+// FEW: pack.mlir:70:3: remark: poly-opt: {{.*}}register tile 2x4; band of 3 loops tiled 16x256x32; block-invariant operands computed once per block row (1 loop); legality verified
+// OFF-NOT: packed
+// CHECK-LABEL: func.func @gemm
+// The buffer, 16 blocks of 4 lanes by 32 values of k, in the parallel body:
+// CHECK:      affine.parallel
+// CHECK-NEXT: memref.alloca() : memref<32x2xf64>
+// CHECK-NEXT: %[[BUF:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16x32x4xf64>
+// The copy, for each tile of k, before the loop over the rows of blocks:
+// CHECK-NEXT: affine.for %[[KT:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 16 {
+// CHECK-NEXT: affine.for %[[K:.*]] = #{{.*}}(%[[KT]]) to #{{.*}}(%[[KT]]) {
+// CHECK-NEXT: %[[B0:.*]] = affine.load %arg1[%[[K]], %[[J]] * 4]
+// CHECK-NEXT: affine.store %[[B0]], %[[BUF]][%[[J]], %[[K]] mod 32, 0]
+// CHECK-NEXT: %[[B1:.*]] = affine.load %arg1[%[[K]], %[[J]] * 4 + 1]
+// CHECK-NEXT: affine.store %[[B1]], %[[BUF]][%[[J]], %[[K]] mod 32, 1]
+// CHECK:      affine.store %{{.*}}, %[[BUF]][%[[J]], %[[K]] mod 32, 3]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// The blocks read B's panel from the buffer, B itself not at all:
+// CHECK-NEXT: affine.for %[[I:.*]] =
+// CHECK:      affine.for %[[J2:.*]] = 0 to 16 {
+// CHECK:      affine.for %[[K2:.*]] = {{.*}} iter_args(
+// CHECK-NOT:  %arg1[
+// CHECK:      affine.load %[[BUF]][%[[J2]], %[[K2]] mod 32, 0]
+// CHECK-NOT:  %arg1[
+// CHECK:      affine.load %[[BUF]][%[[J2]], %[[K2]] mod 32, 3]
+// CHECK-NOT:  %arg1[
+// CHECK:      affine.yield
+// FEW-LABEL:  func.func @gemm
+// FEW-NOT:    memref.alloca() {alignment = 64 : i64}
+// FEW:        return
+func.func @gemm(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>, %alpha: f64) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = 0 to 64 {
+        %a = affine.load %A[%i, %k] : memref<64x64xf64>
+        %s = arith.mulf %alpha, %a : f64
+        %b = affine.load %B[%k, %j] : memref<64x64xf64>
+        %p = arith.mulf %s, %b : f64
+        %c = affine.load %C[%i, %j] : memref<64x64xf64>
+        %r = arith.addf %c, %p : f64
+        affine.store %r, %C[%i, %j] : memref<64x64xf64>
+      }
+    }
+  }
+  return
+}
+
+// alpha * B[k][j] (row-invariant arithmetic): the copy computes it.
+// CHECK-LABEL: func.func @scaled
+// CHECK:       %[[BUF:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16x32x4xf64>
+// CHECK:       %[[B0:.*]] = affine.load %arg1[
+// CHECK-NEXT:  %[[S0:.*]] = arith.mulf %arg3, %[[B0]] : f64
+// CHECK-NEXT:  affine.store %[[S0]], %[[BUF]][
+// CHECK:       iter_args(
+// CHECK-NOT:   %arg1[
+// CHECK:       affine.yield
+func.func @scaled(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>, %alpha: f64) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = 0 to 64 {
+        %b = affine.load %B[%k, %j] : memref<64x64xf64>
+        %s = arith.mulf %alpha, %b : f64
+        %a = affine.load %A[%i, %k] : memref<64x64xf64>
+        %p = arith.mulf %a, %s : f64
+        %c = affine.load %C[%i, %j] : memref<64x64xf64>
+        %r = arith.addf %c, %p : f64
+        affine.store %r, %C[%i, %j] : memref<64x64xf64>
+      }
+    }
+  }
+  return
+}
+
+// A[j][k]: the block's lanes come from four rows of A (a gather in place);
+// packed side by side, even with 8 rows of blocks.
+// CHECK-LABEL: func.func @rows
+// CHECK:       %[[BUF:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16x32x4xf64>
+// CHECK:       affine.load %arg0[%[[J:.*]] * 4, %[[K:.*]]]
+// CHECK-NEXT:  affine.store %{{.*}}, %[[BUF]][%[[J]], %[[K]] mod 32, 0]
+// CHECK-NEXT:  affine.load %arg0[%[[J]] * 4 + 1, %[[K]]]
+// CHECK-NEXT:  affine.store %{{.*}}, %[[BUF]][%[[J]], %[[K]] mod 32, 1]
+// FEW-LABEL:   func.func @rows
+// FEW:         memref.alloca() {alignment = 64 : i64} : memref<16x32x4xf64>
+func.func @rows(%A: memref<64x64xf64>, %C: memref<64x64xf64>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = 0 to 64 {
+        %a = affine.load %A[%i, %k] : memref<64x64xf64>
+        %b = affine.load %A[%j, %k] : memref<64x64xf64>
+        %p = arith.mulf %a, %b : f64
+        %c = affine.load %C[%i, %j] : memref<64x64xf64>
+        %r = arith.addf %c, %p : f64
+        affine.store %r, %C[%i, %j] : memref<64x64xf64>
+      }
+    }
+  }
+  return
+}
+
+// B is written in the SCoP (after the product): its values may change, so
+// nothing is copied ahead.
+// CHECK-LABEL: func.func @written
+// CHECK-NOT:   memref.alloca() {alignment = 64 : i64}
+// CHECK:       return
+func.func @written(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>, %alpha: f64) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = 0 to 64 {
+        %a = affine.load %A[%i, %k] : memref<64x64xf64>
+        %b = affine.load %B[%k, %j] : memref<64x64xf64>
+        %p = arith.mulf %a, %b : f64
+        %c = affine.load %C[%i, %j] : memref<64x64xf64>
+        %r = arith.addf %c, %p : f64
+        affine.store %r, %C[%i, %j] : memref<64x64xf64>
+      }
+    }
+  }
+  affine.for %k = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      %b = affine.load %B[%k, %j] : memref<64x64xf64>
+      %d = arith.addf %b, %alpha : f64
+      affine.store %d, %B[%k, %j] : memref<64x64xf64>
+    }
+  }
+  return
+}
+
+// A triangle (j <= i): the blocks' loop depends on the row; no copy where
+// it does (the results are checked).
+func.func @triangle(%A: memref<64x64xf64>, %C: memref<64x64xf64>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to affine_map<(d0) -> (d0 + 1)>(%i) {
+      affine.for %k = 0 to 64 {
+        %a = affine.load %A[%i, %k] : memref<64x64xf64>
+        %b = affine.load %A[%j, %k] : memref<64x64xf64>
+        %p = arith.mulf %a, %b : f64
+        %c = affine.load %C[%i, %j] : memref<64x64xf64>
+        %r = arith.addf %c, %p : f64
+        affine.store %r, %C[%i, %j] : memref<64x64xf64>
+      }
+    }
+  }
+  return
+}
+
+func.func private @printI64(i64)
+func.func private @printNewline()
+
+func.func @fill(%A: memref<64x64xf64>, %seed: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c7 = arith.constant 7.0 : f64
+  scf.for %i = %c0 to %c64 step %c1 {
+    scf.for %j = %c0 to %c64 step %c1 {
+      %v = affine.apply affine_map<(d0, d1)[s0] -> ((d0 * 7 + d1 * 3 + s0) mod 11)>(%i, %j)[%seed]
+      %vi = arith.index_cast %v : index to i64
+      %vf = arith.sitofp %vi : i64 to f64
+      %w = arith.divf %vf, %c7 : f64
+      memref.store %w, %A[%i, %j] : memref<64x64xf64>
+    }
+  }
+  return
+}
+
+// Prints the bits of Σ C[i][j] · (1 + (i + 2j) mod 5).
+func.func @sum(%A: memref<64x64xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant 0.0 : f64
+  %s = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %z) -> (f64) {
+    %r = scf.for %j = %c0 to %c64 step %c1 iter_args(%a2 = %acc) -> (f64) {
+      %v = memref.load %A[%i, %j] : memref<64x64xf64>
+      %w = affine.apply affine_map<(d0, d1) -> ((d0 + d1 * 2) mod 5 + 1)>(%i, %j)
+      %wi = arith.index_cast %w : index to i64
+      %wf = arith.sitofp %wi : i64 to f64
+      %p = arith.mulf %v, %wf : f64
+      %n2 = arith.addf %a2, %p : f64
+      scf.yield %n2 : f64
+    }
+    scf.yield %r : f64
+  }
+  %bits = arith.bitcast %s : f64 to i64
+  func.call @printI64(%bits) : (i64) -> ()
+  func.call @printNewline() : () -> ()
+  return
+}
+
+func.func @main() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
+  %alpha = arith.constant 1.3 : f64
+  %A = memref.alloc() : memref<64x64xf64>
+  %B = memref.alloc() : memref<64x64xf64>
+  %C = memref.alloc() : memref<64x64xf64>
+  func.call @fill(%A, %c1) : (memref<64x64xf64>, index) -> ()
+  func.call @fill(%B, %c2) : (memref<64x64xf64>, index) -> ()
+  func.call @fill(%C, %c5) : (memref<64x64xf64>, index) -> ()
+  func.call @gemm(%A, %B, %C, %alpha) : (memref<64x64xf64>, memref<64x64xf64>, memref<64x64xf64>, f64) -> ()
+  func.call @sum(%C) : (memref<64x64xf64>) -> ()
+  func.call @scaled(%A, %B, %C, %alpha) : (memref<64x64xf64>, memref<64x64xf64>, memref<64x64xf64>, f64) -> ()
+  func.call @sum(%C) : (memref<64x64xf64>) -> ()
+  func.call @rows(%A, %C) : (memref<64x64xf64>, memref<64x64xf64>) -> ()
+  func.call @sum(%C) : (memref<64x64xf64>) -> ()
+  func.call @written(%A, %B, %C, %alpha) : (memref<64x64xf64>, memref<64x64xf64>, memref<64x64xf64>, f64) -> ()
+  func.call @sum(%C) : (memref<64x64xf64>) -> ()
+  func.call @triangle(%B, %C) : (memref<64x64xf64>, memref<64x64xf64>) -> ()
+  func.call @sum(%C) : (memref<64x64xf64>) -> ()
+  memref.dealloc %A : memref<64x64xf64>
+  memref.dealloc %B : memref<64x64xf64>
+  memref.dealloc %C : memref<64x64xf64>
+  return
+}
