@@ -116,6 +116,10 @@ PIPELINES = {
     "polyrs-rt35": ["--poly-opt=tile-sizes=15 register-tile-sizes=3,5 profitability=false"],
     "polyrs-rt-t48": ["--poly-opt=tile-sizes=8,48 profitability=false"],
     "polyrs-nort": ["--poly-opt=register-tile=false"],
+    # Packed row-invariant operands on small kernels: 2x4 blocks, 16 rows
+    # of blocks per tile, tiles of 8 along k (gemm, 2mm, 3mm, symm, syrk,
+    # syr2k; partial tiles and blocks at SMALL's sizes).
+    "polyrs-pack": ["--poly-opt=tile-sizes=32,16,8 register-tile-sizes=2,4 profitability=false"],
     # The default tile sizes of register-tiled bands (whole vector loops,
     # one parallel tile per thread) on every kernel, tuned for 2 threads and
     # for 3 (tiles that split the rows unevenly, partial blocks in them).
