@@ -197,9 +197,9 @@ impl Hoist {
         self.next = 0;
     }
 
-    /// Every instance read its operands from the buffer.
+    /// Every instance read its operands from the buffer, or none did.
     pub(super) fn in_step(&self) -> bool {
-        self.next == self.instances.len()
+        self.next == 0 || self.next == self.instances.len()
     }
 }
 

@@ -775,12 +775,8 @@ impl Emitter<'_> {
                 if packing {
                     let r =
                         self.plain_or_sequential(*dim, lower, upper, *parallel, body, at, created);
-                    let p = self.pack.take();
-                    r?;
-                    if p.is_some_and(|p| !p.in_step()) {
-                        return Err("internal error: packed-operand instances out of step".into());
-                    }
-                    return Ok(());
+                    self.pack = None;
+                    return r;
                 }
                 if self.hoist.is_none() {
                     if let Some(&(_, k)) = self.hoist_dims.iter().find(|(b, _)| b == dim) {
@@ -810,6 +806,8 @@ impl Emitter<'_> {
                 if reads_packed {
                     if let Some(p) = self.pack.as_mut() {
                         p.set_active(false);
+                        // Each emission of its body (none: a loop that
+                        // never runs) reads every instance's operands.
                         if !p.in_step() {
                             return Err(
                                 "internal error: packed-operand instances out of step".into()
