@@ -175,6 +175,35 @@ fn inner_k_loop(body: &Node, k: usize, np: usize) -> Option<(&Node, Instances)> 
     best
 }
 
+/// [`inner_k_loop`]'s loop when it has no stride and its bounds are
+/// undivided and do not depend on the dimensions `not`: the loop, its
+/// instances and its bounds.
+fn k_loop_free_of<'n>(
+    body: &'n Node,
+    k: usize,
+    np: usize,
+    not: &[usize],
+) -> Option<(&'n Node, Instances, &'n [Bound], &'n [Bound])> {
+    let (node, instances) = inner_k_loop(body, k, np)?;
+    let Node::Loop {
+        lower,
+        upper,
+        stride: None,
+        ..
+    } = node
+    else {
+        return None;
+    };
+    if lower
+        .iter()
+        .chain(upper.iter())
+        .any(|b| b.div != 1 || not.iter().any(|&d| b.row[np + d] != 0))
+    {
+        return None;
+    }
+    Some((node, instances, lower, upper))
+}
+
 /// Slots of a buffer of operands computed ahead, per instance in emission
 /// order (the operation read from the buffer, its slot), and their
 /// element type.
@@ -397,25 +426,9 @@ impl Emitter<'_> {
             return Ok(None);
         }
         let np = self.np();
-        let Some((node, instances)) = inner_k_loop(body, k, np) else {
+        let Some((node, instances, lower, upper)) = k_loop_free_of(body, k, np, &[dim]) else {
             return Ok(None);
         };
-        let Node::Loop {
-            lower,
-            upper,
-            stride: None,
-            ..
-        } = node
-        else {
-            return Ok(None);
-        };
-        if lower
-            .iter()
-            .chain(upper.iter())
-            .any(|b| b.div != 1 || b.row[np + dim] != 0)
-        {
-            return Ok(None);
-        }
         let Some(size) = self.tile_size_of(&instances) else {
             return Ok(None);
         };
@@ -424,8 +437,8 @@ impl Emitter<'_> {
         };
         Ok(Some(HoistPlan {
             node: node as *const Node,
-            lower: lower.clone(),
-            upper: upper.clone(),
+            lower: lower.to_vec(),
+            upper: upper.to_vec(),
             slots,
             instances: per_instance,
             elem,
@@ -663,25 +676,10 @@ impl Emitter<'_> {
         let Some(extent) = extent.filter(|&e| e >= 1) else {
             return Ok(None);
         };
-        let Some((node, instances)) = inner_k_loop(b_body, k, np) else {
-            return Ok(None);
-        };
-        let Node::Loop {
-            lower,
-            upper,
-            stride: None,
-            ..
-        } = node
+        let Some((node, instances, lower, upper)) = k_loop_free_of(b_body, k, np, &[rows, blocks])
         else {
             return Ok(None);
         };
-        if lower
-            .iter()
-            .chain(upper.iter())
-            .any(|b| b.div != 1 || b.row[np + rows] != 0 || b.row[np + blocks] != 0)
-        {
-            return Ok(None);
-        }
         let Some(size) = self.tile_size_of(&instances) else {
             return Ok(None);
         };
@@ -702,8 +700,8 @@ impl Emitter<'_> {
         }
         Ok(Some(HoistPlan {
             node: node as *const Node,
-            lower: lower.clone(),
-            upper: upper.clone(),
+            lower: lower.to_vec(),
+            upper: upper.to_vec(),
             slots,
             instances: per_instance,
             elem,
