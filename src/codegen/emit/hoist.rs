@@ -210,6 +210,21 @@ fn k_loop_free_of<'n>(
 type Slots = (Vec<Slot>, Vec<Vec<(usize, usize)>>, String);
 
 impl Hoist {
+    /// The buffer of `plan`'s operands, read by its loop, not yet active;
+    /// `block`: the blocks' dimension and lower bound of a packed buffer.
+    fn new(plan: HoistPlan, buffer: Val, block: Option<(usize, Row)>) -> Hoist {
+        Hoist {
+            node: plan.node,
+            active: false,
+            instances: plan.instances,
+            next: 0,
+            buffer,
+            k_dim: plan.k_dim,
+            size: plan.size,
+            block,
+        }
+    }
+
     /// `n` is the loop whose instances read the buffer.
     pub(super) fn is_read_by(&self, n: &Node) -> bool {
         std::ptr::eq(n as *const Node, self.node)
@@ -893,16 +908,7 @@ impl Emitter<'_> {
                 .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
         }
         self.hoisted_loops += 1;
-        self.hoist = Some(Hoist {
-            node: plan.node,
-            active: false,
-            instances: plan.instances,
-            next: 0,
-            buffer,
-            k_dim: plan.k_dim,
-            size: plan.size,
-            block: None,
-        });
+        self.hoist = Some(Hoist::new(plan, buffer, None));
         let r = self.plain_loop(*dim, lower, upper, None, *parallel, body, inside, created);
         let h = self.hoist.take();
         r?;
@@ -920,7 +926,7 @@ impl Emitter<'_> {
     /// read it. False when that loop never runs (nothing done).
     pub(super) fn fill_packed(
         &mut self,
-        plan: HoistPlan,
+        mut plan: HoistPlan,
         lower: &[Bound],
         upper: &[Bound],
         at: Point,
@@ -928,6 +934,7 @@ impl Emitter<'_> {
     ) -> Result<bool, EmitError> {
         let block = plan
             .block
+            .take()
             .ok_or("internal error: packing without a loop over blocks")?;
         let (dims, operands) = self.operands();
         let pairs = !lower.is_empty() && !upper.is_empty();
@@ -1012,16 +1019,7 @@ impl Emitter<'_> {
                 .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
         }
         self.packed_loops += 1;
-        self.pack = Some(Hoist {
-            node: plan.node,
-            active: false,
-            instances: plan.instances,
-            next: 0,
-            buffer,
-            k_dim: plan.k_dim,
-            size: plan.size,
-            block: Some(lead),
-        });
+        self.pack = Some(Hoist::new(plan, buffer, Some(lead)));
         Ok(true)
     }
 
