@@ -24,7 +24,13 @@ pub(super) enum Rejected {
 
 /// Checks `plan` against `deps`.
 pub(super) fn run(scop: &Scop, deps: &[Dependence], plan: &Plan) -> Result<(), Rejected> {
-    let failed = |e: ScheduleError| Rejected::Failed(format!("the legality check failed: {e}"));
+    let failed = |e: ScheduleError| {
+        Rejected::Failed(match e {
+            // The error's own text would say "legality check failed" again.
+            ScheduleError::Math(m) => format!("the legality check failed: {m}"),
+            e => format!("the legality check failed: {e}"),
+        })
+    };
     let mut bad = verify(scop, deps, &plan.schedule).map_err(failed)?;
     for (k, d) in plan.dims.iter().enumerate() {
         if d.parallel && bad.is_empty() {
