@@ -10,6 +10,9 @@ a shrinker for the failures, and a campaign of malformed inputs.
         ok            same results, every SCoP transformed
         unchanged     same results, some SCoP left unchanged (the remark's
                       reason is recorded; BY_DESIGN reasons are counted apart)
+        inexact       with contract=true, other results on a program whose
+                      arithmetic rounds (fused multiply-adds may change them;
+                      see OPTION_SETS): not a failure, not compared
         wrong         the transformed program computes other results
         internal      a diagnostic says "internal error"
         panic         polyrs-opt panicked or died on a signal
@@ -93,6 +96,15 @@ OPTION_SETS = collections.OrderedDict([
     ("avx2", "cpu=znver3 threads=2"),
     ("skx-t3", "cpu=skylake-avx512 threads=3"),
     ("sse-r8", "cpu=x86-64 vector-registers=8 l2-cache=128"),
+    # FMA contraction allowed (contract=true): programs drawn with dyadic
+    # initial values (gen.INIT_DENOMINATOR), compared bit for bit when
+    # their arithmetic is exact (then a fused multiply-add rounds nothing
+    # away); the others are compiled and run, their results not compared
+    # (class "inexact" when they differ). Outside the default rotation:
+    # `--options-set contract --options-set contract-avx2 ...`.
+    ("contract", "contract=true"),
+    ("contract-avx2", "contract=true cpu=znver3 threads=2"),
+    ("contract-rt", "contract=true tile-sizes=15 register-tile-sizes=3,5"),
     # The GPU target, run in the CPU emulation (polyrs-runner
     # --gpu=emulate): default blocks, odd blocks with partial tiles, and
     # host-registered memory. Outside the default rotation too:
@@ -113,7 +125,30 @@ BY_DESIGN = [
     ("no profitable transformation", r"no profitable transformation"),
 ]
 
+PASSING = ["ok", "unchanged", "inexact"]
 FAILURES = ["wrong", "panic", "internal", "bad-exit", "timeout", "no-lower", "gen"]
+
+
+def contracts(opts):
+    """Whether the option set's text allows FMA contraction."""
+    return "contract=true" in options_text(opts).split()
+
+
+def prepared(prog, opts):
+    """PROG as a case of the option set OPTS runs it: with dyadic initial
+    values when OPTS allow contraction (kept when the program has them)."""
+    if contracts(opts) and "init" not in prog:
+        prog = dict(prog, init="dyadic")
+    return prog
+
+
+def expectations(prog, opts):
+    """The oracle's checksums of PROG, and whether the transformed
+    program's results are compared bit for bit under OPTS: always, unless
+    OPTS allow contraction and some operation of PROG rounds."""
+    if contracts(opts):
+        return gen.oracle_exact(prog)
+    return gen.oracle(prog), True
 
 
 def bin_dir_default():
@@ -184,12 +219,14 @@ class Tools:
         self.run_limit = run_limit
 
 
-def classify(tools, text, opts, work, run_programs=True, expected=None):
+def classify(tools, text, opts, work, run_programs=True, expected=None, compare=True):
     """Runs one program through the differential check. Returns a dict:
     class, detail, scops (list of (status, reason)), compile seconds,
     stderr of poly-opt. Without `run_programs`, only poly-opt runs: the
     class is then None unless poly-opt's exit and diagnostics decide it
-    (internal, panic, bad-exit, timeout), or "unchanged"/"ok"."""
+    (internal, panic, bad-exit, timeout), or "unchanged"/"ok". Without
+    `compare`, results that differ from the untransformed program's are
+    "inexact" instead of "wrong" (see `expectations`)."""
     src = os.path.join(work, "case.mlir")
     with open(src, "w") as f:
         f.write(text)
@@ -248,6 +285,11 @@ def classify(tools, text, opts, work, run_programs=True, expected=None):
         res["class"] = "no-lower"
         res["detail"] = "the transformed program does not run: " + (err2.strip().splitlines() or ["timeout"])[-1]
         return res
+    if got != ref and not compare:
+        res["class"] = "inexact"
+        res["detail"] = "checksums differ under contraction, the arithmetic rounding: got %s, untransformed %s" % (
+            got.split(), ref.split())
+        return res
     if got != ref:
         res["class"] = "wrong"
         res["detail"] = "checksums differ: got %s, expected %s" % (got.split(), ref.split())
@@ -300,6 +342,11 @@ def load_prog(args):
         gen.fit_arrays(prog)
         return prog
     return gen.generate(args.seed, args.family)
+
+
+def load_case(args):
+    """The program of `check` or `shrink`, prepared for its options."""
+    return prepared(load_prog(args), args.options)
 
 
 # ---------------------------------------------------------------------------
@@ -575,7 +622,8 @@ def shrink(tools, prog, opts, target, work, log=print, budget_s=600):
             if size(cand) >= size(best):
                 continue  # not smaller (an array fit can undo a step)
             tries += 1
-            res = classify(tools, gen.module_text(cand), opts, work, run_programs=not quick)
+            res = classify(tools, gen.module_text(cand), opts, work, run_programs=not quick,
+                           compare=not contracts(opts) or expectations(cand, opts)[1])
             if key(res) == target:
                 best = cand
                 improved = True
@@ -598,9 +646,10 @@ def shrink(tools, prog, opts, target, work, log=print, budget_s=600):
 def case(tools, seed, names, out, bin_dir, do_shrink, family="mixed"):
     name = option_set_for(seed, names)
     opts = OPTION_SETS[name]
-    prog = gen.generate(seed, family)
+    prog = prepared(gen.generate(seed, family), opts)
+    expected, compare = expectations(prog, opts)
     with tempfile.TemporaryDirectory(prefix="polyrs-fuzz-") as work:
-        res = classify(tools, gen.module_text(prog), opts, work, expected=gen.oracle(prog))
+        res = classify(tools, gen.module_text(prog), opts, work, expected=expected, compare=compare)
         saved = None
         if res["class"] in FAILURES:
             saved = save_failure(out, seed, opts, prog, res, bin_dir)
@@ -614,7 +663,7 @@ def case(tools, seed, names, out, bin_dir, do_shrink, family="mixed"):
                 with open(os.path.join(saved, "shrunk.json"), "w") as f:
                     json.dump(small, f)
     return {"seed": seed, "set": name, "class": res["class"], "detail": res["detail"],
-            "scops": res["scops"], "compile_s": res["compile_s"], "saved": saved,
+            "scops": res["scops"], "compile_s": res["compile_s"], "saved": saved, "compared": compare,
             "statements": gen.count_statements(prog)}
 
 
@@ -624,8 +673,13 @@ def table(results, by_design_only=False):
     counts = collections.Counter(r["class"] for r in results)
     lines.append("| outcome | programs |")
     lines.append("|---|---|")
-    for c in ["ok", "unchanged"] + FAILURES:
+    for c in PASSING + FAILURES:
         lines.append("| %s | %d (%.1f %%) |" % (c, counts.get(c, 0), 100.0 * counts.get(c, 0) / max(n, 1)))
+    fused = [r for r in results if contracts(OPTION_SETS[r["set"]])]
+    if fused:
+        lines.append("")
+        lines.append("contract=true: %d programs, %d of them exact and compared bit for bit" % (
+            len(fused), sum(1 for r in fused if r.get("compared", True))))
     # SCoPs.
     scops = [s for r in results for s in r["scops"]]
     unchanged = [m for s, m in scops if s == "unchanged"]
@@ -652,13 +706,13 @@ def table(results, by_design_only=False):
     for r in results:
         per_set[r["set"]][r["class"]] += 1
     lines.append("")
-    lines.append("| option set | options | " + " | ".join(["ok", "unchanged"] + FAILURES) + " |")
-    lines.append("|---|---|" + "---|" * (2 + len(FAILURES)))
+    lines.append("| option set | options | " + " | ".join(PASSING + FAILURES) + " |")
+    lines.append("|---|---|" + "---|" * (len(PASSING) + len(FAILURES)))
     for s in OPTION_SETS:
         if s in per_set:
             c = per_set[s]
             lines.append("| %s | `%s` | " % (s, options_text(OPTION_SETS[s]) or "(defaults)") +
-                         " | ".join(str(c.get(k, 0)) for k in ["ok", "unchanged"] + FAILURES) + " |")
+                         " | ".join(str(c.get(k, 0)) for k in PASSING + FAILURES) + " |")
     return "\n".join(lines)
 
 
@@ -717,14 +771,20 @@ def cmd_run(args):
     if args.max_unchanged is not None and frac > args.max_unchanged:
         print("unchanged SCoPs (not by design): %.2f %% > %.2f %%" % (frac, args.max_unchanged))
         failed += 1
+    fused = [r for r in results if contracts(OPTION_SETS[r["set"]])]
+    compared = 100.0 * sum(1 for r in fused if r["compared"]) / max(len(fused), 1)
+    if fused and args.min_compared is not None and compared < args.min_compared:
+        print("contract=true programs compared bit for bit: %.2f %% < %.2f %%" % (compared, args.min_compared))
+        failed += 1
     return 1 if failed else 0
 
 
 def cmd_check(args):
     tools = Tools(args.bin_dir, args.compile_limit)
-    prog = load_prog(args)
+    prog = load_case(args)
+    expected, compare = expectations(prog, args.options)
     with tempfile.TemporaryDirectory(prefix="polyrs-fuzz-") as work:
-        res = classify(tools, gen.module_text(prog), args.options, work, expected=gen.oracle(prog))
+        res = classify(tools, gen.module_text(prog), args.options, work, expected=expected, compare=compare)
     print("class: %s" % res["class"])
     print("detail: %s" % res["detail"])
     print("poly-opt: %.3f s" % res["compile_s"])
@@ -734,9 +794,10 @@ def cmd_check(args):
 
 def cmd_shrink(args):
     tools = Tools(args.bin_dir, args.compile_limit)
-    prog = load_prog(args)
+    prog = load_case(args)
     with tempfile.TemporaryDirectory(prefix="polyrs-fuzz-") as work:
-        res = classify(tools, gen.module_text(prog), args.options, work)
+        res = classify(tools, gen.module_text(prog), args.options, work,
+                       compare=expectations(prog, args.options)[1])
         print("class: %s: %s" % (res["class"], res["detail"]))
         if res["class"] == "unchanged":
             target = ("unchanged", reason_key(res["detail"]))
@@ -988,6 +1049,9 @@ def main():
     p.add_argument("--table", help="write the table of outcomes here (markdown)")
     p.add_argument("--max-unchanged", type=float, default=None,
                    help="fail when more than this percentage of SCoPs is left unchanged (not by design)")
+    p.add_argument("--min-compared", type=float, default=None,
+                   help="fail when under this percentage of the programs run with contract=true is exact, "
+                        "compared bit for bit")
     p.add_argument("-v", "--verbose", action="store_true")
     p = sub.add_parser("check", help="one case")
     common(p)

@@ -36,6 +36,8 @@ Usage:
                                      gesummv's, bicg's, atax's shapes) or of
                                      the factor family (cholesky's, lu's and
                                      ludcmp's shapes)
+  fuzz/gen.py --seed N --init dyadic  the same with dyadic initial values
+                                     (the fuzzer's contract=true cases)
   fuzz/gen.py --from-json FILE       print the MLIR of a saved AST
 Only the Python 3 standard library is used.
 """
@@ -715,17 +717,43 @@ def walk_accesses(prog, visit):
     return count[0]
 
 
+# The denominator of the cells' initial values: (k * 37 + 101 * a + 11) mod
+# 997, over it, plus a + 0.5 for cell k of array a. A program's "init" field
+# picks it: 997 by default; "dyadic", 1024: every initial value then has at
+# most 14 significant bits, so that most programs' arithmetic is exact
+# (every sum, difference and product representable), and a fused
+# multiply-add computes what the multiply and the add apart compute. The
+# campaigns with contract=true draw their programs so (fuzz.py).
+INIT_DENOMINATOR = {None: 997, "dyadic": 1024}
+
+
+def init_denominator(prog):
+    return INIT_DENOMINATOR[prog.get("init")]
+
+
 def oracle(prog):
     """The checksums @main prints, computed by interpreting the program in
     Python (IEEE doubles, the same operations in the same order; MLIR's
     integer semantics for subscripts): an oracle independent of MLIR."""
+    return oracle_exact(prog, track=False)[0]
+
+
+def oracle_exact(prog, track=True):
+    """The oracle's checksums, and whether every operation of the program
+    was exact (its double result equal to the exact result of its double
+    operands, no infinity or NaN): then any contraction of a multiply and
+    an add into one fused multiply-add leaves every result as it is
+    (without `track`, not looked at: None)."""
     import struct
+    from fractions import Fraction
+    den = float(init_denominator(prog))
     arrays = []
     for a, arr in enumerate(prog["arrays"]):
         size = 1
         for d in arr["shape"]:
             size *= d
-        arrays.append([((k * 37 + 101 * a + 11) % 997) / 997.0 + float(a) + 0.5 for k in range(size)])
+        arrays.append([((k * 37 + 101 * a + 11) % 997) / den + float(a) + 0.5 for k in range(size)])
+    exact = [True if track else None]
 
     def flat(a, idx):
         k = 0
@@ -740,7 +768,14 @@ def oracle(prog):
         if op == "f":
             return float(v[1])
         x, y = value(v[1], env), value(v[2], env)
-        return x + y if op == "+" else x - y if op == "-" else x * y
+        r = x + y if op == "+" else x - y if op == "-" else x * y
+        if exact[0]:
+            if r != r or r in (float("inf"), float("-inf")):
+                exact[0] = False
+            else:
+                fx, fy = Fraction(x), Fraction(y)
+                exact[0] = Fraction(r) == (fx + fy if op == "+" else fx - fy if op == "-" else fx * fy)
+        return r
 
     def stmt(n, env):
         v = value(n["val"], env)
@@ -756,7 +791,7 @@ def oracle(prog):
         if acc >= 1 << 63:
             acc -= 1 << 64
         out.append(str(acc))
-    return out
+    return out, exact[0]
 
 
 def all_accesses(prog):
@@ -990,7 +1025,8 @@ class Printer:
         e("%z64 = arith.constant 0 : i64")
         e("%one64 = arith.constant 1 : i64")
         e("%p997 = arith.constant 997 : i64")
-        e("%f997 = arith.constant 997.0 : f64")
+        den = init_denominator(prog)
+        e("%%f%d = arith.constant %d.0 : f64" % (den, den))
         e("%half = arith.constant 0.5 : f64")
         e("%nan64 = arith.constant 9221120237041090560 : i64")
         names = []
@@ -1005,14 +1041,15 @@ class Printer:
             e("%s = memref.reinterpret_cast %s to offset: [0], sizes: [%d], strides: [1] : %s to memref<%dxf64>"
               % (flat, m, size, static_type(arr), size))
             e("%%sz%d = arith.constant %d : index" % (a, size))
-            # cell k = (k * 37 + 101 * a + 11) mod 997 / 997 + 0.5 + a: distinct per cell.
+            # cell k = (k * 37 + 101 * a + 11) mod 997 / den + 0.5 + a: distinct per cell
+            # (den: INIT_DENOMINATOR).
             e("scf.for %%k = %%c0 to %%sz%d step %%c1 {" % a)
             e("  %ki = arith.index_cast %k : index to i64")
             e("  %%km = arith.muli %%ki, %%c37_%d : i64" % a)
             e("  %%ka = arith.addi %%km, %%off%d : i64" % a)
             e("  %kr = arith.remui %ka, %p997 : i64")
             e("  %kf = arith.sitofp %kr : i64 to f64")
-            e("  %kd = arith.divf %kf, %f997 : f64")
+            e("  %%kd = arith.divf %%kf, %%f%d : f64" % den)
             e("  %%kv = arith.addf %%kd, %%base%d : f64" % a)
             e("  %kq = arith.addf %kv, %half : f64")
             e("  memref.store %%kq, %s[%%k] : memref<%dxf64>" % (flat, size))
@@ -1091,6 +1128,9 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--family", choices=FAMILIES, default="mixed",
                     help="the kind of program (default: mixed)")
+    ap.add_argument("--init", choices=["dyadic"], default=None,
+                    help="initial values over 1024 instead of 997, as the fuzzer's contract=true "
+                         "cases draw them (see INIT_DENOMINATOR)")
     ap.add_argument("--json", action="store_true", help="print the AST instead of MLIR")
     ap.add_argument("--from-json", metavar="FILE", help="print the MLIR of a saved AST")
     args = ap.parse_args()
@@ -1100,6 +1140,8 @@ def main():
         fit_arrays(prog)
     else:
         prog = generate(args.seed, args.family)
+    if args.init:
+        prog["init"] = args.init
     if args.json:
         json.dump(prog, sys.stdout)
         print()
