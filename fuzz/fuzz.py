@@ -151,6 +151,18 @@ def expectations(prog, opts):
     return gen.oracle(prog), True
 
 
+def compared(prog, opts):
+    """The second half of `expectations`, without the checksums."""
+    return not contracts(opts) or gen.oracle_exact(prog)[1]
+
+
+def contract_share(results):
+    """Of the RESULTS run with contract=true: how many, and how many of
+    them were compared bit for bit."""
+    fused = [r for r in results if contracts(OPTION_SETS[r["set"]])]
+    return len(fused), sum(1 for r in fused if r["compared"])
+
+
 def bin_dir_default():
     for d in ("release", "debug"):
         p = os.path.join(ROOT, "target", d)
@@ -623,7 +635,7 @@ def shrink(tools, prog, opts, target, work, log=print, budget_s=600):
                 continue  # not smaller (an array fit can undo a step)
             tries += 1
             res = classify(tools, gen.module_text(cand), opts, work, run_programs=not quick,
-                           compare=not contracts(opts) or expectations(cand, opts)[1])
+                           compare=compared(cand, opts))
             if key(res) == target:
                 best = cand
                 improved = True
@@ -675,11 +687,10 @@ def table(results, by_design_only=False):
     lines.append("|---|---|")
     for c in PASSING + FAILURES:
         lines.append("| %s | %d (%.1f %%) |" % (c, counts.get(c, 0), 100.0 * counts.get(c, 0) / max(n, 1)))
-    fused = [r for r in results if contracts(OPTION_SETS[r["set"]])]
+    fused, exact = contract_share(results)
     if fused:
         lines.append("")
-        lines.append("contract=true: %d programs, %d of them exact and compared bit for bit" % (
-            len(fused), sum(1 for r in fused if r.get("compared", True))))
+        lines.append("contract=true: %d programs, %d of them exact and compared bit for bit" % (fused, exact))
     # SCoPs.
     scops = [s for r in results for s in r["scops"]]
     unchanged = [m for s, m in scops if s == "unchanged"]
@@ -771,10 +782,10 @@ def cmd_run(args):
     if args.max_unchanged is not None and frac > args.max_unchanged:
         print("unchanged SCoPs (not by design): %.2f %% > %.2f %%" % (frac, args.max_unchanged))
         failed += 1
-    fused = [r for r in results if contracts(OPTION_SETS[r["set"]])]
-    compared = 100.0 * sum(1 for r in fused if r["compared"]) / max(len(fused), 1)
-    if fused and args.min_compared is not None and compared < args.min_compared:
-        print("contract=true programs compared bit for bit: %.2f %% < %.2f %%" % (compared, args.min_compared))
+    fused, exact = contract_share(results)
+    share = 100.0 * exact / max(fused, 1)
+    if fused and args.min_compared is not None and share < args.min_compared:
+        print("contract=true programs compared bit for bit: %.2f %% < %.2f %%" % (share, args.min_compared))
         failed += 1
     return 1 if failed else 0
 
@@ -797,7 +808,7 @@ def cmd_shrink(args):
     prog = load_case(args)
     with tempfile.TemporaryDirectory(prefix="polyrs-fuzz-") as work:
         res = classify(tools, gen.module_text(prog), args.options, work,
-                       compare=expectations(prog, args.options)[1])
+                       compare=compared(prog, args.options))
         print("class: %s: %s" % (res["class"], res["detail"]))
         if res["class"] == "unchanged":
             target = ("unchanged", reason_key(res["detail"]))
