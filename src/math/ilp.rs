@@ -481,8 +481,20 @@ fn syntactically_bounded(sys: &System) -> bool {
 }
 
 /// Returns the rows of the recession cone `{A z >= 0}` that are implicit
-/// equalities: row `a` is one iff `max a·z` over the cone cut by `a·z <= 1`
-/// is 0 (a cone either stays at 0 or reaches 1 along some ray).
+/// equalities (each distinct row once, without its constant, in the order
+/// of `sys.ineqs`): the rows `a` with `a·z = 0` at every point of the cone.
+///
+/// Math: for a set `S` of rows still undecided and `s = Σ_{i∈S} a_i`, one
+/// LP maximizes `s·z` over the cone cut by `s·z <= 1`. If the maximum is 0,
+/// `s·z = 0` on the whole cone, and so is each `a_i·z >= 0`: every row of
+/// `S` is an equality. Otherwise the optimal vertex `z` has `a_i·z > 0` for
+/// at least one `i ∈ S`, and every such row is no equality; those leave `S`
+/// and the LP runs again. Each round decides at least one row, and most
+/// systems take one or two rounds, where asking each row by its own LP
+/// ([`cone_equalities_row_by_row`], the reference in the tests) takes one
+/// per row. A bounded set (the common case: loop domains) has the cone
+/// `{0}`, on which every row is an equality: one round, or none when the
+/// rows cancel (a box: `s = 0`).
 fn cone_equalities(sys: &System) -> Result<Vec<Vec<i64>>> {
     let n = sys.n;
     let homog: Vec<Vec<i64>> = sys
@@ -494,30 +506,50 @@ fn cone_equalities(sys: &System) -> Result<Vec<Vec<i64>>> {
             h
         })
         .collect();
-    let mut out: Vec<Vec<i64>> = Vec::new();
-    // A bounded set (the common case: loop domains) has the cone {0}, on
-    // which every row is an equality. `s = Σ a_i` shows it at once: where
-    // `s·z` is 0 at every point of the cone (`s = 0`: a box's rows cancel;
-    // otherwise one LP, `max s·z` over the cone cut by `s·z <= 1`, is 0),
-    // so is each `a_i·z >= 0`, and every row is kept as the loop below
-    // would keep it, without one LP per row.
-    let mut sum = vec![0i64; n];
-    for h in &homog {
-        for (s, v) in sum.iter_mut().zip(&h[..n]) {
-            *s = int::add(*s, *v)?;
-        }
-    }
-    let all_equalities = sum.iter().all(|v| *v == 0)
-        || matches!(cone_lp(&homog, &sum, n)?, Optimum::Bounded((v, _)) if v.is_zero());
-    if all_equalities {
-        for h in &homog {
-            if h[..n].iter().any(|v| *v != 0) && !out.iter().any(|o| o[..n] == h[..n]) {
-                out.push(h[..n].to_vec());
+    let mut undecided: Vec<usize> = (0..homog.len())
+        .filter(|&i| homog[i][..n].iter().any(|v| *v != 0))
+        .collect();
+    loop {
+        let mut sum = vec![0i64; n];
+        for &i in &undecided {
+            for (s, v) in sum.iter_mut().zip(&homog[i][..n]) {
+                *s = int::add(*s, *v)?;
             }
         }
-        return Ok(out);
+        if sum.iter().all(|v| *v == 0) {
+            break;
+        }
+        let z = match cone_lp(&homog, &sum, n)? {
+            Optimum::Bounded((v, _)) if v.is_zero() => break,
+            Optimum::Bounded((_, z)) => z,
+            _ => return Err(MathError::Internal("cone LP not bounded")),
+        };
+        let before = undecided.len();
+        let mut kept = Vec::with_capacity(before);
+        for &i in &undecided {
+            let mut dot = Rational::ZERO;
+            for (a, zj) in homog[i][..n].iter().zip(&z) {
+                if *a != 0 {
+                    dot = dot.add(&Rational::from_int(*a).mul(zj)?)?;
+                }
+            }
+            if dot.signum() <= 0 {
+                kept.push(i);
+            }
+        }
+        if kept.len() == before {
+            return Err(MathError::Internal("cone LP decided no row"));
+        }
+        undecided = kept;
     }
-    cone_equalities_row_by_row(&homog, n)
+    let mut out: Vec<Vec<i64>> = Vec::new();
+    for &i in &undecided {
+        let h = &homog[i][..n];
+        if !out.iter().any(|o| o[..] == h[..]) {
+            out.push(h.to_vec());
+        }
+    }
+    Ok(out)
 }
 
 /// The LP `min -a·z` over the cone `homog` (rows `a_i·z >= 0`, a 0 in
@@ -535,7 +567,9 @@ fn cone_lp(homog: &[Vec<i64>], a: &[i64], n: usize) -> Result<Optimum<(Rational,
 }
 
 /// [`cone_equalities`] with one LP per row (`homog`: the rows without
-/// their constants, a 0 in its place).
+/// their constants, a 0 in its place): the reference the tests compare it
+/// with.
+#[cfg(test)]
 fn cone_equalities_row_by_row(homog: &[Vec<i64>], n: usize) -> Result<Vec<Vec<i64>>> {
     let mut out: Vec<Vec<i64>> = Vec::new();
     for h in homog {
@@ -888,6 +922,74 @@ mod tests {
             cone_equalities(&sys).unwrap(),
             vec![vec![1, 0], vec![-1, 0], vec![0, 1], vec![0, -1]]
         );
+    }
+
+    #[test]
+    fn cone_equalities_match_one_lp_per_row() {
+        // Random systems in 4 variables with few rows (so that most cones
+        // are not {0}: lines, half-spaces, wedges, pointed cones) and
+        // repeated or opposite rows (implicit equalities): the rounds of
+        // `cone_equalities` find the rows one LP per row finds, in the
+        // same order, each once.
+        let mut seed: u64 = 0x5eed_c0de;
+        let mut draw = |k: i64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % (2 * k as u64 + 1)) as i64 - k
+        };
+        let mut with_equalities = 0;
+        let mut with_others = 0;
+        for _ in 0..400 {
+            let n = 4;
+            let mut rows: Vec<Vec<i64>> = Vec::new();
+            let count = 2 + (draw(3) + 3) as usize;
+            for _ in 0..count {
+                let row: Vec<i64> = (0..=n).map(|_| draw(2)).collect();
+                match draw(3) {
+                    // An opposite row: the two are equalities of the cone.
+                    0 => {
+                        let mut opp: Vec<i64> = row[..n].iter().map(|v| -v).collect();
+                        opp.push(draw(4).abs());
+                        rows.push(opp);
+                    }
+                    // The same row again, with another constant.
+                    1 => {
+                        let mut again = row[..n].to_vec();
+                        again.push(draw(4));
+                        rows.push(again);
+                    }
+                    _ => {}
+                }
+                rows.push(row);
+            }
+            let mut sys = System::new(n);
+            for r in &rows {
+                sys.add_ineq(r.clone());
+            }
+            let homog: Vec<Vec<i64>> = rows
+                .iter()
+                .map(|r| {
+                    let mut h = r[..n].to_vec();
+                    h.push(0);
+                    h
+                })
+                .collect();
+            let want = cone_equalities_row_by_row(&homog, n).unwrap();
+            let got = cone_equalities(&sys).unwrap();
+            assert_eq!(got, want, "{rows:?}");
+            let distinct = homog
+                .iter()
+                .filter(|h| h[..n].iter().any(|v| *v != 0))
+                .map(|h| &h[..n])
+                .collect::<std::collections::HashSet<_>>()
+                .len();
+            with_equalities += usize::from(!got.is_empty());
+            with_others += usize::from(got.len() < distinct);
+        }
+        // Both kinds of rows were drawn often.
+        assert!(with_equalities > 50, "{with_equalities}");
+        assert!(with_others > 50, "{with_others}");
     }
 
     #[test]
