@@ -20,6 +20,7 @@
 
 use thiserror::Error;
 
+use crate::math::rational::Rational;
 use crate::math::simplex::LpSolver;
 use crate::math::{BasicRel, DimKind, MathError, Optimum, Space, Tuple, UnionRel};
 use crate::scop::model::{insert_zeros, piece_rows, AccessKind, ArrayId, Scop, Statement, StmtId};
@@ -366,20 +367,16 @@ pub(crate) fn relation(
     Ok(pieces)
 }
 
-/// The integer minimum (or maximum) of the single dimension of `set`:
-/// `Some(None)` when unbounded, `None` when the set is empty.
+/// The integer minimum (or maximum) of the single dimension of `set`,
+/// whose rational minimum (maximum) over the rational points of `set` is
+/// `r`: `Some(None)` when unbounded, `None` when `set` has no integer
+/// point.
 ///
-/// The rational optimum `r` comes from the simplex; the integer optimum is
-/// `⌈r⌉` (`⌊r⌋` for the maximum) exactly when that value is attained by an
-/// integer point, which one emptiness test decides. Otherwise (rare: strides
-/// or divisions make the bound unreachable) the integer lexicographic
-/// optimum is computed.
-fn int_bound(set: &BasicRel, max: bool) -> Result<Option<Option<i64>>, DepsError> {
-    let r = match set.rational_lexopt(max)? {
-        Optimum::Empty => return Ok(None),
-        Optimum::Unbounded => return Ok(Some(None)),
-        Optimum::Bounded(v) => v[0],
-    };
+/// The integer optimum is `⌈r⌉` (`⌊r⌋` for the maximum) exactly when that
+/// value is attained by an integer point, which one emptiness test decides.
+/// Otherwise (rare: strides or divisions make the bound unreachable) the
+/// integer lexicographic optimum is computed.
+fn int_bound(set: &BasicRel, max: bool, r: Rational) -> Result<Option<Option<i64>>, DepsError> {
     let guess = if max { r.floor() } else { r.ceil() };
     let guess = i64::try_from(guess).map_err(|_| MathError::Overflow)?;
     if !set.fix(DimKind::Out, 0, guess)?.is_empty()? {
@@ -427,7 +424,12 @@ fn distance_range(
                         i64::try_from(v.floor()).map_err(|_| MathError::Overflow)?,
                     ))
                 }
-                Optimum::Bounded(_) => int_bound(&lifted(p, np, ni, k)?, is_max)?,
+                // The lifted set's rational optimum is this LP's (the same
+                // relaxation, `d` bound to `j_k - i_k`).
+                Optimum::Bounded((v, _)) => {
+                    let r = if is_max { v.neg()? } else { v };
+                    int_bound(&lifted(p, np, ni, k)?, is_max, r)?
+                }
             };
         }
         let (Some(lo), Some(hi)) = (bounds[0], bounds[1]) else {
