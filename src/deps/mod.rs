@@ -18,6 +18,8 @@
 //! approximated. A math-core failure (a limit) is reported as an error
 //! instead of being treated as "no dependence".
 
+use std::collections::HashMap;
+
 use thiserror::Error;
 
 use crate::math::rational::Rational;
@@ -147,12 +149,38 @@ pub(crate) fn shared_levels(s: &Statement, shared_iters: usize) -> usize {
         .count()
 }
 
+/// A relation's inputs: source statement and access, sink statement and
+/// access, level and shared iterators.
+type RelationKey = (usize, usize, usize, usize, usize, usize);
+
 /// Computes all dependences of `scop`: one [`Dependence`] per kind, source,
 /// sink, array and carrying depth (the access pairs that give the same
 /// key are merged into one union relation).
 pub fn compute(scop: &Scop, opts: DepOptions) -> Result<Vec<Dependence>, DepsError> {
     let mut out = Vec::new();
     let n = scop.statements.len();
+    // A relation depends on the two accesses' subscripts, not on their
+    // kinds: a statement's read and write of one cell (`x[i] += ...`) give
+    // the same relations as a flow, anti and output dependence. Each is
+    // built once, under the first access of its statement with the same
+    // array and subscripts.
+    let first_alike = |st: &Statement, k: usize| {
+        let a = &st.accesses[k];
+        (0..k)
+            .find(|&j| st.accesses[j].array == a.array && st.accesses[j].index == a.index)
+            .unwrap_or(k)
+    };
+    let mut relations: HashMap<RelationKey, Vec<BasicRel>> = HashMap::new();
+    let mut relation = |si: usize, ai: usize, ti: usize, bi: usize, level: usize, c: usize| {
+        let (s, t) = (&scop.statements[si], &scop.statements[ti]);
+        let key = (si, first_alike(s, ai), ti, first_alike(t, bi), level, c);
+        if let Some(p) = relations.get(&key) {
+            return Ok::<_, DepsError>(p.clone());
+        }
+        let p = relation(scop, (StmtId(si), key.1), (StmtId(ti), key.3), level, c)?;
+        relations.insert(key, p.clone());
+        Ok(p)
+    };
     for si in 0..n {
         for ti in 0..n {
             let (s, t) = (&scop.statements[si], &scop.statements[ti]);
@@ -176,8 +204,7 @@ pub fn compute(scop: &Scop, opts: DepOptions) -> Result<Vec<Dependence>, DepsErr
                     let c = shared_iters(s, t);
                     // With several levels to try, first ask whether the
                     // instances touch the same cell at all, in any order.
-                    if c > 0 && relation(scop, (StmtId(si), ai), (StmtId(ti), bi), 0, 0)?.is_empty()
-                    {
+                    if c > 0 && relation(si, ai, ti, bi, 0, 0)?.is_empty() {
                         continue;
                     }
                     for level in 0..=c {
@@ -188,7 +215,7 @@ pub fn compute(scop: &Scop, opts: DepOptions) -> Result<Vec<Dependence>, DepsErr
                                 continue;
                             }
                         }
-                        let pieces = relation(scop, (StmtId(si), ai), (StmtId(ti), bi), level, c)?;
+                        let pieces = relation(si, ai, ti, bi, level, c)?;
                         if pieces.is_empty() {
                             continue;
                         }
@@ -224,13 +251,24 @@ pub fn compute(scop: &Scop, opts: DepOptions) -> Result<Vec<Dependence>, DepsErr
             }
         }
     }
-    // Distances once per merged relation.
-    for d in &mut out {
-        let s = &scop.statements[d.source.0];
-        let c = shared_iters(s, &scop.statements[d.sink.0]);
-        d.distance = (0..c)
-            .map(|k| distance_range(&d.relation, scop, s, k))
-            .collect::<Result<_, _>>()?;
+    // Distances once per merged relation (dependences of other kinds
+    // between the same statements often have the same relation).
+    for i in 0..out.len() {
+        let d = &out[i];
+        let alike = out[..i]
+            .iter()
+            .find(|e| e.source == d.source && e.sink == d.sink && e.relation == d.relation);
+        let distance = match alike {
+            Some(e) => e.distance.clone(),
+            None => {
+                let s = &scop.statements[d.source.0];
+                let c = shared_iters(s, &scop.statements[d.sink.0]);
+                (0..c)
+                    .map(|k| distance_range(&d.relation, scop, s, k))
+                    .collect::<Result<_, _>>()?
+            }
+        };
+        out[i].distance = distance;
     }
     Ok(out)
 }
