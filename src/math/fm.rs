@@ -350,41 +350,34 @@ const LP_PRUNE_ROWS: usize = 96;
 const PRUNE_PAIRS: usize = 1024;
 
 /// The rows (with their histories) that the others and `eqs` do not imply
-/// over the rationals (the minimum of the row over the others is negative).
+/// over the rationals (the minimum of the row over the others is negative),
+/// asked from the last row to the first (of parallel rows, the tightest
+/// first), by one simplex for all of them ([`super::simplex::implied_rows`]).
 fn drop_implied(
     eqs: &[Vec<i64>],
     rows: Vec<(Vec<i64>, Vec<u64>)>,
 ) -> Result<Vec<(Vec<i64>, Vec<u64>)>> {
-    let n = rows.first().map_or(0, |(r, _)| r.len() - 1);
-    // An empty polyhedron: one infeasible row says it.
-    let all: Vec<Vec<i64>> = rows.iter().map(|(r, _)| r.clone()).collect();
-    if let super::Optimum::Empty = super::simplex::lp_min(n, eqs, &all, &vec![0; n + 1])? {
-        let mut r = vec![0i64; n + 1];
-        r[n] = -1;
-        return Ok(vec![(r, rows[0].1.clone())]);
-    }
+    let Some(first_history) = rows.first().map(|(_, h)| h.clone()) else {
+        return Ok(rows);
+    };
+    let n = rows[0].0.len() - 1;
     // Of parallel rows, the tightest (a cheap first cut).
     let mut kept = rows;
     kept.sort_by(|a, b| a.0.cmp(&b.0));
     kept.dedup_by(|later, first| later.0[..n] == first.0[..n]);
-    let mut i = kept.len();
-    while i > 0 {
-        i -= 1;
-        let others: Vec<Vec<i64>> = kept
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| *k != i)
-            .map(|(_, (r, _))| r.clone())
-            .collect();
-        if let super::Optimum::Bounded(v) =
-            super::simplex::lp_min_value(n, eqs, &others, &kept[i].0)?
-        {
-            if v.signum() >= 0 {
-                kept.remove(i);
-            }
-        }
-    }
-    Ok(kept)
+    let all: Vec<Vec<i64>> = kept.iter().map(|(r, _)| r.clone()).collect();
+    let Some(implied) = super::simplex::implied_rows(n, eqs, &all)? else {
+        // An empty polyhedron: one infeasible row says it.
+        let mut r = vec![0i64; n + 1];
+        r[n] = -1;
+        return Ok(vec![(r, first_history)]);
+    };
+    Ok(kept
+        .into_iter()
+        .zip(implied)
+        .filter(|(_, gone)| !gone)
+        .map(|(row, _)| row)
+        .collect())
 }
 
 #[cfg(test)]

@@ -119,6 +119,7 @@ impl Row {
     }
 }
 
+#[derive(Clone)]
 struct Tableau {
     /// `rows[r] = [β, α_0, …, α_{k-1}]`.
     rows: Vec<Row>,
@@ -256,6 +257,111 @@ impl Tableau {
             };
             self.pivot(r, c)?;
         }
+    }
+
+    /// Whether the basic variable of row `rv` is nonnegative at every
+    /// point of the other rows: its row, as the objective, is minimized
+    /// with the variable's own sign left free (its row skipped by the ratio
+    /// tests, so it stays basic there), stopping as soon as a vertex gives
+    /// it a negative value or a ray decreases it without bound.
+    fn row_min_nonneg(&mut self, rv: usize) -> Result<bool> {
+        self.objs = vec![self.rows[rv].clone()];
+        let mut steps: u64 = 0;
+        loop {
+            steps += 1;
+            if steps > 1_000_000 {
+                return Err(MathError::Limit("simplex pivots"));
+            }
+            if self.objs[0].signum(0) < 0 {
+                return Ok(false);
+            }
+            let dantzig = self.dantzig && steps <= DANTZIG_STEPS;
+            let obj = &self.objs[0];
+            let mut enter: Option<usize> = None;
+            for (c, &v) in self.nonbasic.iter().enumerate() {
+                if v < self.n_free || obj.signum(c + 1) >= 0 {
+                    continue;
+                }
+                let better = match enter {
+                    None => true,
+                    Some(e) if dantzig => {
+                        let (a, b) = (obj.num[c + 1], obj.num[e + 1]);
+                        a < b || (a == b && v < self.nonbasic[e])
+                    }
+                    Some(e) => v < self.nonbasic[e],
+                };
+                if better {
+                    enter = Some(c);
+                }
+            }
+            let Some(c) = enter else { return Ok(true) };
+            let Some(r) = self.blocking_row(c, 1, Some(rv))? else {
+                return Ok(false);
+            };
+            self.pivot(r, c)?;
+        }
+    }
+
+    /// The ratio test of nonbasic column `c` moving in direction `dir`
+    /// (+1: increasing, -1: decreasing): the row, other than `skip` and the
+    /// free variables' definitions, whose basic variable reaches 0 first
+    /// (ties to the smallest variable), `None` when none does.
+    fn blocking_row(&self, c: usize, dir: i128, skip: Option<usize>) -> Result<Option<usize>> {
+        let mut leave: Option<(usize, Rational)> = None;
+        for (r, row) in self.rows.iter().enumerate() {
+            let a = row.num[c + 1] * dir;
+            if Some(r) == skip || self.basic[r] < self.n_free || a >= 0 {
+                continue;
+            }
+            let ratio = Rational::new(row.num[0], -a)?;
+            let better = match &leave {
+                None => true,
+                Some((lr, lv)) => ratio < *lv || (ratio == *lv && self.basic[r] < self.basic[*lr]),
+            };
+            if better {
+                leave = Some((r, ratio));
+            }
+        }
+        Ok(leave.map(|(r, _)| r))
+    }
+
+    /// Whether the rows other than slack `v`'s imply `v >= 0`; when they
+    /// do, `v`'s row leaves the tableau (the vertex stays feasible for the
+    /// others), and when they do not the tableau is left as it was.
+    fn drop_if_implied(&mut self, v: usize) -> Result<bool> {
+        let saved = self.clone();
+        let implied = match self.basic.iter().position(|&b| b == v) {
+            Some(r) => self.row_min_nonneg(r)?,
+            None => {
+                // Nonbasic at 0: it decreases along its column until a row
+                // blocks it, then enters the basis there.
+                let c = self
+                    .nonbasic
+                    .iter()
+                    .position(|&x| x == v)
+                    .ok_or(MathError::Internal("slack neither basic nor nonbasic"))?;
+                match self.blocking_row(c, -1, None)? {
+                    None => false,
+                    Some(r) => {
+                        self.pivot(r, c)?;
+                        self.row_min_nonneg(r)?
+                    }
+                }
+            }
+        };
+        self.objs.clear();
+        if implied {
+            let r = self
+                .basic
+                .iter()
+                .position(|&b| b == v)
+                .ok_or(MathError::Internal("implied slack not basic"))?;
+            self.rows.remove(r);
+            self.basic.remove(r);
+        } else {
+            *self = saved;
+        }
+        Ok(implied)
     }
 
     fn value_of(&self, var: usize) -> Result<Rational> {
@@ -449,6 +555,25 @@ fn dictionary(n: usize, eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Result<Vec<Row>
     Ok(rows)
 }
 
+/// Which of the inequalities `ineqs` the others imply, asked from the last
+/// row to the first, each of the rows not yet found implied, with `eqs`,
+/// against the others: `Some(implied)`, or `None` when the system has no
+/// rational point. Row `i` is implied exactly when the minimum of
+/// `ineqs[i]·(x,1)` over the others is nonnegative, as one [`lp_min_value`]
+/// per row would find; here one simplex serves every row: phase 1 runs
+/// once, each row is minimized from the vertex the previous one left, and
+/// an implied row's slack leaves the tableau.
+pub fn implied_rows(n: usize, eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Result<Option<Vec<bool>>> {
+    let Some(mut t) = LpSolver::from_rows(n, dictionary(n, eqs, ineqs)?, true)?.t else {
+        return Ok(None);
+    };
+    let mut implied = vec![false; ineqs.len()];
+    for i in (0..ineqs.len()).rev() {
+        implied[i] = t.drop_if_implied(n + i)?;
+    }
+    Ok(Some(implied))
+}
+
 /// The optimum value of [`lp_min`], without its vertex: the pivots go by
 /// Dantzig's rule first, far fewer on large systems (the value is the same
 /// whatever the pivots).
@@ -550,6 +675,78 @@ mod tests {
             Vec::new()
         };
         (eqs, ineqs)
+    }
+
+    /// [`implied_rows`] one LP per row: the reference.
+    fn implied_one_lp_each(n: usize, eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Option<Vec<bool>> {
+        if let Optimum::Empty = lp_min(n, eqs, ineqs, &vec![0; n + 1]).unwrap() {
+            return None;
+        }
+        let mut implied = vec![false; ineqs.len()];
+        for i in (0..ineqs.len()).rev() {
+            let others: Vec<Vec<i64>> = (0..ineqs.len())
+                .filter(|&k| k != i && !implied[k])
+                .map(|k| ineqs[k].clone())
+                .collect();
+            if let Optimum::Bounded(v) = lp_min_value(n, eqs, &others, &ineqs[i]).unwrap() {
+                implied[i] = v.signum() >= 0;
+            }
+        }
+        Some(implied)
+    }
+
+    #[test]
+    fn implied_rows_match_one_lp_per_row() {
+        // Random systems in 4 variables: random rows (some through the
+        // origin, so that vertices are degenerate), rows implied by
+        // construction (a sum of two rows with a looser constant, a row
+        // repeated with a looser constant), an equality sometimes, bounded
+        // or not: the rows one simplex finds implied are those one LP per
+        // row finds, and the empty systems are the same.
+        let mut seed = 11u64;
+        let (mut implied_seen, mut kept_seen, mut empty_seen) = (0, 0, 0);
+        for round in 0..300 {
+            let n = 4;
+            let mut ineqs: Vec<Vec<i64>> = Vec::new();
+            let count = 4 + (lcg(&mut seed, 4) + 4) as usize;
+            for _ in 0..count {
+                let mut row: Vec<i64> = (0..=n).map(|_| lcg(&mut seed, 3)).collect();
+                if lcg(&mut seed, 2) == 0 {
+                    row[n] = 0;
+                }
+                ineqs.push(row);
+                if ineqs.len() >= 2 && lcg(&mut seed, 2) == 0 {
+                    let (a, b) = (&ineqs[ineqs.len() - 1], &ineqs[ineqs.len() - 2]);
+                    let mut sum: Vec<i64> = a.iter().zip(b).map(|(x, y)| x + y).collect();
+                    sum[n] += lcg(&mut seed, 2).abs();
+                    ineqs.push(sum);
+                }
+                if lcg(&mut seed, 3) == 0 {
+                    let mut again = ineqs[ineqs.len() - 1].clone();
+                    again[n] += lcg(&mut seed, 2).abs();
+                    ineqs.push(again);
+                }
+            }
+            let eqs = if round % 4 == 0 {
+                vec![(0..=n).map(|_| lcg(&mut seed, 2)).collect()]
+            } else {
+                Vec::new()
+            };
+            let want = implied_one_lp_each(n, &eqs, &ineqs);
+            let got = implied_rows(n, &eqs, &ineqs).unwrap();
+            assert_eq!(got, want, "{eqs:?} {ineqs:?}");
+            match got {
+                None => empty_seen += 1,
+                Some(flags) => {
+                    implied_seen += flags.iter().filter(|f| **f).count();
+                    kept_seen += flags.iter().filter(|f| !**f).count();
+                }
+            }
+        }
+        // Every outcome was drawn often.
+        assert!(implied_seen > 200, "{implied_seen}");
+        assert!(kept_seen > 200, "{kept_seen}");
+        assert!(empty_seen > 10, "{empty_seen}");
     }
 
     #[test]
