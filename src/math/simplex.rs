@@ -564,7 +564,23 @@ fn dictionary(n: usize, eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Result<Vec<Row>
 /// once, each row is minimized from the vertex the previous one left, and
 /// an implied row's slack leaves the tableau.
 pub fn implied_rows(n: usize, eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Result<Option<Vec<bool>>> {
-    let Some(mut t) = LpSolver::from_rows(n, dictionary(n, eqs, ineqs)?, true)?.t else {
+    if eqs.iter().chain(ineqs).any(|r| r.len() != n + 1) {
+        return Err(MathError::Space("row length differs from n + 1".into()));
+    }
+    // The variables no row mentions change nothing: without them every
+    // pivot updates shorter rows (after Fourier-Motzkin, the eliminated
+    // columns are most of them).
+    let used: Vec<usize> = (0..n)
+        .filter(|&j| eqs.iter().chain(ineqs).any(|r| r[j] != 0))
+        .chain([n])
+        .collect();
+    let keep = |r: &Vec<i64>| used.iter().map(|&j| r[j]).collect::<Vec<i64>>();
+    let (eqs, ineqs): (Vec<Vec<i64>>, Vec<Vec<i64>>) = (
+        eqs.iter().map(keep).collect(),
+        ineqs.iter().map(keep).collect(),
+    );
+    let n = used.len() - 1;
+    let Some(mut t) = LpSolver::from_rows(n, dictionary(n, &eqs, &ineqs)?, true)?.t else {
         return Ok(None);
     };
     let mut implied = vec![false; ineqs.len()];
@@ -697,7 +713,8 @@ mod tests {
 
     #[test]
     fn implied_rows_match_one_lp_per_row() {
-        // Random systems in 4 variables: random rows (some through the
+        // Random systems in 4 variables (every third one with two unused
+        // columns among them): random rows (some through the
         // origin, so that vertices are degenerate), rows implied by
         // construction (a sum of two rows with a looser constant, a row
         // repeated with a looser constant), an equality sometimes, bounded
@@ -731,6 +748,22 @@ mod tests {
                 vec![(0..=n).map(|_| lcg(&mut seed, 2)).collect()]
             } else {
                 Vec::new()
+            };
+            // Every third system over 6 columns, two of them unused.
+            let (n, eqs, ineqs) = if round % 3 == 1 {
+                let widen = |r: &Vec<i64>| {
+                    let mut w = r.clone();
+                    w.insert(4, 0);
+                    w.insert(1, 0);
+                    w
+                };
+                (
+                    n + 2,
+                    eqs.iter().map(widen).collect(),
+                    ineqs.iter().map(widen).collect(),
+                )
+            } else {
+                (n, eqs, ineqs)
             };
             let want = implied_one_lp_each(n, &eqs, &ineqs);
             let got = implied_rows(n, &eqs, &ineqs).unwrap();
