@@ -214,49 +214,43 @@ impl Tableau {
             if steps > 1_000_000 {
                 return Err(MathError::Limit("simplex pivots"));
             }
-            let mut enter: Option<usize> = None;
-            let dantzig = self.dantzig && steps <= DANTZIG_STEPS;
-            let obj = &self.objs[k];
-            for (c, &v) in self.nonbasic.iter().enumerate() {
-                if v < self.n_free || obj.signum(c + 1) >= 0 {
-                    continue;
-                }
-                let better = match enter {
-                    None => true,
-                    // One denominator for the row: numerators compare.
-                    Some(e) if dantzig => {
-                        let (a, b) = (obj.num[c + 1], obj.num[e + 1]);
-                        a < b || (a == b && v < self.nonbasic[e])
-                    }
-                    Some(e) => v < self.nonbasic[e],
-                };
-                if better {
-                    enter = Some(c);
-                }
-            }
-            let Some(c) = enter else { return Ok(true) };
-            let mut leave: Option<(usize, Rational)> = None;
-            for (r, row) in self.rows.iter().enumerate() {
-                if self.basic[r] < self.n_free || row.signum(c + 1) >= 0 {
-                    continue;
-                }
-                // β / -α_c: the row's denominator cancels.
-                let ratio = Rational::new(row.num[0], -row.num[c + 1])?;
-                let better = match &leave {
-                    None => true,
-                    Some((lr, lv)) => {
-                        ratio < *lv || (ratio == *lv && self.basic[r] < self.basic[*lr])
-                    }
-                };
-                if better {
-                    leave = Some((r, ratio));
-                }
-            }
-            let Some((r, _)) = leave else {
+            let Some(c) = self.entering(k, steps) else {
+                return Ok(true);
+            };
+            let Some(r) = self.blocking_row(c, 1, None)? else {
                 return Ok(false);
             };
             self.pivot(r, c)?;
         }
+    }
+
+    /// The nonbasic column that enters to decrease objective `k` at pivot
+    /// `steps` of a minimization: by Dantzig's rule (the most negative
+    /// reduced cost) for the first [`DANTZIG_STEPS`] when the tableau
+    /// allows it, by Bland's (the smallest variable) after; `None` at the
+    /// optimum. Free variables never enter (they are basic or dead).
+    fn entering(&self, k: usize, steps: u64) -> Option<usize> {
+        let mut enter: Option<usize> = None;
+        let dantzig = self.dantzig && steps <= DANTZIG_STEPS;
+        let obj = &self.objs[k];
+        for (c, &v) in self.nonbasic.iter().enumerate() {
+            if v < self.n_free || obj.signum(c + 1) >= 0 {
+                continue;
+            }
+            let better = match enter {
+                None => true,
+                // One denominator for the row: numerators compare.
+                Some(e) if dantzig => {
+                    let (a, b) = (obj.num[c + 1], obj.num[e + 1]);
+                    a < b || (a == b && v < self.nonbasic[e])
+                }
+                Some(e) => v < self.nonbasic[e],
+            };
+            if better {
+                enter = Some(c);
+            }
+        }
+        enter
     }
 
     /// Whether the basic variable of row `rv` is nonnegative at every
@@ -275,26 +269,9 @@ impl Tableau {
             if self.objs[0].signum(0) < 0 {
                 return Ok(false);
             }
-            let dantzig = self.dantzig && steps <= DANTZIG_STEPS;
-            let obj = &self.objs[0];
-            let mut enter: Option<usize> = None;
-            for (c, &v) in self.nonbasic.iter().enumerate() {
-                if v < self.n_free || obj.signum(c + 1) >= 0 {
-                    continue;
-                }
-                let better = match enter {
-                    None => true,
-                    Some(e) if dantzig => {
-                        let (a, b) = (obj.num[c + 1], obj.num[e + 1]);
-                        a < b || (a == b && v < self.nonbasic[e])
-                    }
-                    Some(e) => v < self.nonbasic[e],
-                };
-                if better {
-                    enter = Some(c);
-                }
-            }
-            let Some(c) = enter else { return Ok(true) };
+            let Some(c) = self.entering(0, steps) else {
+                return Ok(true);
+            };
             let Some(r) = self.blocking_row(c, 1, Some(rv))? else {
                 return Ok(false);
             };
@@ -313,6 +290,7 @@ impl Tableau {
             if Some(r) == skip || self.basic[r] < self.n_free || a >= 0 {
                 continue;
             }
+            // β / -α_c: the row's denominator cancels.
             let ratio = Rational::new(row.num[0], -a)?;
             let better = match &leave {
                 None => true,
