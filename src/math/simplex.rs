@@ -538,7 +538,7 @@ fn dictionary(n: usize, eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Result<Vec<Row>
 /// against the others: `Some(implied)`, or `None` when the system has no
 /// rational point. Row `i` is implied exactly when the minimum of
 /// `ineqs[i]·(x,1)` over the others is nonnegative, as one [`lp_min_value`]
-/// per row would find. Without equalities, [`clarkson`]'s LPs over the
+/// per row would find. Without equalities, Clarkson's LPs (`clarkson`) over the
 /// rows found needed decide it when they can (Fourier-Motzkin's output is
 /// mostly implied rows: 570 rows, 57 needed). Otherwise one simplex serves
 /// every row: phase 1 runs once, each row is minimized from the vertex the
