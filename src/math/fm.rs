@@ -297,10 +297,6 @@ fn project_rational_pruned(
                 (pos, col) = cheapest(&rows, done);
             }
         }
-        // The rows this step makes: the pairs Chernikov's rule keeps, not
-        // every lower-upper pair (mixed 131619: 524 of 24,598), which the
-        // limit below counts.
-        let pairs = cost(&rows, col, done);
         left.remove(pos);
         done += 1;
         let (mut lows, mut ups, mut next) = (Vec::new(), Vec::new(), Vec::new());
@@ -311,7 +307,7 @@ fn project_rational_pruned(
                 _ => ups.push((r, h)),
             }
         }
-        if pairs + next.len() > FM_ROW_LIMIT * 4 {
+        if lows.len() * ups.len() + next.len() > FM_ROW_LIMIT * 4 {
             return Err(MathError::Limit("Fourier-Motzkin row count"));
         }
         for (l, hl) in &lows {
