@@ -605,11 +605,6 @@ fn clarkson(n: usize, ineqs: &[Vec<i64>], needed: &mut [bool]) -> Result<Option<
     let Some((z, zden)) = interior_point(n, ineqs)? else {
         return Ok(None);
     };
-    let dot = |a: &[i64], b: &[i128]| -> Option<i128> {
-        a.iter().zip(b).try_fold(0i128, |s, (&x, &y)| {
-            s.checked_add(i128::from(x).checked_mul(y)?)
-        })
-    };
     // Each row's value at z, times zden: positive.
     let mut at_z = Vec::with_capacity(m);
     for r in ineqs {
@@ -642,60 +637,82 @@ fn clarkson(n: usize, ineqs: &[Vec<i64>], needed: &mut [bool]) -> Result<Option<
             };
             // The segment z -> x as z + s·dir, dir = x·xden·zden - z·xden
             // scaled by the positive xden·zden.
-            let mut xden: i128 = 1;
-            for v in &x {
-                let g = gcd_u(xden.unsigned_abs(), v.den().unsigned_abs()) as i128;
-                let Some(l) = (xden / g).checked_mul(v.den()) else {
-                    return Ok(None);
-                };
-                xden = l;
-            }
+            let Some((xi, xden)) = over_common_den(&x) else {
+                return Ok(None);
+            };
             let mut dir = Vec::with_capacity(n);
-            for (v, &zk) in x.iter().zip(&z) {
-                let d = v
-                    .num()
-                    .checked_mul(xden / v.den())
-                    .and_then(|xk| xk.checked_mul(zden))
-                    .and_then(|xk| xk.checked_sub(zk.checked_mul(xden)?));
-                let Some(d) = d else {
+            for (&xk, &zk) in xi.iter().zip(&z) {
+                let Some(d) = xk
+                    .checked_mul(zden)
+                    .and_then(|xk| xk.checked_sub(zk.checked_mul(xden)?))
+                else {
                     return Ok(None);
                 };
                 dir.push(d);
             }
-            // The first row crossed: the least at_z_j / -slope_j (the
-            // common factors cancel), alone.
-            let mut first: Option<(usize, i128, i128)> = None;
-            let mut tie = false;
-            for (j, r) in ineqs.iter().enumerate() {
-                let Some(slope) = dot(&r[..n], &dir) else {
-                    return Ok(None);
-                };
-                if slope >= 0 {
-                    continue;
-                }
-                let (p, q) = (at_z[j], -slope);
-                match first {
-                    None => first = Some((j, p, q)),
-                    Some((_, fp, fq)) => {
-                        let (Some(a), Some(b)) = (p.checked_mul(fq), fp.checked_mul(q)) else {
-                            return Ok(None);
-                        };
-                        if a < b {
-                            first = Some((j, p, q));
-                            tie = false;
-                        } else if a == b {
-                            tie = true;
-                        }
-                    }
-                }
-            }
-            match first {
-                Some((j, _, _)) if !tie && !needed[j] => needed[j] = true,
+            match first_crossed(n, ineqs, &at_z, &dir) {
+                Some(j) if !needed[j] => needed[j] = true,
                 _ => return Ok(None),
             }
         }
     }
     Ok(Some(implied))
+}
+
+/// The row of `ineqs` that the ray from `z` along `dir` crosses first,
+/// strictly before every other row: the least `at_z_j / -slope_j` over the
+/// rows it decreases (`at_z` holds each row's positive value at `z`, over
+/// `z`'s denominator; the common factors cancel in the comparison). `None`
+/// when two rows are crossed at once, when none is, or when a product
+/// leaves `i128`.
+fn first_crossed(n: usize, ineqs: &[Vec<i64>], at_z: &[i128], dir: &[i128]) -> Option<usize> {
+    let mut first: Option<(usize, i128, i128)> = None;
+    let mut tie = false;
+    for (j, r) in ineqs.iter().enumerate() {
+        let slope = dot(&r[..n], dir)?;
+        if slope >= 0 {
+            continue;
+        }
+        let (p, q) = (at_z[j], -slope);
+        match first {
+            None => first = Some((j, p, q)),
+            Some((_, fp, fq)) => {
+                let (a, b) = (p.checked_mul(fq)?, fp.checked_mul(q)?);
+                if a < b {
+                    first = Some((j, p, q));
+                    tie = false;
+                } else if a == b {
+                    tie = true;
+                }
+            }
+        }
+    }
+    match first {
+        Some((j, _, _)) if !tie => Some(j),
+        _ => None,
+    }
+}
+
+/// `vals` as integers over their least common (positive) denominator,
+/// `None` when a product leaves `i128`.
+fn over_common_den(vals: &[Rational]) -> Option<(Vec<i128>, i128)> {
+    let mut den: i128 = 1;
+    for v in vals {
+        let g = gcd_u(den.unsigned_abs(), v.den().unsigned_abs()) as i128;
+        den = (den / g).checked_mul(v.den())?;
+    }
+    let nums = vals
+        .iter()
+        .map(|v| v.num().checked_mul(den / v.den()))
+        .collect::<Option<Vec<_>>>()?;
+    Some((nums, den))
+}
+
+/// `a·b` for an integer row and an `i128` vector, `None` outside `i128`.
+fn dot(a: &[i64], b: &[i128]) -> Option<i128> {
+    a.iter().zip(b).try_fold(0i128, |s, (&x, &y)| {
+        s.checked_add(i128::from(x).checked_mul(y)?)
+    })
 }
 
 /// A point strictly inside `{x : ineqs·(x,1) >= 0}`, as integers over one
@@ -725,21 +742,9 @@ fn interior_point(n: usize, ineqs: &[Vec<i64>]) -> Result<Option<(Vec<i128>, i12
         Optimum::Bounded((v, x)) if v.signum() < 0 => x,
         _ => return Ok(None),
     };
-    let mut d: i128 = 1;
-    for v in &z[..n] {
-        let g = gcd_u(d.unsigned_abs(), v.den().unsigned_abs()) as i128;
-        let Some(l) = (d / g).checked_mul(v.den()) else {
-            return Ok(None);
-        };
-        d = l;
-    }
-    let mut zi = Vec::with_capacity(n);
-    for v in &z[..n] {
-        let Some(x) = v.num().checked_mul(d / v.den()) else {
-            return Ok(None);
-        };
-        zi.push(x);
-    }
+    let Some((zi, d)) = over_common_den(&z[..n]) else {
+        return Ok(None);
+    };
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
     let w: Vec<i128> = (0..n)
         .map(|_| {
@@ -753,10 +758,9 @@ fn interior_point(n: usize, ineqs: &[Vec<i64>]) -> Result<Option<(Vec<i128>, i12
     // k·that > |a·w| keeps it positive at (k·zi + w) / (k·d).
     let mut k: i128 = 1;
     for r in ineqs {
-        let aw = r[..n].iter().zip(&w).try_fold(0i128, |s, (&x, &y)| {
-            s.checked_add(i128::from(x).checked_mul(y)?)
-        });
-        let Some(aw) = aw else { return Ok(None) };
+        let Some(aw) = dot(&r[..n], &w) else {
+            return Ok(None);
+        };
         k = k.max(aw.abs().saturating_mul(2).saturating_add(1));
     }
     let mut out = Vec::with_capacity(n);
