@@ -297,6 +297,8 @@ fn project_rational_pruned(
                 (pos, col) = cheapest(&rows, done);
             }
         }
+        // The rows this step makes: the pairs Chernikov's rule keeps.
+        let pairs = cost(&rows, col, done);
         left.remove(pos);
         done += 1;
         let (mut lows, mut ups, mut next) = (Vec::new(), Vec::new(), Vec::new());
@@ -307,7 +309,7 @@ fn project_rational_pruned(
                 _ => ups.push((r, h)),
             }
         }
-        if lows.len() * ups.len() + next.len() > FM_ROW_LIMIT * 4 {
+        if pairs + next.len() > FM_ROW_LIMIT * 4 {
             return Err(MathError::Limit("Fourier-Motzkin row count"));
         }
         for (l, hl) in &lows {
