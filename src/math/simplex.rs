@@ -1124,6 +1124,63 @@ mod tests {
         r
     }
 
+    /// A random polyhedron in `n` variables with an interior, most of its
+    /// rows implied (nonnegative combinations of others with a looser
+    /// constant, as Fourier-Motzkin makes them), and a point inside it:
+    /// for even rounds a cone `x_j >= 0` with random rows through the
+    /// origin and a bound `sum(x) <= 20` (a Farkas system; positive at
+    /// `(1, ..., 1)`), for odd ones the box `-6 <= x_j <= 6` with cuts
+    /// (positive at the origin).
+    fn cone_or_box(seed: &mut u64, round: usize, n: usize) -> (Vec<Vec<i64>>, Vec<i64>) {
+        let mut ineqs: Vec<Vec<i64>> = Vec::new();
+        let inside = if round.is_multiple_of(2) {
+            for j in 0..n {
+                let mut r = vec![0; n + 1];
+                r[j] = 1;
+                ineqs.push(r);
+            }
+            let mut top = vec![-1; n + 1];
+            top[n] = 20;
+            ineqs.push(top);
+            while ineqs.len() < n + 5 {
+                let mut r: Vec<i64> = (0..n).map(|_| lcg(seed, 3)).collect();
+                if r.iter().sum::<i64>() > 0 {
+                    r.push(0);
+                    ineqs.push(r);
+                }
+            }
+            vec![1; n]
+        } else {
+            for j in 0..n {
+                for sgn in [1, -1] {
+                    let mut r = vec![0; n + 1];
+                    r[j] = sgn;
+                    r[n] = 6;
+                    ineqs.push(r);
+                }
+            }
+            for _ in 0..4 {
+                let mut r: Vec<i64> = (0..n).map(|_| lcg(seed, 3)).collect();
+                r.push(4 + lcg(seed, 3).abs());
+                ineqs.push(r);
+            }
+            vec![0; n]
+        };
+        for _ in 0..12 {
+            let a = (lcg(seed, 50) + 50) as usize % ineqs.len();
+            let b = (lcg(seed, 50) + 50) as usize % ineqs.len();
+            let (p, q) = (1 + lcg(seed, 2).abs(), 1 + lcg(seed, 2).abs());
+            let mut sum: Vec<i64> = ineqs[a]
+                .iter()
+                .zip(&ineqs[b])
+                .map(|(x, y)| p * x + q * y)
+                .collect();
+            sum[n] += lcg(seed, 2).abs();
+            ineqs.push(sum);
+        }
+        (ineqs, inside)
+    }
+
     #[test]
     fn clarkson_decides_systems_with_an_interior() {
         // Random polyhedra with an interior, in lowest terms, most of
@@ -1137,53 +1194,7 @@ mod tests {
         let (mut decided, mut implied_seen, mut kept_seen) = (0, 0, 0);
         for round in 0..200 {
             let n = 5;
-            let mut ineqs: Vec<Vec<i64>> = Vec::new();
-            if round % 2 == 0 {
-                // A cone x_j >= 0 with random rows through the origin, and
-                // a bound sum(x) <= 20.
-                for j in 0..n {
-                    let mut r = vec![0; n + 1];
-                    r[j] = 1;
-                    ineqs.push(r);
-                }
-                let mut top = vec![-1; n + 1];
-                top[n] = 20;
-                ineqs.push(top);
-                // Positive at (1, ..., 1): the cone keeps an interior.
-                while ineqs.len() < n + 5 {
-                    let mut r: Vec<i64> = (0..n).map(|_| lcg(&mut seed, 3)).collect();
-                    if r.iter().sum::<i64>() > 0 {
-                        r.push(0);
-                        ineqs.push(r);
-                    }
-                }
-            } else {
-                for j in 0..n {
-                    for sgn in [1, -1] {
-                        let mut r = vec![0; n + 1];
-                        r[j] = sgn;
-                        r[n] = 6;
-                        ineqs.push(r);
-                    }
-                }
-                for _ in 0..4 {
-                    let mut r: Vec<i64> = (0..n).map(|_| lcg(&mut seed, 3)).collect();
-                    r.push(4 + lcg(&mut seed, 3).abs());
-                    ineqs.push(r);
-                }
-            }
-            for _ in 0..12 {
-                let a = (lcg(&mut seed, 50) + 50) as usize % ineqs.len();
-                let b = (lcg(&mut seed, 50) + 50) as usize % ineqs.len();
-                let (p, q) = (1 + lcg(&mut seed, 2).abs(), 1 + lcg(&mut seed, 2).abs());
-                let mut sum: Vec<i64> = ineqs[a]
-                    .iter()
-                    .zip(&ineqs[b])
-                    .map(|(x, y)| p * x + q * y)
-                    .collect();
-                sum[n] += lcg(&mut seed, 2).abs();
-                ineqs.push(sum);
-            }
+            let (ineqs, _) = cone_or_box(&mut seed, round, n);
             let mut rows: Vec<Vec<i64>> = ineqs.into_iter().map(lowest_terms).collect();
             rows.retain(|r| r[..n].iter().any(|&v| v != 0));
             rows.sort();
@@ -1246,7 +1257,7 @@ mod tests {
 
     #[test]
     fn clarkson_decides_systems_without_an_interior() {
-        // The random polyhedra of the test above, cut down to a hyperplane
+        // The random polyhedra of cone_or_box, cut down to a hyperplane
         // (or two) through an interior point: given as an equality, or as
         // rows whose sum is zero (f >= 0 and -f >= 0, or f >= 0, g >= 0
         // and -(f + g) >= 0: implicit equalities). Some rows are repeated
@@ -1259,53 +1270,7 @@ mod tests {
         let (mut decided, mut equal_seen, mut implied_seen) = (0, 0, 0);
         for round in 0..200 {
             let n = 5;
-            let mut ineqs: Vec<Vec<i64>> = Vec::new();
-            let inside: Vec<i64>;
-            if round % 2 == 0 {
-                for j in 0..n {
-                    let mut r = vec![0; n + 1];
-                    r[j] = 1;
-                    ineqs.push(r);
-                }
-                let mut top = vec![-1; n + 1];
-                top[n] = 20;
-                ineqs.push(top);
-                while ineqs.len() < n + 5 {
-                    let mut r: Vec<i64> = (0..n).map(|_| lcg(&mut seed, 3)).collect();
-                    if r.iter().sum::<i64>() > 0 {
-                        r.push(0);
-                        ineqs.push(r);
-                    }
-                }
-                inside = vec![1; n];
-            } else {
-                for j in 0..n {
-                    for sgn in [1, -1] {
-                        let mut r = vec![0; n + 1];
-                        r[j] = sgn;
-                        r[n] = 6;
-                        ineqs.push(r);
-                    }
-                }
-                for _ in 0..4 {
-                    let mut r: Vec<i64> = (0..n).map(|_| lcg(&mut seed, 3)).collect();
-                    r.push(4 + lcg(&mut seed, 3).abs());
-                    ineqs.push(r);
-                }
-                inside = vec![0; n];
-            }
-            for _ in 0..12 {
-                let a = (lcg(&mut seed, 50) + 50) as usize % ineqs.len();
-                let b = (lcg(&mut seed, 50) + 50) as usize % ineqs.len();
-                let (p, q) = (1 + lcg(&mut seed, 2).abs(), 1 + lcg(&mut seed, 2).abs());
-                let mut sum: Vec<i64> = ineqs[a]
-                    .iter()
-                    .zip(&ineqs[b])
-                    .map(|(x, y)| p * x + q * y)
-                    .collect();
-                sum[n] += lcg(&mut seed, 2).abs();
-                ineqs.push(sum);
-            }
+            let (mut ineqs, inside) = cone_or_box(&mut seed, round, n);
             // Forms zero at the interior point.
             let mut form = || -> Vec<i64> {
                 loop {
