@@ -881,14 +881,15 @@ fn relative_interior(n: usize, eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Result<O
         }
         while let Some(&j) = zero.first() {
             super::budget::check()?;
-            let mut cap: Vec<i64> = ineqs[j].iter().map(|&a| -a).collect();
+            // Maximize row j under the cap row_j <= 1.
+            let neg: Vec<i64> = ineqs[j].iter().map(|&a| -a).collect();
+            let mut cap = neg.clone();
             cap[n] = cap[n].checked_add(1).ok_or(MathError::Overflow)?;
             let mut lp = LpSolver::from_rows(
                 n,
                 dictionary(n, eqs, &[ineqs, std::slice::from_ref(&cap)].concat())?,
                 true,
             )?;
-            let neg: Vec<i64> = ineqs[j].iter().map(|&a| -a).collect();
             match lp.min(&neg)? {
                 Optimum::Bounded((top, x)) if top.signum() < 0 => {
                     let mut still = Vec::with_capacity(zero.len());
