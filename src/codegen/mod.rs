@@ -99,8 +99,9 @@ pub enum CodegenError {
     /// The plan or the model is outside what the generator handles (a limit).
     #[error("{0}")]
     Unsupported(String),
-    /// The math core failed (a limit).
-    #[error("code generation: {0}")]
+    /// The math core failed (a limit). Printed alone: the callers name
+    /// the stage.
+    #[error("{0}")]
     Math(#[from] MathError),
 }
 
@@ -2392,6 +2393,17 @@ mod tests {
                 ])),
             },
         }
+    }
+
+    #[test]
+    fn math_errors_leave_the_stage_to_the_caller() {
+        // The remark said "code generation: code generation: the time
+        // budget ran out": the callers name the stage, once.
+        let e = super::CodegenError::from(crate::math::MathError::Deadline);
+        assert_eq!(
+            format!("code generation: {e}"),
+            format!("code generation: {}", crate::math::MathError::Deadline)
+        );
     }
 
     #[test]

@@ -67,7 +67,7 @@ pub(super) fn plan(
             Err(why) => format!("no schedule: {why}; {none}"),
         }
     })?;
-    let tree = generate(scop, &mapped.plan).map_err(|e| e.to_string())?;
+    let tree = generate(scop, &mapped.plan).map_err(|e| format!("code generation: {e}"))?;
     // A register tile per thread pays only where its rows unroll (a
     // constant trip count: each row's cells then stay in registers);
     // otherwise the rows' loop would keep them in memory.
