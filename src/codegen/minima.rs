@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::Row;
+use super::{Context, Row};
 use crate::math::simplex::LpSolver;
 use crate::math::{MathError, Optimum, Rational};
 
@@ -31,6 +31,32 @@ pub(crate) struct ContextMinima {
 }
 
 impl ContextMinima {
+    /// What a context that holds every row of `parent` (whose LPs `self`
+    /// answered) starts from: a copy of the parent's simplex given the
+    /// context's other rows (`LpSolver::add_ineq`, an equality as two
+    /// opposite rows), instead of a phase 1 of its own. `None` when
+    /// `parent` has no simplex yet or is not part of `context`, or when
+    /// adding fails (the context then builds its own).
+    pub(crate) fn grown(&self, parent: &Context, context: &Context) -> Option<ContextMinima> {
+        let solver = self.solver.as_ref()?;
+        let eqs = more_rows(&parent.0, &context.0)?;
+        let ineqs = more_rows(&parent.1, &context.1)?;
+        let mut solver = solver.clone();
+        for row in ineqs {
+            solver.add_ineq(row).ok()?;
+        }
+        for row in eqs {
+            solver.add_ineq(row).ok()?;
+            solver
+                .add_ineq(&row.iter().map(|v| -v).collect::<Vec<_>>())
+                .ok()?;
+        }
+        Some(ContextMinima {
+            solver: Some(solver),
+            ..Default::default()
+        })
+    }
+
     /// True when `row` (over `[vars | constant]`) is greater than `bound`
     /// at every rational point of the context `eqs == 0`, `ineqs >= 0`
     /// (true when the context is empty, false when the row is unbounded
@@ -107,6 +133,28 @@ impl ContextMinima {
     }
 }
 
+/// Whether `context` holds every row of `part` (both sorted and distinct).
+pub(crate) fn contains(context: &Context, part: &Context) -> bool {
+    more_rows(&part.0, &context.0).is_some() && more_rows(&part.1, &context.1).is_some()
+}
+
+/// The rows of `bigger` not in `smaller` (both sorted and distinct), or
+/// `None` when `smaller` has a row `bigger` lacks.
+fn more_rows<'a>(smaller: &[Row], bigger: &'a [Row]) -> Option<Vec<&'a Row>> {
+    let mut more = Vec::new();
+    let mut rest = smaller.iter().peekable();
+    for row in bigger {
+        match rest.peek() {
+            Some(&s) if s == row => {
+                rest.next();
+            }
+            Some(&s) if s < row => return None,
+            _ => more.push(row),
+        }
+    }
+    rest.next().is_none().then_some(more)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,6 +192,45 @@ mod tests {
         // x <= 3 is refuted at that point: no new LP, no new minimum.
         assert!(!m.exceeds(&eqs, &ineqs, &[-1, 0, 3], -1).unwrap());
         assert_eq!(m.minima.len(), 1);
+    }
+
+    #[test]
+    fn a_grown_context_answers_as_a_fresh_one() {
+        let (eqs, ineqs) = triangle();
+        let mut parent = ContextMinima::default();
+        // No simplex before the first LP: nothing to grow from.
+        let sorted = |mut v: Vec<Row>| {
+            v.sort();
+            v
+        };
+        let p: Context = (eqs.clone(), sorted(ineqs.clone()));
+        assert!(parent.grown(&p, &p).is_none());
+        assert!(!parent.exceeds(&eqs, &ineqs, &[-1, 0, 0], 0).unwrap());
+        // The triangle cut by y >= 2, and by x + y = 5; not a superset:
+        // the triangle without x <= 4.
+        let cut = sorted([ineqs.clone(), vec![vec![0, 1, -2]]].concat());
+        let on_line = (vec![vec![1, 1, -5]], p.1.clone());
+        let other = (vec![], sorted(ineqs[..3].to_vec()));
+        assert!(!contains(&other, &p) && contains(&(vec![], cut.clone()), &p));
+        assert!(parent.grown(&p, &other).is_none());
+        for child in [(vec![], cut), on_line] {
+            let mut grown = parent.grown(&p, &child).expect("a superset");
+            let mut fresh = ContextMinima::default();
+            for form in [
+                [1, 0, 0],
+                [0, 1, 0],
+                [-1, 0, 0],
+                [0, -1, 0],
+                [1, -1, 0],
+                [-1, 1, 0],
+            ] {
+                let form = form.to_vec();
+                assert_eq!(
+                    grown.minimum(&child.0, &child.1, &form).unwrap(),
+                    fresh.minimum(&child.0, &child.1, &form).unwrap()
+                );
+            }
+        }
     }
 
     #[test]

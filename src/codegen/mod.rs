@@ -316,6 +316,10 @@ struct Minima {
     last: Option<(Poly, usize)>,
 }
 
+/// How many of the latest contexts a new one may grow from (see
+/// [`Gen::with_minima`]).
+const GROW_FROM: usize = 16;
+
 /// Largest number of context splits in one generated tree.
 const MAX_SPLITS: usize = 16;
 
@@ -1142,8 +1146,22 @@ impl Gen<'_> {
                 let (at, fresh) = match m.index.get(&context) {
                     Some(&at) => (at, false),
                     None => {
+                        // A context is mostly one met shortly before and a
+                        // row or two more (a guard, an inner loop's
+                        // bounds): its simplex then starts from that
+                        // one's, the largest such among the last context
+                        // and the latest made.
+                        let recent = m.known.len().saturating_sub(GROW_FROM)..m.known.len();
+                        let parent = (m.last.iter().map(|&(_, at)| at))
+                            .chain(recent.rev())
+                            .filter(|&at| minima::contains(&context, &m.known[at].0))
+                            .max_by_key(|&at| m.known[at].0 .0.len() + m.known[at].0 .1.len());
+                        let grown = parent.and_then(|at| {
+                            let (parent, known) = &m.known[at];
+                            known.grown(parent, &context)
+                        });
                         let context = std::rc::Rc::new(context);
-                        m.known.push((context.clone(), Default::default()));
+                        m.known.push((context.clone(), grown.unwrap_or_default()));
                         m.index.insert(context, m.known.len() - 1);
                         (m.known.len() - 1, true)
                     }
