@@ -342,6 +342,32 @@ impl Tableau {
         Ok(implied)
     }
 
+    /// The affine form `coeffs·(x,1)` (`n_free` coefficients and the
+    /// constant) over the current nonbasic variables, as `[constant,
+    /// coefficients]`: a basic free variable replaced by its row, a
+    /// nonbasic one kept (an objective for `min_rat`, a row for `add_ineq`).
+    fn over_nonbasic(&self, coeffs: &[Rational]) -> Result<Vec<Rational>> {
+        let n = self.n_free;
+        let mut out = vec![Rational::ZERO; self.nonbasic.len() + 1];
+        out[0] = coeffs[n];
+        for (j, cj) in coeffs[..n].iter().enumerate() {
+            if cj.is_zero() {
+                continue;
+            }
+            if let Some(c) = self.nonbasic.iter().position(|&v| v == j) {
+                out[c + 1] = out[c + 1].add(cj)?;
+            } else if let Some(r) = self.basic.iter().position(|&b| b == j) {
+                let row = &self.rows[r];
+                for (k, o) in out.iter_mut().enumerate() {
+                    if !row.is_zero(k) {
+                        *o = o.add(&cj.mul(&row.get(k)?)?)?;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
     fn value_of(&self, var: usize) -> Result<Rational> {
         match self.basic.iter().position(|&b| b == var) {
             Some(r) => self.rows[r].get(0),
@@ -475,26 +501,9 @@ impl LpSolver {
             return Ok(());
         };
         t.objs.clear();
-        // The row over the current nonbasic variables, as the objective
-        // of `min_rat`: a basic original variable replaced by its row.
-        let mut vals = vec![Rational::ZERO; t.nonbasic.len() + 1];
-        vals[0] = Rational::from_int(row[n]);
-        for (j, &a) in row[..n].iter().enumerate() {
-            if a == 0 {
-                continue;
-            }
-            let a = Rational::from_int(a);
-            if let Some(c) = t.nonbasic.iter().position(|&v| v == j) {
-                vals[c + 1] = vals[c + 1].add(&a)?;
-            } else if let Some(r) = t.basic.iter().position(|&b| b == j) {
-                let def = &t.rows[r];
-                for (k, v) in vals.iter_mut().enumerate() {
-                    if !def.is_zero(k) {
-                        *v = v.add(&a.mul(&def.get(k)?)?)?;
-                    }
-                }
-            }
-        }
+        // The row over the current nonbasic variables.
+        let row: Vec<Rational> = row.iter().map(|&v| Rational::from_int(v)).collect();
+        let vals = t.over_nonbasic(&row)?;
         let mut new = Row::from_rationals(&vals)?;
         new.reduce();
         let slack = t
@@ -560,25 +569,8 @@ impl LpSolver {
         let Some(t) = self.t.as_mut() else {
             return Ok(Optimum::Empty);
         };
-        // The objective over the current nonbasic variables: a basic free
-        // variable replaced by its row, a nonbasic one kept.
-        let mut orow = vec![Rational::ZERO; t.nonbasic.len() + 1];
-        orow[0] = obj[n];
-        for (j, cj) in obj[..n].iter().enumerate() {
-            if cj.is_zero() {
-                continue;
-            }
-            if let Some(c) = t.nonbasic.iter().position(|&v| v == j) {
-                orow[c + 1] = orow[c + 1].add(cj)?;
-            } else if let Some(r) = t.basic.iter().position(|&b| b == j) {
-                let row = &t.rows[r];
-                for (k, o) in orow.iter_mut().enumerate() {
-                    if !row.is_zero(k) {
-                        *o = o.add(&cj.mul(&row.get(k)?)?)?;
-                    }
-                }
-            }
-        }
+        // The objective over the current nonbasic variables.
+        let orow = t.over_nonbasic(obj)?;
         t.objs = vec![Row::from_rationals(&orow)?];
         // Phase 2: dead free variables with a cost make the problem
         // unbounded.
