@@ -485,6 +485,12 @@ impl LpSolver {
         Ok(LpSolver { n, t: Some(t) })
     }
 
+    /// Whether the system has no rational point (as found by phase 1 or by
+    /// a row added since).
+    pub fn is_empty(&self) -> bool {
+        self.t.is_none()
+    }
+
     /// Adds the inequality `row·(x,1) >= 0` (`n` coefficients and the
     /// constant) to the system, from the basis the solver is at: the row
     /// over the current nonbasic variables, then, when the vertex violates

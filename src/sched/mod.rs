@@ -26,6 +26,7 @@ pub mod retime;
 use thiserror::Error;
 
 use crate::deps::Dependence;
+use crate::math::simplex::LpSolver;
 use crate::math::{BasicRel, MathError, UnionRel};
 use crate::scop::form::{Form, Locals};
 use crate::scop::model::Scop;
@@ -347,20 +348,39 @@ pub fn verify(
             .collect::<Result<Vec<_>, _>>()?;
         // Per piece, the relation with the equalities of the levels so far.
         let mut prefixes: Vec<BasicRel> = pieces.iter().map(|p| p.base.clone()).collect();
+        // And its rational relaxation, one simplex grown level by level: a
+        // set it leaves without a rational point has no integer point
+        // either, and needs no integer test. `None` once the relaxation
+        // fails (an overflow): the integer tests alone decide then.
+        let mut relaxed: Vec<Option<LpSolver>> = prefixes
+            .iter()
+            .map(|b| LpSolver::new(b.n_col(), b.eqs(), b.ineqs()).ok())
+            .collect();
         'levels: for level in 0..=n {
-            for (p, prefix) in pieces.iter().zip(&mut prefixes) {
+            for ((p, prefix), lp) in pieces.iter().zip(&mut prefixes).zip(&mut relaxed) {
                 if level > 0 {
-                    prefix.add_eq(p.diffs[level - 1].clone())?;
+                    let d = &p.diffs[level - 1];
+                    prefix.add_eq(d.clone())?;
+                    *lp = lp.take().and_then(|mut s| {
+                        let neg: Vec<i64> = d.iter().map(|c| -c).collect();
+                        (s.add_ineq(d).is_ok() && s.add_ineq(&neg).is_ok()).then_some(s)
+                    });
                 }
                 let mut v = prefix.clone();
+                let mut strict = None;
                 if level < n {
                     // θ_S(i)_l - θ_T(j)_l - 1 >= 0
                     let mut r: Vec<i64> = p.diffs[level].iter().map(|c| -c).collect();
                     let last = r.len() - 1;
                     r[last] -= 1;
-                    v.add_ineq(r)?;
+                    v.add_ineq(r.clone())?;
+                    strict = Some(r);
                 }
-                if !v.is_empty()? {
+                let rationally_empty = lp.as_ref().is_some_and(|s| {
+                    let mut s = s.clone();
+                    strict.as_ref().is_none_or(|r| s.add_ineq(r).is_ok()) && s.is_empty()
+                });
+                if !rationally_empty && !v.is_empty()? {
                     let sample = v.sample()?.map(|x| x[..p.prefix].to_vec());
                     violations.push(Violation {
                         dep: di,
