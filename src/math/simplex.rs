@@ -963,40 +963,36 @@ fn relative_interior(n: usize, eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Result<O
         }
         // One phase 1 for the system; each candidate's LP grows from it by
         // its cap.
-        let base = if zero.is_empty() {
-            None
-        } else {
-            Some(LpSolver::from_rows(n, dictionary(n, eqs, ineqs)?, true)?)
-        };
-        while let Some(&j) = zero.first() {
-            super::budget::check()?;
-            // Maximize row j under the cap row_j <= 1.
-            let neg: Vec<i64> = ineqs[j].iter().map(|&a| -a).collect();
-            let mut cap = neg.clone();
-            cap[n] = cap[n].checked_add(1).ok_or(MathError::Overflow)?;
-            let Some(mut lp) = base.clone() else {
-                return Err(MathError::Internal("no phase-1 solver"));
-            };
-            lp.add_ineq(&cap)?;
-            match lp.min(&neg)? {
-                Optimum::Bounded((top, x)) if top.signum() < 0 => {
-                    let mut still = Vec::with_capacity(zero.len());
-                    for &k in &zero {
-                        let Some(y) = value(&ineqs[k], &x) else {
-                            return Ok(None);
-                        };
-                        if y.signum() == 0 {
-                            still.push(k);
+        if !zero.is_empty() {
+            let base = LpSolver::from_rows(n, dictionary(n, eqs, ineqs)?, true)?;
+            while let Some(&j) = zero.first() {
+                super::budget::check()?;
+                // Maximize row j under the cap row_j <= 1.
+                let neg: Vec<i64> = ineqs[j].iter().map(|&a| -a).collect();
+                let mut cap = neg.clone();
+                cap[n] = cap[n].checked_add(1).ok_or(MathError::Overflow)?;
+                let mut lp = base.clone();
+                lp.add_ineq(&cap)?;
+                match lp.min(&neg)? {
+                    Optimum::Bounded((top, x)) if top.signum() < 0 => {
+                        let mut still = Vec::with_capacity(zero.len());
+                        for &k in &zero {
+                            let Some(y) = value(&ineqs[k], &x) else {
+                                return Ok(None);
+                            };
+                            if y.signum() == 0 {
+                                still.push(k);
+                            }
                         }
+                        zero = still;
+                        points.push(x);
                     }
-                    zero = still;
-                    points.push(x);
+                    Optimum::Bounded(_) => {
+                        equal[j] = true;
+                        zero.remove(0);
+                    }
+                    _ => return Ok(None),
                 }
-                Optimum::Bounded(_) => {
-                    equal[j] = true;
-                    zero.remove(0);
-                }
-                _ => return Ok(None),
             }
         }
     }

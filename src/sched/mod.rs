@@ -366,21 +366,25 @@ pub fn verify(
                         (s.add_ineq(d).is_ok() && s.add_ineq(&neg).is_ok()).then_some(s)
                     });
                 }
-                let mut v = prefix.clone();
-                let mut strict = None;
-                if level < n {
-                    // θ_S(i)_l - θ_T(j)_l - 1 >= 0
+                // θ_S(i)_l - θ_T(j)_l - 1 >= 0
+                let strict = (level < n).then(|| {
                     let mut r: Vec<i64> = p.diffs[level].iter().map(|c| -c).collect();
                     let last = r.len() - 1;
                     r[last] -= 1;
-                    v.add_ineq(r.clone())?;
-                    strict = Some(r);
-                }
+                    r
+                });
                 let rationally_empty = lp.as_ref().is_some_and(|s| {
                     let mut s = s.clone();
                     strict.as_ref().is_none_or(|r| s.add_ineq(r).is_ok()) && s.is_empty()
                 });
-                if !rationally_empty && !v.is_empty()? {
+                if rationally_empty {
+                    continue;
+                }
+                let mut v = prefix.clone();
+                if let Some(r) = strict {
+                    v.add_ineq(r)?;
+                }
+                if !v.is_empty()? {
                     let sample = v.sample()?.map(|x| x[..p.prefix].to_vec());
                     violations.push(Violation {
                         dep: di,
