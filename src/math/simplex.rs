@@ -208,17 +208,24 @@ impl Tableau {
 
     /// Minimizes objective `k` by Bland's rule; returns `false` if unbounded.
     fn primal(&mut self, k: usize) -> Result<bool> {
+        self.primal_within(k, 1_000_000)?
+            .ok_or(MathError::Limit("simplex pivots"))
+    }
+
+    /// [`Tableau::primal`] within `cap` pivots: `None` past them (the
+    /// tableau left at a feasible basis).
+    fn primal_within(&mut self, k: usize, cap: u64) -> Result<Option<bool>> {
         let mut steps: u64 = 0;
         loop {
             steps += 1;
-            if steps > 1_000_000 {
-                return Err(MathError::Limit("simplex pivots"));
+            if steps > cap {
+                return Ok(None);
             }
             let Some(c) = self.entering(k, steps) else {
-                return Ok(true);
+                return Ok(Some(true));
             };
             let Some(r) = self.blocking_row(c, 1, None)? else {
-                return Ok(false);
+                return Ok(Some(false));
             };
             self.pivot(r, c)?;
         }
@@ -395,6 +402,9 @@ pub fn lp_min(
     LpSolver::new(n, eqs, ineqs)?.min(obj)
 }
 
+/// An optimum's value and vertex.
+type LpOptimum = Optimum<(Rational, Vec<Rational>)>;
+
 /// One system's simplex, for many objectives over it: phase 1 (a feasible
 /// basis) runs once, and each objective's phase 2 starts from the basis the
 /// previous one ended at, feasible for all of them. The optimum of each is
@@ -564,8 +574,20 @@ impl LpSolver {
         self.min_rat(&obj)
     }
 
+    /// [`LpSolver::min`] within `cap` phase-2 pivots: `None` past them.
+    fn min_within(&mut self, obj: &[i64], cap: u64) -> Result<Option<LpOptimum>> {
+        let obj: Vec<Rational> = obj.iter().map(|&v| Rational::from_int(v)).collect();
+        self.min_rat_within(&obj, cap)
+    }
+
     /// [`LpSolver::min`] for a rational objective.
     fn min_rat(&mut self, obj: &[Rational]) -> Result<Optimum<(Rational, Vec<Rational>)>> {
+        self.min_rat_within(obj, 1_000_000)?
+            .ok_or(MathError::Limit("simplex pivots"))
+    }
+
+    /// [`LpSolver::min_rat`] within `cap` phase-2 pivots: `None` past them.
+    fn min_rat_within(&mut self, obj: &[Rational], cap: u64) -> Result<Option<LpOptimum>> {
         let n = self.n;
         if obj.len() != n + 1 {
             return Err(MathError::Space(
@@ -573,7 +595,7 @@ impl LpSolver {
             ));
         }
         let Some(t) = self.t.as_mut() else {
-            return Ok(Optimum::Empty);
+            return Ok(Some(Optimum::Empty));
         };
         // The objective over the current nonbasic variables.
         let orow = t.over_nonbasic(obj)?;
@@ -582,14 +604,16 @@ impl LpSolver {
         // unbounded.
         for (c, &v) in t.nonbasic.iter().enumerate() {
             if v < n && !t.objs[0].is_zero(c + 1) {
-                return Ok(Optimum::Unbounded);
+                return Ok(Some(Optimum::Unbounded));
             }
         }
-        if !t.primal(0)? {
-            return Ok(Optimum::Unbounded);
+        match t.primal_within(0, cap)? {
+            None => return Ok(None),
+            Some(false) => return Ok(Some(Optimum::Unbounded)),
+            Some(true) => {}
         }
         let x: Vec<Rational> = (0..n).map(|j| t.value_of(j)).collect::<Result<_>>()?;
-        Ok(Optimum::Bounded((t.objs[0].get(0)?, x)))
+        Ok(Some(Optimum::Bounded((t.objs[0].get(0)?, x))))
     }
 }
 
@@ -678,7 +702,11 @@ pub fn implied_rows(n: usize, eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Result<Op
 /// row, and rows equal to it, are the only negative ones); the lowest of
 /// them joins the needed rows and `i` is asked again. Each LP has the
 /// needed rows and one more: far smaller than the whole system when most
-/// rows are implied (Fourier-Motzkin's output).
+/// rows are implied (Fourier-Motzkin's output). Once one of these LPs
+/// stalls at a degenerate vertex ([`STALL_PIVOTS`]), the system's other
+/// rows are asked by [`scaled_test`], the same question without the floor
+/// (mixed 133802's Farkas projection: 792 rows through one apex, 696 of
+/// them facets: its compile time, 32-34 s before, 6-9 s after).
 ///
 /// Within the hull, the rows no others imply are the facets, each given by
 /// every row equal to it on the hull, and the lowest of those is the one
@@ -718,40 +746,33 @@ fn clarkson(
             .map(|j| ineqs[j].clone()),
     );
     let mut implied = vec![false; m];
+    // Once an LP stalls (see `RowTest::Stalled`), the rest are scaled.
+    let mut scaled = false;
     for i in (0..m).rev() {
         while !needed[i] && !inside.equal[i] {
             super::budget::check()?;
-            let mut rows: Vec<Vec<i64>> = (0..m)
+            let kept: Vec<&[i64]> = (0..m)
                 .filter(|&j| needed[j])
-                .map(|j| ineqs[j].clone())
+                .map(|j| ineqs[j].as_slice())
                 .collect();
-            let mut floor = ineqs[i].clone();
-            floor[n] = floor[n].checked_add(1).ok_or(MathError::Overflow)?;
-            rows.push(floor);
-            let mut lp = LpSolver::from_rows(n, dictionary(n, &hull, &rows)?, true)?;
-            let x = match lp.min(&ineqs[i])? {
-                Optimum::Bounded((v, _)) if v.signum() >= 0 => {
+            let test = if scaled {
+                scaled_test(n, &hull, &kept, &ineqs[i], z, zden)?
+            } else {
+                let cap = STALL_PIVOTS.saturating_mul(n as u64 + 1);
+                floor_test(n, &hull, &kept, &ineqs[i], z, zden, cap)?
+            };
+            let dir = match test {
+                RowTest::Implied => {
                     implied[i] = true;
                     break;
                 }
-                Optimum::Bounded((_, x)) => x,
-                _ => return Ok(None),
+                RowTest::Leaves(dir) => dir,
+                RowTest::Undecided => return Ok(None),
+                RowTest::Stalled => {
+                    scaled = true;
+                    continue;
+                }
             };
-            // The segment z -> x as z + s·dir, dir = x·xden·zden - z·xden
-            // scaled by the positive xden·zden.
-            let Some((xi, xden)) = over_common_den(&x) else {
-                return Ok(None);
-            };
-            let mut dir = Vec::with_capacity(n);
-            for (&xk, &zk) in xi.iter().zip(z) {
-                let Some(d) = xk
-                    .checked_mul(zden)
-                    .and_then(|xk| xk.checked_sub(zk.checked_mul(xden)?))
-                else {
-                    return Ok(None);
-                };
-                dir.push(d);
-            }
             let Some(first) = first_crossed(n, ineqs, &at_z, &dir) else {
                 return Ok(None);
             };
@@ -778,6 +799,109 @@ fn clarkson(
         }
     }
     Ok(Some(implied))
+}
+
+/// What an LP of [`clarkson`] says of row `i` over the rows found needed
+/// (within the hull).
+enum RowTest {
+    /// They imply it.
+    Implied,
+    /// The ray from `z` along this direction leaves them after row `i`
+    /// turns negative (or never does).
+    Leaves(Vec<i128>),
+    /// A product left `i128`, or the LP said what it cannot: `clarkson`
+    /// gives up.
+    Undecided,
+    /// The LP went past [`STALL_PIVOTS`] pivots per variable.
+    Stalled,
+}
+
+/// Phase-2 pivots per variable past which [`floor_test`]'s simplex is
+/// taken to stall at a degenerate vertex (where hundreds of rows through a
+/// cone's apex meet: a Farkas system's projection, most of its rows
+/// facets). Its system then goes to [`scaled_test`].
+const STALL_PIVOTS: u64 = 4;
+
+/// Row `i`'s minimum over the rows `kept` and the hull, with `row_i >= -1`
+/// so that it exists, from phase 1's vertex, within `cap` phase-2 pivots:
+/// negative at `x`, the segment from `z` to `x` (as `dir = x·xden·zden -
+/// z·xden`, scaled by the positive `xden·zden`).
+fn floor_test(
+    n: usize,
+    hull: &[Vec<i64>],
+    kept: &[&[i64]],
+    row_i: &[i64],
+    z: &[i128],
+    zden: i128,
+    cap: u64,
+) -> Result<RowTest> {
+    let mut rows: Vec<Vec<i64>> = kept.iter().map(|r| r.to_vec()).collect();
+    let mut floor = row_i.to_vec();
+    floor[n] = floor[n].checked_add(1).ok_or(MathError::Overflow)?;
+    rows.push(floor);
+    let mut lp = LpSolver::from_rows(n, dictionary(n, hull, &rows)?, true)?;
+    let x = match lp.min_within(row_i, cap)? {
+        None => return Ok(RowTest::Stalled),
+        Some(Optimum::Bounded((v, _))) if v.signum() >= 0 => return Ok(RowTest::Implied),
+        Some(Optimum::Bounded((_, x))) => x,
+        Some(_) => return Ok(RowTest::Undecided),
+    };
+    let Some((xi, xden)) = over_common_den(&x) else {
+        return Ok(RowTest::Undecided);
+    };
+    Ok(toward(&xi, xden, z, zden).map_or(RowTest::Undecided, RowTest::Leaves))
+}
+
+/// Row `i` against the rows `kept` and the hull without a floor, as a
+/// question of feasibility: is there `(x, t)`, `t >= 0`, with those rows
+/// homogenized by `t` and row `i` at `-1`? With `t > 0`, `x / t` is a point
+/// of theirs where row `i` is negative; with `t = 0`, `x` is a direction of
+/// theirs along which row `i` decreases without bound; without, they imply
+/// row `i`. Phase 1 starts on row `i`'s hyperplane, not at a cone's apex,
+/// and each row's answer takes tens of pivots where [`floor_test`]'s takes
+/// hundreds. The ray: from `z` along `dir = x·zden - z·t` (`x / t - z`
+/// scaled by `t·zden`; `x` itself when `t = 0`).
+fn scaled_test(
+    n: usize,
+    hull: &[Vec<i64>],
+    kept: &[&[i64]],
+    row_i: &[i64],
+    z: &[i128],
+    zden: i128,
+) -> Result<RowTest> {
+    // Columns (x, t, constant).
+    let homog = |r: &[i64], constant: i64| -> Vec<i64> {
+        let mut w = r.to_vec();
+        w.push(constant);
+        w
+    };
+    // Row i's equality first: the first variable it has enters the basis
+    // there.
+    let mut rows = dictionary(n + 1, &[homog(row_i, 1)], &[])?;
+    let hull_h: Vec<Vec<i64>> = hull.iter().map(|r| homog(r, 0)).collect();
+    let mut ineq_h: Vec<Vec<i64>> = kept.iter().map(|r| homog(r, 0)).collect();
+    let mut t_row = vec![0i64; n + 2];
+    t_row[n] = 1;
+    ineq_h.push(t_row);
+    rows.extend(dictionary(n + 1, &hull_h, &ineq_h)?);
+    let mut lp = LpSolver::from_rows(n + 1, rows, true)?;
+    let x = match lp.min(&vec![0i64; n + 2])? {
+        Optimum::Empty => return Ok(RowTest::Implied),
+        Optimum::Bounded((_, x)) => x,
+        Optimum::Unbounded => return Ok(RowTest::Undecided),
+    };
+    let Some((xi, _)) = over_common_den(&x) else {
+        return Ok(RowTest::Undecided);
+    };
+    Ok(toward(&xi[..n], xi[n], z, zden).map_or(RowTest::Undecided, RowTest::Leaves))
+}
+
+/// `x·zden - z·w` (`None` when a product leaves `i128`).
+fn toward(x: &[i128], w: i128, z: &[i128], zden: i128) -> Option<Vec<i128>> {
+    x.iter()
+        .zip(z)
+        .map(|(&xk, &zk)| xk.checked_mul(zden)?.checked_sub(zk.checked_mul(w)?))
+        .collect()
 }
 
 /// The rows of `ineqs` that the ray from `z` along `dir` crosses first, in
@@ -1300,6 +1424,116 @@ mod tests {
         assert!(decided >= 195, "{decided}");
         assert!(implied_seen > 1000, "{implied_seen}");
         assert!(kept_seen > 500, "{kept_seen}");
+    }
+
+    /// A cone in `n` variables through the origin, positive at `(1, ...,
+    /// 1)`: `rows` random rows through the apex (a Farkas system's
+    /// projection, most of them facets), and the bound `sum(x) <= 20`.
+    fn apex_cone(seed: &mut u64, n: usize, rows: usize) -> Vec<Vec<i64>> {
+        let mut ineqs = Vec::new();
+        let mut top = vec![-1; n + 1];
+        top[n] = 20;
+        ineqs.push(top);
+        while ineqs.len() < rows + 1 {
+            let mut r: Vec<i64> = (0..n).map(|_| lcg(seed, 4)).collect();
+            if r.iter().sum::<i64>() > 0 {
+                r.push(0);
+                ineqs.push(lowest_terms(r));
+            }
+        }
+        ineqs.sort();
+        ineqs.dedup_by(|later, first| later[..n] == first[..n]);
+        ineqs
+    }
+
+    #[test]
+    fn scaled_and_floor_tests_agree() {
+        // Row i against random subsets of the other rows of cone_or_box's
+        // polyhedra and of cones with many rows through the apex: the
+        // feasibility test scaled by t and the LP with a floor (without a
+        // pivot cap) both decide it, alike, and the ray each gives leaves
+        // the kept rows after row i turns negative, if at all (what
+        // clarkson needs: the row it crosses first is not a kept one).
+        let mut seed = 23u64;
+        let (mut implied_seen, mut leaves_seen, mut stalled) = (0, 0, 0);
+        for round in 0..120 {
+            let n = if round % 3 == 2 { 6 } else { 5 };
+            let rows: Vec<Vec<i64>> = if round % 3 == 2 {
+                apex_cone(&mut seed, n, 40)
+            } else {
+                cone_or_box(&mut seed, round, n)
+                    .0
+                    .into_iter()
+                    .map(lowest_terms)
+                    .collect()
+            };
+            let inside = relative_interior(n, &[], &rows)
+                .unwrap()
+                .expect("an interior");
+            let (z, zden) = (&inside.z, inside.den);
+            let at_z = |r: &[i64]| dot(&r[..n], z).unwrap() + i128::from(r[n]) * zden;
+            for i in 0..rows.len() {
+                let kept: Vec<&[i64]> = (0..rows.len())
+                    .filter(|&j| j != i && lcg(&mut seed, 2) >= 0)
+                    .map(|j| rows[j].as_slice())
+                    .collect();
+                let scaled = scaled_test(n, &[], &kept, &rows[i], z, zden).unwrap();
+                let floor = floor_test(n, &[], &kept, &rows[i], z, zden, u64::MAX).unwrap();
+                let cap = STALL_PIVOTS * (n as u64 + 1);
+                if matches!(
+                    floor_test(n, &[], &kept, &rows[i], z, zden, cap).unwrap(),
+                    RowTest::Stalled
+                ) {
+                    stalled += 1;
+                }
+                match (&scaled, &floor) {
+                    (RowTest::Implied, RowTest::Implied) => implied_seen += 1,
+                    (RowTest::Leaves(a), RowTest::Leaves(b)) => {
+                        leaves_seen += 1;
+                        for dir in [a, b] {
+                            // Crossings at s = at_z / -slope, compared
+                            // crosswise (the values at z are positive).
+                            let slope = |r: &[i64]| dot(&r[..n], dir).unwrap();
+                            let si = slope(&rows[i]);
+                            assert!(si < 0, "{rows:?} {i}");
+                            for r in &kept {
+                                let sj = slope(r);
+                                assert!(
+                                    sj >= 0 || at_z(&rows[i]) * -sj < at_z(r) * -si,
+                                    "{rows:?} {i}"
+                                );
+                            }
+                        }
+                    }
+                    _ => panic!("differ on row {i} of {rows:?}"),
+                }
+            }
+        }
+        assert!(implied_seen > 500, "{implied_seen}");
+        assert!(leaves_seen > 500, "{leaves_seen}");
+        // The capped LP stalls on some of the cones' rows.
+        assert!(stalled > 0, "{stalled}");
+    }
+
+    #[test]
+    fn clarkson_decides_cones_with_many_rows_through_the_apex() {
+        // Where the LP with a floor stalls at the apex (in about a third
+        // of these systems) and the rest of the rows go to the scaled
+        // test: the answer of one LP per row.
+        let mut seed = 29u64;
+        let mut decided = 0;
+        for _ in 0..20 {
+            let n = 7;
+            let rows = apex_cone(&mut seed, n, 80);
+            let want = implied_one_lp_each(n, &[], &rows).expect("nonempty");
+            let mut needed = vec![false; rows.len()];
+            if let Some(got) = clarkson(n, &[], &rows, &mut needed).unwrap() {
+                assert_eq!(got, want, "{rows:?}");
+                decided += 1;
+            }
+            assert_eq!(implied_rows(n, &[], &rows).unwrap(), Some(want));
+        }
+        assert!(decided >= 18, "{decided}");
     }
 
     /// Checks an answer of [`implied_rows`] against its contract, one LP
