@@ -393,11 +393,11 @@ fn compress(
 /// Drops the inequalities implied by the others over the rationals (one LP
 /// each, on the small compressed system): each would add a Farkas
 /// multiplier, and Fourier–Motzkin multiplies rows.
-fn drop_redundant(c: &mut Compressed) -> Result<(), MathError> {
-    if let Some(w) = c.ineqs.first().map(|r| r.len() - 1) {
-        c.ineqs = crate::math::ilp::drop_redundant_ineqs(w, &c.eqs, &c.ineqs)?;
+fn drop_redundant_rows(eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Result<Vec<Vec<i64>>, MathError> {
+    match ineqs.first().map(|r| r.len() - 1) {
+        Some(w) => crate::math::ilp::drop_redundant_ineqs(w, eqs, ineqs),
+        None => Ok(Vec::new()),
     }
-    Ok(())
 }
 
 /// Memo of [`farkas_compact`]: dependences of similar statements give the
@@ -405,12 +405,48 @@ fn drop_redundant(c: &mut Compressed) -> Result<(), MathError> {
 type FarkasMemo =
     std::collections::HashMap<(Vec<Vec<i64>>, Vec<Vec<i64>>, Vec<Vec<i64>>), FarkasRows>;
 
+thread_local! {
+    /// The Farkas rows made on this thread, and the compressed polyhedra
+    /// without their redundant rows ([`drop_redundant_rows`]): each a function
+    /// of its key, asked again by every schedule of one SCoP (the first,
+    /// and its retries: a cut for coincidence, `fuse=no`, a split, an
+    /// embedding) and by similar SCoPs. Emptied at [`MEMO_ENTRIES`].
+    static FARKAS_MEMO: std::cell::RefCell<FarkasMemo> = Default::default();
+    static SHAPE_MEMO: std::cell::RefCell<ShapeMemo> = Default::default();
+}
+
+/// Entries past which a memo of this thread starts afresh (a bound on its
+/// memory over a long run).
+const MEMO_ENTRIES: usize = 4096;
+
+/// Looks `key` up in `memo`, or computes and keeps it.
+fn memoized<K, V, E>(
+    memo: &'static std::thread::LocalKey<std::cell::RefCell<std::collections::HashMap<K, V>>>,
+    key: K,
+    make: impl FnOnce(&K) -> Result<V, E>,
+) -> Result<V, E>
+where
+    K: std::hash::Hash + Eq,
+    V: Clone,
+{
+    if let Some(v) = memo.with_borrow(|m| m.get(&key).cloned()) {
+        return Ok(v);
+    }
+    let v = make(&key)?;
+    memo.with_borrow_mut(|m| {
+        if m.len() >= MEMO_ENTRIES {
+            m.clear();
+        }
+        m.insert(key, v.clone());
+    });
+    Ok(v)
+}
+
 fn farkas(
     eqs: &[Vec<i64>],
     ineqs: &[Vec<i64>],
     coef: &[Vec<i64>],
     n: usize,
-    memo: &mut FarkasMemo,
 ) -> Result<FarkasRows, MathError> {
     // Work over the unknowns `f` mentions only (a dependence involves two
     // statements and the bounding unknowns, not the whole ILP), then widen.
@@ -420,14 +456,9 @@ fn farkas(
         .map(|c| used.iter().map(|&v| c[v]).chain([c[n]]).collect())
         .collect();
     let key = (eqs.to_vec(), ineqs.to_vec(), narrow);
-    let local = match memo.get(&key) {
-        Some(l) => l.clone(),
-        None => {
-            let l = farkas_compact(&key.0, &key.1, &key.2, used.len())?;
-            memo.insert(key, l.clone());
-            l
-        }
-    };
+    let local = memoized(&FARKAS_MEMO, key, |k| {
+        farkas_compact(&k.0, &k.1, &k.2, used.len())
+    })?;
     let widen = |r: Vec<i64>| {
         let mut w = vec![0i64; n + 1];
         for (k, &v) in used.iter().enumerate() {
@@ -678,7 +709,6 @@ fn box_redundant(lay: &Layout, max_coef: i64, row: &[i64]) -> bool {
     min >= 0
 }
 
-#[allow(clippy::too_many_arguments)]
 fn dep_rows(
     scop: &Scop,
     lay: &Layout,
@@ -686,8 +716,6 @@ fn dep_rows(
     pieces: &[BasicRel],
     max_coef: i64,
     pool: &mut RowPool,
-    memo: &mut FarkasMemo,
-    shapes: &mut ShapeMemo,
 ) -> Result<DepRows, MathError> {
     use crate::math::ilp::{norm_ineq, Norm};
     let mut out = DepRows::default();
@@ -699,15 +727,11 @@ fn dep_rows(
         ];
         let mut c = compress(piece.eqs(), piece.ineqs(), coefs)?;
         let key = (c.eqs.clone(), c.ineqs.clone());
-        match shapes.get(&key) {
-            Some(kept) => c.ineqs = kept.clone(),
-            None => {
-                drop_redundant(&mut c)?;
-                shapes.insert(key, c.ineqs.clone());
-            }
-        }
+        c.ineqs = memoized(&SHAPE_MEMO, key, |(eqs, ineqs)| {
+            drop_redundant_rows(eqs, ineqs)
+        })?;
         for coef in &c.coefs {
-            let f = farkas(&c.eqs, &c.ineqs, coef, lay.n, memo)?;
+            let f = farkas(&c.eqs, &c.ineqs, coef, lay.n)?;
             out.infeasible |= f.infeasible;
             out.eqs.extend(f.eqs);
             for r in f.ineqs {
@@ -769,7 +793,7 @@ fn without_locals(piece: &BasicRel) -> Result<BasicRel, MathError> {
 /// LP each) before going on.
 const REDUNDANT_ROWS: usize = 24;
 
-/// Memo of [`drop_redundant`] by compressed polyhedron.
+/// Memo of [`drop_redundant_rows`] by compressed polyhedron.
 type ShapeMemo = std::collections::HashMap<(Vec<Vec<i64>>, Vec<Vec<i64>>), Vec<Vec<i64>>>;
 
 /// Integer basis of the null space of `rows` (each of length `m`), by exact
@@ -1257,8 +1281,6 @@ fn schedule_split(
     // multiplier, and Fourier–Motzkin multiplies rows: drop them first.
     let mut cache: Vec<Option<DepRows>> = vec![None; deps.len()];
     let mut pool = RowPool::default();
-    let mut memo = FarkasMemo::new();
-    let mut shapes = ShapeMemo::new();
     let full = |rows: &Vec<Vec<Vec<i64>>>| -> Result<bool, MathError> {
         for (s, st) in scop.statements.iter().enumerate() {
             if rank(&rows[s], st.iters.len())? < st.iters.len() {
@@ -1376,8 +1398,6 @@ fn schedule_split(
                     &pieces,
                     options.max_coef,
                     &mut pool,
-                    &mut memo,
-                    &mut shapes,
                 )?);
                 t_farkas += t0.elapsed();
             }
@@ -1693,4 +1713,35 @@ fn schedule_split(
 /// Rank of the rows (each of length `m`).
 fn rank(rows: &[Vec<i64>], m: usize) -> Result<usize, MathError> {
     Ok(m - null_space(rows, m)?.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    thread_local! {
+        static SQUARES: std::cell::RefCell<std::collections::HashMap<u64, u64>> =
+            Default::default();
+    }
+
+    #[test]
+    fn memo_computes_each_key_once_and_stays_bounded() {
+        let calls = std::cell::Cell::new(0);
+        let square = |k: &u64| -> Result<u64, MathError> {
+            calls.set(calls.get() + 1);
+            Ok(k * k)
+        };
+        assert_eq!(memoized(&SQUARES, 7, square), Ok(49));
+        assert_eq!(memoized(&SQUARES, 7, square), Ok(49));
+        assert_eq!(calls.get(), 1);
+        // An error is not kept: the next call computes again.
+        let fail = |_: &u64| -> Result<u64, MathError> { Err(MathError::Deadline) };
+        assert_eq!(memoized(&SQUARES, 8, fail), Err(MathError::Deadline));
+        assert_eq!(memoized(&SQUARES, 8, square), Ok(64));
+        assert_eq!(calls.get(), 2);
+        for k in 0..3 * MEMO_ENTRIES as u64 {
+            memoized(&SQUARES, k, square).unwrap();
+            assert!(SQUARES.with_borrow(|m| m.len()) <= MEMO_ENTRIES);
+        }
+    }
 }
