@@ -1390,6 +1390,23 @@ mod tests {
         (ineqs, inside)
     }
 
+    /// Clarkson's answer on `rows` (no equalities), when it decides:
+    /// checked against one LP per row, as are the rows it marks needed
+    /// (decided or not) and the answer of [`implied_rows`].
+    fn clarkson_against_one_lp_each(n: usize, rows: &[Vec<i64>]) -> Option<Vec<bool>> {
+        let want = implied_one_lp_each(n, &[], rows).expect("nonempty");
+        let mut needed = vec![false; rows.len()];
+        let got = clarkson(n, &[], rows, &mut needed).unwrap();
+        if let Some(got) = &got {
+            assert_eq!(*got, want, "{rows:?}");
+        }
+        for (i, _) in needed.iter().enumerate().filter(|(_, f)| **f) {
+            assert!(!want[i], "row {i} marked needed: {rows:?}");
+        }
+        assert_eq!(implied_rows(n, &[], rows).unwrap(), Some(want));
+        got
+    }
+
     #[test]
     fn clarkson_decides_systems_with_an_interior() {
         // Random polyhedra with an interior, in lowest terms, most of
@@ -1408,18 +1425,11 @@ mod tests {
             rows.retain(|r| r[..n].iter().any(|&v| v != 0));
             rows.sort();
             rows.dedup_by(|later, first| later[..n] == first[..n]);
-            let want = implied_one_lp_each(n, &[], &rows).expect("nonempty");
-            let mut needed = vec![false; rows.len()];
-            if let Some(got) = clarkson(n, &[], &rows, &mut needed).unwrap() {
-                assert_eq!(got, want, "{rows:?}");
+            if let Some(got) = clarkson_against_one_lp_each(n, &rows) {
                 decided += 1;
                 implied_seen += got.iter().filter(|f| **f).count();
                 kept_seen += got.iter().filter(|f| !**f).count();
             }
-            for (i, _) in needed.iter().enumerate().filter(|(_, f)| **f) {
-                assert!(!want[i], "row {i} marked needed: {rows:?}");
-            }
-            assert_eq!(implied_rows(n, &[], &rows).unwrap(), Some(want));
         }
         assert!(decided >= 195, "{decided}");
         assert!(implied_seen > 1000, "{implied_seen}");
@@ -1525,13 +1535,9 @@ mod tests {
         for _ in 0..20 {
             let n = 7;
             let rows = apex_cone(&mut seed, n, 80);
-            let want = implied_one_lp_each(n, &[], &rows).expect("nonempty");
-            let mut needed = vec![false; rows.len()];
-            if let Some(got) = clarkson(n, &[], &rows, &mut needed).unwrap() {
-                assert_eq!(got, want, "{rows:?}");
+            if clarkson_against_one_lp_each(n, &rows).is_some() {
                 decided += 1;
             }
-            assert_eq!(implied_rows(n, &[], &rows).unwrap(), Some(want));
         }
         assert!(decided >= 18, "{decided}");
     }
