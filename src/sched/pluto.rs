@@ -97,7 +97,7 @@ pub const SHIFT_BOUND: i64 = 8;
 /// not scheduled (bounded effort: the original schedule stands). A bound
 /// on the ILP's memory more than on its time, which the SCoP's time budget
 /// bounds: mixed 132293, 133921 and 134129 (20,048-20,604 constraints) are
-/// scheduled in 2-3.3 s under it.
+/// scheduled in 1.5-3.3 s under it.
 pub const ILP_ROW_LIMIT: usize = 50_000;
 
 /// Loop fusion heuristic.
