@@ -16,6 +16,7 @@ pub mod ilp;
 pub mod int;
 pub mod lexmin;
 pub mod matrix;
+pub mod memo;
 pub mod parse;
 pub mod print;
 pub mod rational;

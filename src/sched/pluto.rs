@@ -85,6 +85,7 @@ use super::Schedule;
 use crate::deps::Dependence;
 use crate::math::fm;
 use crate::math::lexmin::lexmin_nonneg_unique;
+use crate::math::memo::memoized;
 use crate::math::{BasicRel, MathError, Optimum};
 use crate::scop::form::{Form, Locals};
 use crate::scop::model::Scop;
@@ -413,36 +414,10 @@ thread_local! {
     /// without their redundant rows ([`drop_redundant_rows`]): each a function
     /// of its key, asked again by every schedule of one SCoP (the first,
     /// and its retries: a cut for coincidence, `fuse=no`, a split, an
-    /// embedding) and by similar SCoPs. Emptied at [`MEMO_ENTRIES`].
+    /// embedding) and by similar SCoPs. Emptied at
+    /// [`MEMO_ENTRIES`](crate::math::memo::MEMO_ENTRIES).
     static FARKAS_MEMO: std::cell::RefCell<FarkasMemo> = Default::default();
     static SHAPE_MEMO: std::cell::RefCell<ShapeMemo> = Default::default();
-}
-
-/// Entries past which a memo of this thread starts afresh (a bound on its
-/// memory over a long run).
-const MEMO_ENTRIES: usize = 4096;
-
-/// Looks `key` up in `memo`, or computes and keeps it.
-fn memoized<K, V, E>(
-    memo: &'static std::thread::LocalKey<std::cell::RefCell<std::collections::HashMap<K, V>>>,
-    key: K,
-    make: impl FnOnce(&K) -> Result<V, E>,
-) -> Result<V, E>
-where
-    K: std::hash::Hash + Eq,
-    V: Clone,
-{
-    if let Some(v) = memo.with_borrow(|m| m.get(&key).cloned()) {
-        return Ok(v);
-    }
-    let v = make(&key)?;
-    memo.with_borrow_mut(|m| {
-        if m.len() >= MEMO_ENTRIES {
-            m.clear();
-        }
-        m.insert(key, v.clone());
-    });
-    Ok(v)
 }
 
 fn farkas(
@@ -1716,35 +1691,4 @@ fn schedule_split(
 /// Rank of the rows (each of length `m`).
 fn rank(rows: &[Vec<i64>], m: usize) -> Result<usize, MathError> {
     Ok(m - null_space(rows, m)?.len())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    thread_local! {
-        static SQUARES: std::cell::RefCell<std::collections::HashMap<u64, u64>> =
-            Default::default();
-    }
-
-    #[test]
-    fn memo_computes_each_key_once_and_stays_bounded() {
-        let calls = std::cell::Cell::new(0);
-        let square = |k: &u64| -> Result<u64, MathError> {
-            calls.set(calls.get() + 1);
-            Ok(k * k)
-        };
-        assert_eq!(memoized(&SQUARES, 7, square), Ok(49));
-        assert_eq!(memoized(&SQUARES, 7, square), Ok(49));
-        assert_eq!(calls.get(), 1);
-        // An error is not kept: the next call computes again.
-        let fail = |_: &u64| -> Result<u64, MathError> { Err(MathError::Deadline) };
-        assert_eq!(memoized(&SQUARES, 8, fail), Err(MathError::Deadline));
-        assert_eq!(memoized(&SQUARES, 8, square), Ok(64));
-        assert_eq!(calls.get(), 2);
-        for k in 0..3 * MEMO_ENTRIES as u64 {
-            memoized(&SQUARES, k, square).unwrap();
-            assert!(SQUARES.with_borrow(|m| m.len()) <= MEMO_ENTRIES);
-        }
-    }
 }
