@@ -10,15 +10,22 @@
 
 use super::int::{self, MathError, Result};
 use super::matrix;
+use super::memo::memoized;
 use super::rational::Rational;
 use super::simplex;
 use super::Optimum;
+
+thread_local! {
+    /// The samples found on this thread ([`System::sample`]).
+    static SAMPLES: std::cell::RefCell<std::collections::HashMap<System, Option<Vec<i64>>>> =
+        Default::default();
+}
 
 /// Largest number of branch-and-bound nodes explored by one sample search.
 pub const BRANCH_LIMIT: u64 = 200_000;
 
 /// A conjunction of integer affine constraints over `n` unnamed variables.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct System {
     /// Number of variables.
     pub n: usize,
@@ -219,7 +226,17 @@ impl System {
     /// than `‖a_i‖₁` on row `i` while `t d` gains at least `t`.
     /// Source: the same decomposition as isl's `isl_basic_set_sample`
     /// (Verdoolaege, "isl: An Integer Set Library", ICMS 2010).
+    ///
+    /// The answer is a function of the system, kept per thread
+    /// ([`memoized`]): dependence analysis asks the same systems again for
+    /// every schedule a SCoP is tried with (mixed 133921: 23,868 samples,
+    /// 9,934 of them distinct).
     pub fn sample(&self) -> Result<Option<Vec<i64>>> {
+        memoized(&SAMPLES, self.clone(), |sys| sys.sample_uncached())
+    }
+
+    /// [`System::sample`] without the memo.
+    fn sample_uncached(&self) -> Result<Option<Vec<i64>>> {
         let Some(sys) = self.normalized()? else {
             return Ok(None);
         };
