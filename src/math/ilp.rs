@@ -942,6 +942,47 @@ mod tests {
     }
 
     #[test]
+    fn samples_are_kept_per_thread() {
+        // Random systems in 3 variables, some empty, some with equalities,
+        // each asked twice: the answer is the search's own (a point of the
+        // system, or none when it has none), kept after the first call
+        // and given again.
+        let mut seed: u64 = 0x5a4d_91e5;
+        let mut draw = |k: i64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % (2 * k as u64 + 1)) as i64 - k
+        };
+        let (mut points, mut empty) = (0, 0);
+        for _ in 0..200 {
+            let n = 3;
+            let mut sys = System::new(n);
+            for _ in 0..(3 + draw(2) + 2) {
+                sys.add_ineq((0..=n).map(|_| draw(3)).collect());
+            }
+            if draw(2) == 0 {
+                sys.add_eq((0..=n).map(|_| draw(2)).collect());
+            }
+            let want = sys.sample_uncached().unwrap();
+            assert_eq!(sys.sample().unwrap(), want, "{sys:?}");
+            assert_eq!(
+                SAMPLES.with_borrow(|m| m.get(&sys).cloned()),
+                Some(want.clone())
+            );
+            assert_eq!(sys.sample().unwrap(), want, "{sys:?}");
+            match want {
+                Some(x) => {
+                    assert!(sys.contains(&x).unwrap(), "{sys:?}");
+                    points += 1;
+                }
+                None => empty += 1,
+            }
+        }
+        assert!(points > 30 && empty > 30, "{points} {empty}");
+    }
+
+    #[test]
     fn cone_equalities_match_one_lp_per_row() {
         // Random systems in 4 variables with few rows (so that most cones
         // are not {0}: lines, half-spaces, wedges, pointed cones) and
