@@ -941,19 +941,24 @@ mod tests {
         );
     }
 
+    /// Draws of integers in `[-k, k]` from a linear congruential
+    /// generator seeded with `seed`.
+    fn drawer(mut seed: u64) -> impl FnMut(i64) -> i64 {
+        move |k: i64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % (2 * k as u64 + 1)) as i64 - k
+        }
+    }
+
     #[test]
     fn samples_are_kept_per_thread() {
         // Random systems in 3 variables, some empty, some with equalities,
         // each asked twice: the answer is the search's own (a point of the
         // system, or none when it has none), kept after the first call
         // and given again.
-        let mut seed: u64 = 0x5a4d_91e5;
-        let mut draw = |k: i64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) % (2 * k as u64 + 1)) as i64 - k
-        };
+        let mut draw = drawer(0x5a4d_91e5);
         let (mut points, mut empty) = (0, 0);
         for _ in 0..200 {
             let n = 3;
@@ -989,13 +994,7 @@ mod tests {
         // repeated or opposite rows (implicit equalities): the rounds of
         // `cone_equalities` find the rows one LP per row finds, in the
         // same order, each once.
-        let mut seed: u64 = 0x5eed_c0de;
-        let mut draw = |k: i64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) % (2 * k as u64 + 1)) as i64 - k
-        };
+        let mut draw = drawer(0x5eed_c0de);
         let mut with_equalities = 0;
         let mut with_others = 0;
         for _ in 0..400 {
