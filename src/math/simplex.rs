@@ -753,12 +753,15 @@ fn clarkson(
     let mut scaled = false;
     let cap = STALL_PIVOTS.saturating_mul(n as u64 + 1);
     let mut mark = vec![false; m];
+    // Each row's Euclidean norm, for the scaled test's orderings only.
+    let norms: Vec<f64> = ineqs.iter().map(|r| norm(r)).collect();
+    // The needed rows, in increasing order.
+    let mut kept: Vec<usize> = (0..m).filter(|&j| needed[j]).collect();
     for i in (0..m).rev() {
         while !needed[i] && !inside.equal[i] {
             super::budget::check()?;
-            let kept: Vec<usize> = (0..m).filter(|&j| needed[j]).collect();
             let test = if scaled {
-                scaled_test(n, &hull, ineqs, &kept, i, z, zden, &mut mark)?
+                scaled_test(n, &hull, ineqs, &norms, &kept, i, z, zden, &mut mark)?
             } else {
                 let rows: Vec<&[i64]> = kept.iter().map(|&j| ineqs[j].as_slice()).collect();
                 floor_test(n, &hull, &rows, &ineqs[i], z, zden, cap)?
@@ -798,6 +801,7 @@ fn clarkson(
                 return Ok(None);
             }
             needed[j] = true;
+            kept.insert(kept.partition_point(|&k| k < j), j);
         }
     }
     Ok(Some(implied))
@@ -925,36 +929,30 @@ impl Scaled {
 /// there. A certificate over some of the rows is one over all, and a point
 /// that leaves none of them is one of all: the answer is that of one LP
 /// over all kept rows, each LP far smaller when most rows are implied
-/// (mixed 134788's Farkas projection: 7,306 rows, 145 facets). The ray:
-/// from `z` along `dir = x·zden - z·t` (`x / t - z` scaled by `t·zden`;
-/// `x` itself when `t = 0`). `mark` is all `false`, one entry per row of
-/// `ineqs`, and is left so unless an error returns.
+/// (mixed 134788's Farkas projection: 7,306 rows, 145 facets); the ray is
+/// [`leaves`]'. `norms` holds each row's Euclidean norm (angles and norms
+/// only order the rows asked: floating point is enough). `mark` is all
+/// `false`, one entry per row of `ineqs`, and is left so unless an error
+/// returns.
 #[allow(clippy::too_many_arguments)]
 fn scaled_test(
     n: usize,
     hull: &[Vec<i64>],
     ineqs: &[Vec<i64>],
+    norms: &[f64],
     kept: &[usize],
     i: usize,
     z: &[i128],
     zden: i128,
     mark: &mut [bool],
 ) -> Result<RowTest> {
-    // Angles and norms only order the rows asked: floating point is
-    // enough.
-    let norm = |r: &[i64]| {
-        r.iter()
-            .map(|&v| (v as f64) * (v as f64))
-            .sum::<f64>()
-            .sqrt()
-    };
     let ri = &ineqs[i];
     let mut by_angle: Vec<(f64, usize)> = kept
         .iter()
         .map(|&j| {
             let r = &ineqs[j];
             let dot: f64 = r.iter().zip(ri).map(|(&a, &b)| a as f64 * b as f64).sum();
-            (-dot / norm(r), j)
+            (-dot / norms[j], j)
         })
         .collect();
     by_angle.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -982,7 +980,7 @@ fn scaled_test(
                 break;
             };
             if v < 0 {
-                violated.push((v as f64 / norm(r), j));
+                violated.push((v as f64 / norms[j], j));
             }
         }
         if overflow {
@@ -1003,6 +1001,14 @@ fn scaled_test(
         mark[j] = false;
     }
     Ok(test)
+}
+
+/// A row's Euclidean norm (for orderings only).
+fn norm(r: &[i64]) -> f64 {
+    r.iter()
+        .map(|&v| (v as f64) * (v as f64))
+        .sum::<f64>()
+        .sqrt()
 }
 
 /// `x·zden - z·w` (`None` when a product leaves `i128`).
@@ -1593,12 +1599,14 @@ mod tests {
             let (z, zden) = (&inside.z, inside.den);
             let at_z = |r: &[i64]| dot(&r[..n], z).unwrap() + i128::from(r[n]) * zden;
             let mut mark = vec![false; rows.len()];
+            let norms: Vec<f64> = rows.iter().map(|r| norm(r)).collect();
             for i in 0..rows.len() {
                 let kept_at: Vec<usize> = (0..rows.len())
                     .filter(|&j| j != i && lcg(&mut seed, 2) >= 0)
                     .collect();
                 let kept: Vec<&[i64]> = kept_at.iter().map(|&j| rows[j].as_slice()).collect();
-                let scaled = scaled_test(n, &[], &rows, &kept_at, i, z, zden, &mut mark).unwrap();
+                let scaled =
+                    scaled_test(n, &[], &rows, &norms, &kept_at, i, z, zden, &mut mark).unwrap();
                 assert!(mark.iter().all(|&m| !m));
                 if kept.len() > n + 1 {
                     generated += 1;
