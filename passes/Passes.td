@@ -188,7 +188,7 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
            "The CPU the sizes are derived from: host (LLVM's host CPU and features, the OS's cache sizes and cores) or a preset: x86-64, haswell, znver3, skylake-avx512, icelake-server, sapphirerapids, znver4">,
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
-           "Vector register width in bits, in place of the CPU's (0: the CPU's)">,
+           "Vector register width in bits, in place of the CPU's, for every plan (0: the CPU's: the width LLVM vectorizes with, and on the Intel AVX-512 CPUs whose LLVM tuning prefers 256 bits, 512 for the plans with register tiles, whose functions then carry prefer-vector-width=512)">,
     Option<"vectorRegisters", "vector-registers", "unsigned", /*default=*/"0",
            "Number of vector registers, in place of the CPU's (0: the CPU's)">,
     Option<"l1Cache", "l1-cache", "unsigned", /*default=*/"0",

@@ -27,8 +27,14 @@ pub struct CpuTarget {
     /// LLVM's feature string for code generation: the host's features for
     /// the host, empty for a preset (the named CPU's own features).
     pub features: String,
-    /// Width of the vector registers used for floating-point arithmetic.
+    /// Width of the vector registers used for floating-point arithmetic:
+    /// the width LLVM's vectorizers use for this CPU.
     pub vector_bits: u32,
+    /// Width of the widest vector registers: wider than `vector_bits` on
+    /// the AVX-512 CPUs whose LLVM tuning prefers 256-bit vectors
+    /// ([`PREFER_256_BIT`]), where a function asks for them with the
+    /// `prefer-vector-width` attribute ([`CpuTarget::wide`]).
+    pub wide_vector_bits: u32,
     /// Number of architectural vector registers.
     pub vector_registers: u32,
     /// Fused multiply-add instructions exist.
@@ -45,6 +51,7 @@ pub struct CpuTarget {
 struct Preset {
     name: &'static str,
     vector_bits: u32,
+    wide_vector_bits: u32,
     vector_registers: u32,
     fma: bool,
     l1d_kib: u64,
@@ -55,11 +62,13 @@ struct Preset {
 /// x86-64 (SSE2), AVX2 (Haswell, Zen 3) and AVX-512 (Skylake-SP, Ice Lake
 /// SP, Sapphire Rapids, Zen 4). The vector width is the one LLVM's
 /// vectorizers use: 256 bits on the Intel AVX-512 CPUs of
-/// [`PREFER_256_BIT`], with AVX-512's 32 registers.
+/// [`PREFER_256_BIT`], with AVX-512's 32 registers; their widest, 512
+/// bits, serve the register tiles.
 const PRESETS: &[Preset] = &[
     Preset {
         name: "x86-64",
         vector_bits: 128,
+        wide_vector_bits: 128,
         vector_registers: 16,
         fma: false,
         l1d_kib: 32,
@@ -68,6 +77,7 @@ const PRESETS: &[Preset] = &[
     Preset {
         name: "haswell",
         vector_bits: 256,
+        wide_vector_bits: 256,
         vector_registers: 16,
         fma: true,
         l1d_kib: 32,
@@ -76,6 +86,7 @@ const PRESETS: &[Preset] = &[
     Preset {
         name: "znver3",
         vector_bits: 256,
+        wide_vector_bits: 256,
         vector_registers: 16,
         fma: true,
         l1d_kib: 32,
@@ -84,6 +95,7 @@ const PRESETS: &[Preset] = &[
     Preset {
         name: "skylake-avx512",
         vector_bits: 256,
+        wide_vector_bits: 512,
         vector_registers: 32,
         fma: true,
         l1d_kib: 32,
@@ -92,6 +104,7 @@ const PRESETS: &[Preset] = &[
     Preset {
         name: "icelake-server",
         vector_bits: 256,
+        wide_vector_bits: 512,
         vector_registers: 32,
         fma: true,
         l1d_kib: 48,
@@ -100,6 +113,7 @@ const PRESETS: &[Preset] = &[
     Preset {
         name: "sapphirerapids",
         vector_bits: 256,
+        wide_vector_bits: 512,
         vector_registers: 32,
         fma: true,
         l1d_kib: 48,
@@ -108,6 +122,7 @@ const PRESETS: &[Preset] = &[
     Preset {
         name: "znver4",
         vector_bits: 512,
+        wide_vector_bits: 512,
         vector_registers: 32,
         fma: true,
         l1d_kib: 32,
@@ -118,10 +133,11 @@ const PRESETS: &[Preset] = &[
 /// The AVX-512 CPUs whose LLVM tuning prefers 256-bit vectors
 /// (`TuningPrefer256Bit` in LLVM's `X86.td`: 512-bit instructions lower
 /// these cores' clock): LLVM vectorizes for them with ymm registers (32 of
-/// them), so the plan sizes its blocks for 256-bit vectors. Register
-/// blocks sized for zmm would need twice the ymm accumulators (gemm at
-/// LARGE on `skylake-avx512`: 69 spills and reloads in its loops with
-/// 8x16 blocks, none with 8x8).
+/// them), so the plan sizes its vector loops for 256-bit vectors, except in
+/// the plans with register tiles ([`CpuTarget::wide`]): their functions ask
+/// for zmm (`prefer-vector-width`). Without that attribute, blocks sized
+/// for zmm would need twice the ymm accumulators (gemm at LARGE on
+/// `skylake-avx512`: 69 spills and reloads in its loops with 8x16 blocks).
 pub const PREFER_256_BIT: &[&str] = &[
     "skylake-avx512",
     "cascadelake",
@@ -199,6 +215,7 @@ impl CpuTarget {
             name: p.name.to_string(),
             features: String::new(),
             vector_bits: p.vector_bits,
+            wide_vector_bits: p.wide_vector_bits,
             vector_registers: p.vector_registers,
             fma: p.fma,
             l1d_bytes: p.l1d_kib * 1024,
@@ -225,19 +242,20 @@ impl CpuTarget {
     /// -avx512f, ...`) and caches `(l1d, l2)` in bytes when known.
     pub fn from_features(name: &str, features: &str, caches: Option<(u64, u64)>) -> CpuTarget {
         let has = |f: &str| features.split(',').any(|x| x.strip_prefix('+') == Some(f));
-        let (vector_bits, vector_registers) = if has("avx512f") {
+        let (vector_bits, wide_vector_bits, vector_registers) = if has("avx512f") {
             (
                 if PREFER_256_BIT.contains(&name) {
                     256
                 } else {
                     512
                 },
+                512,
                 32,
             )
         } else if has("avx") {
-            (256, 16)
+            (256, 256, 16)
         } else {
-            (128, 16)
+            (128, 128, 16)
         };
         let preset = PRESETS.iter().find(|p| p.name == name);
         let (l1d, l2) = caches.unwrap_or_else(|| match preset {
@@ -248,6 +266,7 @@ impl CpuTarget {
             name: name.to_string(),
             features: features.to_string(),
             vector_bits,
+            wide_vector_bits,
             vector_registers,
             fma: has("fma"),
             l1d_bytes: l1d,
@@ -266,7 +285,9 @@ impl CpuTarget {
                     reason: "vector registers are 64, 128, 256, 512 or 1024 bits wide",
                 });
             }
+            // An explicit width is taken as given, for every plan.
             self.vector_bits = b;
+            self.wide_vector_bits = b;
         }
         if let Some(r) = o.vector_registers {
             if !(4..=256).contains(&r) {
@@ -297,6 +318,23 @@ impl CpuTarget {
             self.cores = c.max(1);
         }
         Ok(self)
+    }
+
+    /// This target with its widest vector registers, when they are wider
+    /// than the ones LLVM's tuning uses (`None` elsewhere): the plans with
+    /// register tiles, whose blocks keep the multiply-adds' operands in
+    /// registers and so run at the arithmetic units' throughput, are made
+    /// for it, and their functions carry `prefer-vector-width` (gemm at
+    /// LARGE on an Emerald Rapids VM, 2 threads: 0.033-0.044 s with 8x16
+    /// blocks of zmm against 0.045-0.064 s with 8x8 of ymm; 0.021-0.032 s
+    /// against 0.049-0.052 s with `contract`). The other plans keep LLVM's
+    /// width, chosen because 512-bit instructions lower these cores'
+    /// clock for the code around them.
+    pub fn wide(&self) -> Option<CpuTarget> {
+        (self.wide_vector_bits > self.vector_bits).then(|| CpuTarget {
+            vector_bits: self.wide_vector_bits,
+            ..self.clone()
+        })
     }
 
     /// Vector lanes of `elem_bytes`-byte elements (at least 1).
@@ -393,6 +431,35 @@ mod tests {
             (sse.vector_bits, sse.fma, sse.l2_bytes),
             (128, false, 256 << 10)
         );
+    }
+
+    #[test]
+    fn widest_vectors_where_llvm_prefers_narrower() {
+        // LLVM tunes emeraldrapids for ymm: the plan's width is 256 bits,
+        // its register tiles' 512.
+        let spr = CpuTarget::from_features("emeraldrapids", "+avx2,+avx512f,+fma,+avx", None);
+        assert_eq!((spr.vector_bits, spr.wide_vector_bits), (256, 512));
+        let wide = spr.wide().expect("zmm for the register tiles");
+        assert_eq!((wide.vector_bits, wide.lanes(8)), (512, 8));
+        assert_eq!(wide.wide(), None);
+        // Where LLVM uses the widest registers already, or there are no
+        // wider ones, nothing to widen.
+        for cpu in ["znver4", "znver3", "haswell", "x86-64"] {
+            let t = CpuTarget::named(cpu).expect("a preset");
+            assert_eq!(t.wide(), None, "{cpu}");
+        }
+        for cpu in ["skylake-avx512", "icelake-server", "sapphirerapids"] {
+            let t = CpuTarget::named(cpu).expect("a preset");
+            assert_eq!(t.wide().map(|w| w.vector_bits), Some(512), "{cpu}");
+        }
+        // An explicit width is taken as given.
+        let given = CpuTarget::named("skylake-avx512").and_then(|t| {
+            t.with(&Overrides {
+                vector_bits: Some(256),
+                ..Default::default()
+            })
+        });
+        assert_eq!(given.expect("skylake-avx512, 256 bits").wide(), None);
     }
 
     #[test]

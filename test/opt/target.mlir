@@ -46,7 +46,7 @@
 //
 // The host by default, with its cores.
 // RUN: %polyrs-opt %s --poly-opt='profitability=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOST
-// HOST: remark: poly-opt: 1 statement, {{.*}}legality verified; target {{[a-z0-9-]+}} ({{(128|256|512)}}-bit vectors, {{(16|32)}} registers, {{.*}} {{[0-9]+}} core
+// HOST: remark: poly-opt: 1 statement, {{.*}}legality verified; {{(register tiles in 512-bit vectors \(prefer-vector-width=512 on the function\); )?}}target {{[a-z0-9-]+}} ({{(128|256|512)}}-bit vectors, {{(16|32)}} registers, {{.*}} {{[0-9]+}} core
 //
 // Code for a named CPU: polyrs-translate --cpu (AVX-512 registers only for
 // the AVX-512 CPU).

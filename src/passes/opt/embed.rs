@@ -47,7 +47,7 @@ fn first_band_loops(s: &PlutoSchedule) -> usize {
 /// (a wavefront of tiles included) if `c`'s plan had some.
 pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
     let Some(s) = &c.sched else { return };
-    if first_band_loops(s) != 1 || !cx.plan_options.tile {
+    if first_band_loops(s) != 1 || !cx.plan_options.narrow.tile {
         return;
     }
     let embs = embed::find(&c.scop);

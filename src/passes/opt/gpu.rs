@@ -116,6 +116,7 @@ pub(super) fn plan(
             tree,
             fallback_note: None,
             jam_note: None,
+            wide: false,
         },
         roles: mapped.roles,
         shared,

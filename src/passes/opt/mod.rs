@@ -48,11 +48,10 @@ use crate::scop::detect::detect;
 use crate::scop::model::{build, Scop};
 use crate::target::CpuTarget;
 use crate::transform::gpu::GpuRole;
-use crate::transform::Options as PlanOptions;
 
 use check::Rejected;
 use options::Translated;
-use plan::{plan_with, Planned};
+use plan::{plan_with, PlanSet, Planned};
 
 use super::{OptOptions, PassError};
 
@@ -61,7 +60,7 @@ use super::{OptOptions, PassError};
 struct Cx<'a> {
     options: &'a OptOptions,
     sched_options: &'a SchedOptions,
-    plan_options: &'a PlanOptions,
+    plan_options: &'a PlanSet,
 }
 
 /// The SCoP as the stages leave it: the model (a stage may replace it by
@@ -124,8 +123,16 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         sched_options,
         plan_options,
         target,
+        wide_target,
         gpu_target,
     } = options::translate(options)?;
+    // A function that names its vector width keeps it: its plans are for
+    // the target's own vectors.
+    let (plan_options, wide_target) = if names_vector_width(func) {
+        (PlanSet { wide: None, ..plan_options }, None)
+    } else {
+        (plan_options, wide_target)
+    };
     let cx = Cx {
         options,
         sched_options: &sched_options,
@@ -246,7 +253,14 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             scop, deps, chosen, ..
         } = c;
         match chosen {
-            Ok(planned) => rewrite(&scop, &deps, planned, None, deadline, &cx, &target, &mut rewritten, &mut roots)?,
+            Ok(planned) => {
+                let wide = wide_target.as_ref().filter(|_| planned.wide);
+                let before = rewritten.len();
+                rewrite(&scop, &deps, planned, None, deadline, &cx, wide.unwrap_or(&target), &mut rewritten, &mut roots)?;
+                if let (Some(w), true) = (wide, rewritten.len() > before) {
+                    prefer_vector_width(func, w.vector_bits);
+                }
+            }
             Err(e) => skip(e),
         }
     }
@@ -301,6 +315,7 @@ fn rewrite(
         tree,
         fallback_note,
         jam_note,
+        wide,
     } = planned;
     {
         if options.verify {
@@ -513,6 +528,12 @@ fn rewrite(
                 )
             });
         }
+        if wide {
+            what.push(format!(
+                "register tiles in {}-bit vectors (prefer-vector-width={} on the function)",
+                target.vector_bits, target.vector_bits
+            ));
+        }
         what.push(if gpu.is_some() {
             format!("target gpu {}", options.gpu_chip)
         } else {
@@ -535,6 +556,36 @@ fn rewrite(
         }
     }
     Ok(())
+}
+
+/// Asks LLVM to vectorize `func` with `bits`-bit vectors (the
+/// `prefer-vector-width` function attribute, through the `passthrough`
+/// attribute that `convert-func-to-llvm` keeps on the `llvm.func`), for the
+/// register tiles of a plan made for the target's widest vectors
+/// ([`crate::target::CpuTarget::wide`]); LLVM's tuning for the CPU would
+/// split their vectors in two. A width the function already asks for is
+/// kept.
+fn prefer_vector_width(func: Op, bits: u32) {
+    let entry = format!("[\"prefer-vector-width\", \"{bits}\"]");
+    let text = match func.attr(c"passthrough").map(|a| a.text()) {
+        Some(_) if names_vector_width(func) => return,
+        Some(t) => match t.trim().strip_suffix(']') {
+            Some(head) if head.trim_end().ends_with('[') => format!("{head}{entry}]"),
+            Some(head) => format!("{head}, {entry}]"),
+            None => return,
+        },
+        None => format!("[{entry}]"),
+    };
+    if let Ok(a) = crate::ffi::build::Builder::new(func).attr(&text) {
+        crate::ffi::build::set_attr(func, "passthrough", a);
+    }
+}
+
+/// True when `func`'s `passthrough` attribute names a
+/// `prefer-vector-width`.
+fn names_vector_width(func: Op) -> bool {
+    func.attr(c"passthrough")
+        .is_some_and(|a| a.text().contains("\"prefer-vector-width\""))
 }
 
 /// Marks the memref arguments of `func` `llvm.noalias` when the rewritten

@@ -11,6 +11,8 @@ use crate::target::gpu::GpuTarget;
 use crate::target::{CpuTarget, Overrides, TargetError};
 use crate::transform::Options as PlanOptions;
 
+use super::plan::PlanSet;
+
 /// The tile size of every band dimension when `tile-sizes` is not given
 /// (before the target's model enlarges the vector loop's and the register
 /// tiles' bands): Pluto's default, a model parameter, not a measurement.
@@ -19,9 +21,12 @@ const BASE_TILE: i64 = 32;
 /// What [`translate`] gives the stages.
 pub(super) struct Translated {
     pub(super) sched_options: SchedOptions,
-    pub(super) plan_options: PlanOptions,
+    pub(super) plan_options: PlanSet,
     /// The CPU the plan is made for.
     pub(super) target: CpuTarget,
+    /// The same CPU with its widest vectors, for the plans made with
+    /// [`PlanSet::wide`] ([`CpuTarget::wide`]).
+    pub(super) wide_target: Option<CpuTarget>,
     /// With `target=gpu`: the chip.
     pub(super) gpu_target: Option<GpuTarget>,
 }
@@ -67,8 +72,28 @@ pub(super) fn translate(options: &OptOptions) -> Result<Translated, PassError> {
         }));
     }
     let target = cpu_target(options)?;
-    let derived = Sizes::of(&target, options.contract);
-    let plan_options = PlanOptions {
+    // Explicit register tile sizes are taken as given, for the target's
+    // own vectors.
+    let wide_target = target
+        .wide()
+        .filter(|_| gpu_target.is_none() && options.register_tile_sizes.is_empty());
+    let plan_options = PlanSet {
+        narrow: plan_options(options, &target),
+        wide: wide_target.as_ref().map(|w| plan_options(options, w)),
+    };
+    Ok(Translated {
+        sched_options,
+        plan_options,
+        target,
+        wide_target,
+        gpu_target,
+    })
+}
+
+/// The planner's options for `target`.
+fn plan_options(options: &OptOptions, target: &CpuTarget) -> PlanOptions {
+    let derived = Sizes::of(target, options.contract);
+    PlanOptions {
         tile: options.tile,
         sizes: if options.tile_sizes.is_empty() {
             vec![BASE_TILE]
@@ -115,13 +140,7 @@ pub(super) fn translate(options: &OptOptions) -> Result<Translated, PassError> {
             0
         },
         trace_stages: options.print_stages,
-    };
-    Ok(Translated {
-        sched_options,
-        plan_options,
-        target,
-        gpu_target,
-    })
+    }
 }
 
 /// The CPU the plan is made for: `cpu` (the host by default) with the

@@ -21,6 +21,20 @@ pub(super) struct Planned {
     pub(super) tree: Tree,
     pub(super) fallback_note: Option<String>,
     pub(super) jam_note: Option<String>,
+    /// Made with [`PlanSet::wide`]: the function must ask LLVM for the
+    /// target's widest vectors.
+    pub(super) wide: bool,
+}
+
+/// The planner's options for the target, and for the target's widest
+/// vectors where they are wider than the ones LLVM's tuning uses
+/// ([`crate::target::CpuTarget::wide`]): a plan with register tiles is
+/// made again with `wide`, and that plan is taken when it has register
+/// tiles too.
+#[derive(Debug, Clone)]
+pub(super) struct PlanSet {
+    pub(super) narrow: PlanOptions,
+    pub(super) wide: Option<PlanOptions>,
 }
 
 /// True when the plan has a parallel loop.
@@ -36,7 +50,7 @@ pub(super) fn plan_scop(
     deps: &[Dependence],
     options: &OptOptions,
     sched_options: &SchedOptions,
-    plan_options: &PlanOptions,
+    plan_options: &PlanSet,
 ) -> Result<Planned, String> {
     match schedule(scop, deps, sched_options) {
         Ok(s) => plan_with(scop, deps, s, options, plan_options),
@@ -89,6 +103,25 @@ pub(super) fn plan_with(
     deps: &[Dependence],
     sched: PlutoSchedule,
     options: &OptOptions,
+    plans: &PlanSet,
+) -> Result<Planned, String> {
+    let planned = plan_for(scop, deps, &sched, options, &plans.narrow)?;
+    if let (Some(wide), false) = (&plans.wide, planned.plan.register_tiles.is_empty()) {
+        if let Ok(w) = plan_for(scop, deps, &sched, options, wide) {
+            if !w.plan.register_tiles.is_empty() {
+                return Ok(Planned { wide: true, ..w });
+            }
+        }
+    }
+    Ok(planned)
+}
+
+/// [`plan_with`] for one set of the planner's options.
+fn plan_for(
+    scop: &Scop,
+    deps: &[Dependence],
+    sched: &PlutoSchedule,
+    options: &OptOptions,
     plan_options: &PlanOptions,
 ) -> Result<Planned, String> {
     // The plan and its code; with `profitability`, a plan whose
@@ -98,7 +131,7 @@ pub(super) fn plan_with(
     let mut fallback_note = None;
     let mut jam_note: Option<String> = None;
     let built: Result<(Plan, Tree), String> = loop {
-        let plan = match staged_plan(scop, &sched, deps, &attempt) {
+        let plan = match staged_plan(scop, sched, deps, &attempt) {
             Ok(p) => p,
             Err(e) => break Err(format!("tiling: {e}")),
         };
@@ -127,7 +160,7 @@ pub(super) fn plan_with(
             let guards_of_own = || -> bool {
                 let mut plain = attempt.clone();
                 plain.register_tile = (0, 0);
-                let own = staged_plan(scop, &sched, deps, &plain)
+                let own = staged_plan(scop, sched, deps, &plain)
                     .ok()
                     .and_then(|p| generate(scop, &p).ok())
                     .map(|t| t.inner_guards() > 0);
@@ -170,7 +203,7 @@ pub(super) fn plan_with(
         }
     };
     if options.profitability {
-        if let Some((alt, t)) = profitability::stencil_space_loops(scop, deps, &sched, &plan) {
+        if let Some((alt, t)) = profitability::stencil_space_loops(scop, deps, sched, &plan) {
             plan = alt;
             tree = t;
         }
@@ -179,7 +212,7 @@ pub(super) fn plan_with(
             tree = generate(scop, &plan).map_err(|e| format!("code generation: {e}"))?;
         }
         profitability::enough_work(scop)?;
-        profitability::one_pass_over_shared_reads(scop, &sched, &plan, &tree, plan_options.threads)?;
+        profitability::one_pass_over_shared_reads(scop, sched, &plan, &tree, plan_options.threads)?;
         profitability::more_than_two_loop_tiles(&plan)?;
         profitability::something_gained(&plan, fallback_note.as_deref())?;
     }
@@ -188,6 +221,7 @@ pub(super) fn plan_with(
         tree,
         fallback_note,
         jam_note,
+        wide: false,
     })
 }
 
@@ -224,5 +258,6 @@ pub(super) fn plan_original(
         tree,
         fallback_note: None,
         jam_note: None,
+        wide: false,
     })
 }

@@ -6,9 +6,8 @@ use crate::deps::{compute, DepOptions, Dependence};
 use crate::sched::pluto::{DimKind, Options as SchedOptions, PlutoSchedule};
 use crate::scop::model::Scop;
 use crate::scop::split;
-use crate::transform::Options as PlanOptions;
 
-use super::plan::{plan_scop, Planned};
+use super::plan::{plan_scop, PlanSet, Planned};
 use super::{Candidate, Cx, OptOptions};
 
 /// Replaces `c` by the SCoP with a statement split, when its first
@@ -79,7 +78,7 @@ fn try_split(
     outer: usize,
     options: &OptOptions,
     sched_options: &SchedOptions,
-    plan_options: &PlanOptions,
+    plan_options: &PlanSet,
 ) -> Option<(Scop, Vec<Dependence>, Planned)> {
     let cands = split::candidates(scop, deps, &sched.schedule.dims, outer).ok()?;
     let cut = SchedOptions {
