@@ -106,6 +106,10 @@ def measure_c(exe, runs, threads, min_time=0.0, fresh=False):
         checksum = p.stdout.strip()
     return statistics.median(times), min(times), checksum
 
+# The turn of OpenBLAS among the pipelines (not a pipeline's name: those
+# are polyrs-opt arguments or C commands).
+BLAS_TURN = "\0OpenBLAS"
+
 TIME_RE = re.compile(r"time (\S+) calls=(\d+) min=([0-9.]+)s median=([0-9.]+)s")
 
 
@@ -141,38 +145,59 @@ print(lib.openblas_get_corename().decode(), statistics.median(times), min(times)
 """
 
 
-def blas_gemm(size, threads, runs):
-    """PolyBench's gemm (C = alpha*A*B + beta*C) as one cblas_dgemm call of
-    the system's OpenBLAS (Debian's libopenblas0-pthread, which picks its
-    kernel for the CPU at run time) on THREADS threads, at its best on this
-    CPU: (kernel name, median, min, the kernel its own detection picked), or
-    None when the library is missing.
+def blas_env(threads, coretype=None):
+    """The environment of one OpenBLAS process: THREADS threads, kernel
+    CORETYPE (None: the library's own detection)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
+    env["OPENBLAS_NUM_THREADS"] = str(threads)
+    if coretype:
+        env["OPENBLAS_CORETYPE"] = coretype
+    return env
+
+
+def blas_run(size, threads, runs, coretype=None):
+    """One process timing PolyBench's gemm (C = alpha*A*B + beta*C) as
+    max(RUNS, 15) cblas_dgemm calls of the system's OpenBLAS with kernel
+    CORETYPE: (kernel name, median, min), or None when it fails."""
+    ni, nj, nk = SIZES_OF_GEMM(size)
+    p = subprocess.run([sys.executable, "-c", BLAS_SCRIPT, str(ni), str(nj), str(nk), str(max(runs, 15))],
+                       capture_output=True, text=True, env=blas_env(threads, coretype))
+    if p.returncode != 0:
+        return None
+    name, med, mn = p.stdout.split()
+    return name, float(med), float(mn)
+
+
+def blas_pick(size, threads, runs):
+    """The kernel of the system's OpenBLAS (Debian's libopenblas0-pthread,
+    which picks its kernel for the CPU at run time) that runs gemm fastest
+    on this CPU: (OPENBLAS_CORETYPE or None, kernel name, the kernel its own
+    detection picked), or None when the library is missing.
 
     Its detection falls back to a generic kernel on a CPU it does not know
     (an Intel Xeon VM reporting no model, Debian 12's OpenBLAS 0.3.21:
     `Prescott`, SSE3, 3.5x slower than its AVX-512 kernel). So the kernels
     the CPU's instruction sets run (OPENBLAS_CORETYPE, BLAS_CORETYPES) are
-    timed too, and the fastest is the yardstick."""
-    ni, nj, nk = SIZES_OF_GEMM(size)
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
-    env["OPENBLAS_NUM_THREADS"] = str(threads)
+    timed too, one process each, and the fastest is the yardstick, which
+    bench.py then times in every round of the pipelines' processes
+    (`--procs`), as one more pipeline: the speed of a shared VM changes
+    from minute to minute, so a yardstick timed apart is not in the same
+    run."""
     flags = cpu_flags()
     best, detected, seen = None, None, set()
     for coretype in [None] + [c for flag, cs in BLAS_CORETYPES for c in cs if flag in flags]:
-        e = dict(env, **({"OPENBLAS_CORETYPE": coretype} if coretype else {}))
-        p = subprocess.run([sys.executable, "-c", BLAS_SCRIPT, str(ni), str(nj), str(nk), str(max(runs, 15))],
-                           capture_output=True, text=True, env=e)
-        if p.returncode != 0:
+        got = blas_run(size, threads, runs, coretype)
+        if got is None:
             continue
-        name, med, mn = p.stdout.split()
+        name, med, _ = got
         if coretype is None:
             detected = name
         if name in seen:
             continue
         seen.add(name)
-        if best is None or float(med) < best[1]:
-            best = (name, float(med), float(mn))
-    return best + (detected,) if best else None
+        if best is None or med < best[2]:
+            best = (coretype, name, med)
+    return (best[0], best[1], detected) if best else None
 
 
 # OpenBLAS's kernels (OPENBLAS_CORETYPE names) for each instruction set of
@@ -370,9 +395,20 @@ def main():
             # processes (by up to 2x on a shared 2-core VM) more than
             # between runs of one process.
             meds, mins = {n: [] for n in names}, {n: [] for n in names}
+            # gemm's yardstick, OpenBLAS's fastest kernel here, takes its
+            # turn in every round like a pipeline.
+            blas = blas_pick(args.size, args.threads, args.runs) if k == "gemm" and not args.no_blas else None
+            blas_meds, blas_mins = [], []
+            turns = names + ([BLAS_TURN] if blas else [])
             for rnd in range(args.procs):
-                order = names[rnd % len(names):] + names[:rnd % len(names)]
+                order = turns[rnd % len(turns):] + turns[:rnd % len(turns)]
                 for n in order:
+                    if n == BLAS_TURN:
+                        got = blas_run(args.size, args.threads, args.runs, blas[0])
+                        if got:
+                            blas_meds.append(got[1])
+                            blas_mins.append(got[2])
+                        continue
                     if n in row["error"]:
                         continue
                     try:
@@ -398,10 +434,8 @@ def main():
                 t = row["median"].get(n)
                 if base and t and same_result(row, n, k, pipelines):
                     row["speedup"][n] = base / t
-            if k == "gemm" and not args.no_blas:
-                blas = blas_gemm(args.size, args.threads, args.runs)
-                if blas:
-                    row["blas"] = blas
+            if blas_meds:
+                row["blas"] = (blas[1], statistics.median(blas_meds), min(blas_mins), blas[2])
             line = "%-16s " % k + " ".join(
                 "%s=%s" % (n, ("%.4fs" % row["median"][n]) if n in row["median"] else "ERR") for n in names)
             if "blas" in row:
@@ -535,11 +569,12 @@ def write_report(args, rows, names, pipelines, cmd_line):
             flops = 2.0 * math.prod(SIZES_OF_GEMM(args.size))
             md += ["", "gemm beside BLAS (the same run): PolyBench's `C = alpha*A*B + beta*C` as one "
                    "`cblas_dgemm` call of the system's OpenBLAS (Debian's libopenblas0-pthread, kernel `%s`, %s, "
-                   "FMA), %d threads, median of %d calls: %.4f s, %.2fx the baseline, "
+                   "FMA), %d threads, %d calls in each of %d processes taking their turns with the pipelines' "
+                   "(median over processes of each process's median): %.4f s, %.2fx the baseline, "
                    "%.0f GFLOP/s." % (name, "picked by its own CPU detection" if detected == name else
                                       "the fastest of the kernels this CPU runs (its own detection picked `%s`)"
-                                      % detected if detected else "the run's fastest", args.threads, max(args.runs, 15), med, base / med,
-                                      flops / med / 1e9)]
+                                      % detected if detected else "the run's fastest", args.threads, max(args.runs, 15),
+                                      args.procs, med, base / med, flops / med / 1e9)]
             for n in others:
                 if n in r["median"] and same_result(r, n, r["kernel"], pipelines):
                     t = r["median"][n]
