@@ -50,6 +50,12 @@
 // RUN: %polyrs-opt %s --poly-opt='cpu=skylake-avx512 threads=2 profitability=false' | %polyrs-translate --cpu=skylake-avx512 --emit=asm - | FileCheck %s --check-prefix=ZMM
 // ZMM-LABEL: gemm:
 // ZMM: vmulpd {{.*}}zmm
+// The stock mlir-opt with the plugin, then MLIR's own lowering and
+// translation, carry it too.
+// RUN: %mlir-opt --load-pass-plugin=%polyrs_plugin --pass-pipeline='builtin.module(func.func(poly-opt{cpu=skylake-avx512 threads=2 profitability=false}))' %s 2>/dev/null | %mlir-opt --lower-affine --convert-scf-to-cf --convert-to-llvm --reconcile-unrealized-casts | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=STOCK
+// STOCK: define void @gemm({{.*}}) #[[WIDE:[0-9]+]] {
+// STOCK: define void @add({{.*}}) {
+// STOCK: attributes #[[WIDE]] = { "prefer-vector-width"="512" }
 // RUN: %polyrs-opt %s --poly-opt='cpu=skylake-avx512 vector-bits=256 threads=2 profitability=false' | %polyrs-translate --cpu=skylake-avx512 --emit=asm - | FileCheck %s --check-prefix=YMM
 // YMM-NOT: zmm
 // YMM: vmulpd {{.*}}ymm
