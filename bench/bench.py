@@ -483,15 +483,27 @@ def load_csv(path):
 
 def plan_target(bin_dir):
     """The target poly-opt derives its sizes from by default, as its remark
-    names it (`znver4 (512-bit vectors, ...)`), or None."""
+    names it (`znver4 (512-bit vectors, ...)`), with the width of its
+    register tiles where that is wider (Intel AVX-512 CPUs whose LLVM
+    tuning prefers 256-bit vectors), or None."""
     gemm = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "gemm.mlir")
-    try:
-        p = subprocess.run([os.path.join(bin_dir, "polyrs-opt"), gemm, "--poly-opt=profitability=false",
-                            "-o", os.devnull], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
+
+    def remark(options):
+        try:
+            p = subprocess.run([os.path.join(bin_dir, "polyrs-opt"), gemm, "--poly-opt=" + options,
+                                "-o", os.devnull], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+        return p.stderr
+
+    m = re.search(r"; target (.*)$", remark("profitability=false register-tile=false"), re.M)
+    if not m:
         return None
-    m = re.search(r"; target (.*)$", p.stderr, re.M)
-    return m.group(1) if m else None
+    wide = re.search(r"register tiles in (\d+)-bit vectors", remark("profitability=false"))
+    if wide:
+        return "%s; register tiles in %s-bit vectors (prefer-vector-width=%s on their functions)" % (
+            m.group(1), wide.group(1), wide.group(1))
+    return m.group(1)
 
 
 def write_report(args, rows, names, pipelines, cmd_line):
