@@ -123,15 +123,14 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         sched_options,
         plan_options,
         target,
-        wide_target,
         gpu_target,
     } = options::translate(options)?;
     // A function that names its vector width keeps it: its plans are for
     // the target's own vectors.
-    let (plan_options, wide_target) = if names_vector_width(func) {
-        (PlanSet { wide: None, ..plan_options }, None)
+    let plan_options = if names_vector_width(func) {
+        PlanSet { wide: None, ..plan_options }
     } else {
-        (plan_options, wide_target)
+        plan_options
     };
     let cx = Cx {
         options,
@@ -254,7 +253,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         } = c;
         match chosen {
             Ok(planned) => {
-                let wide = wide_target.as_ref().filter(|_| planned.wide);
+                let wide = plan_options.wide.as_ref().filter(|_| planned.wide).map(|w| &w.target);
                 let before = rewritten.len();
                 rewrite(&scop, &deps, planned, None, deadline, &cx, wide.unwrap_or(&target), &mut rewritten, &mut roots)?;
                 if let (Some(w), true) = (wide, rewritten.len() > before) {
@@ -566,9 +565,9 @@ fn rewrite(
 /// split their vectors in two. A width the function already asks for is
 /// kept.
 fn prefer_vector_width(func: Op, bits: u32) {
-    let entry = format!("[\"prefer-vector-width\", \"{bits}\"]");
+    let entry = format!("[{VECTOR_WIDTH_KEY}, \"{bits}\"]");
     let text = match func.attr(c"passthrough").map(|a| a.text()) {
-        Some(_) if names_vector_width(func) => return,
+        Some(t) if t.contains(VECTOR_WIDTH_KEY) => return,
         Some(t) => match t.trim().strip_suffix(']') {
             Some(head) if head.trim_end().ends_with('[') => format!("{head}{entry}]"),
             Some(head) => format!("{head}, {entry}]"),
@@ -585,8 +584,11 @@ fn prefer_vector_width(func: Op, bits: u32) {
 /// `prefer-vector-width`.
 fn names_vector_width(func: Op) -> bool {
     func.attr(c"passthrough")
-        .is_some_and(|a| a.text().contains("\"prefer-vector-width\""))
+        .is_some_and(|a| a.text().contains(VECTOR_WIDTH_KEY))
 }
+
+/// The key of LLVM's vector width attribute in a `passthrough` list.
+const VECTOR_WIDTH_KEY: &str = "\"prefer-vector-width\"";
 
 /// Marks the memref arguments of `func` `llvm.noalias` when the rewritten
 /// SCoPs already relied on it: every memref argument is used only inside

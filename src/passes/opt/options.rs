@@ -11,7 +11,7 @@ use crate::target::gpu::GpuTarget;
 use crate::target::{CpuTarget, Overrides, TargetError};
 use crate::transform::Options as PlanOptions;
 
-use super::plan::PlanSet;
+use super::plan::{PlanSet, Wide};
 
 /// The tile size of every band dimension when `tile-sizes` is not given
 /// (before the target's model enlarges the vector loop's and the register
@@ -24,9 +24,6 @@ pub(super) struct Translated {
     pub(super) plan_options: PlanSet,
     /// The CPU the plan is made for.
     pub(super) target: CpuTarget,
-    /// The same CPU with its widest vectors, for the plans made with
-    /// [`PlanSet::wide`] ([`CpuTarget::wide`]).
-    pub(super) wide_target: Option<CpuTarget>,
     /// With `target=gpu`: the chip.
     pub(super) gpu_target: Option<GpuTarget>,
 }
@@ -74,18 +71,21 @@ pub(super) fn translate(options: &OptOptions) -> Result<Translated, PassError> {
     let target = cpu_target(options)?;
     // Explicit register tile sizes are taken as given, for the target's
     // own vectors.
-    let wide_target = target
+    let wide = target
         .wide()
-        .filter(|_| gpu_target.is_none() && options.register_tile_sizes.is_empty());
+        .filter(|_| gpu_target.is_none() && options.register_tile_sizes.is_empty())
+        .map(|w| Wide {
+            options: plan_options(options, &w),
+            target: w,
+        });
     let plan_options = PlanSet {
         narrow: plan_options(options, &target),
-        wide: wide_target.as_ref().map(|w| plan_options(options, w)),
+        wide,
     };
     Ok(Translated {
         sched_options,
         plan_options,
         target,
-        wide_target,
         gpu_target,
     })
 }

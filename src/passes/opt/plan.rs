@@ -34,7 +34,15 @@ pub(super) struct Planned {
 #[derive(Debug, Clone)]
 pub(super) struct PlanSet {
     pub(super) narrow: PlanOptions,
-    pub(super) wide: Option<PlanOptions>,
+    pub(super) wide: Option<Wide>,
+}
+
+/// The planner's options for the target's widest vectors, and that
+/// target, which the remark of such a plan names.
+#[derive(Debug, Clone)]
+pub(super) struct Wide {
+    pub(super) options: PlanOptions,
+    pub(super) target: crate::target::CpuTarget,
 }
 
 /// True when the plan has a parallel loop.
@@ -107,7 +115,7 @@ pub(super) fn plan_with(
 ) -> Result<Planned, String> {
     let planned = plan_for(scop, deps, &sched, options, &plans.narrow)?;
     if let (Some(wide), false) = (&plans.wide, planned.plan.register_tiles.is_empty()) {
-        if let Ok(w) = plan_for(scop, deps, &sched, options, wide) {
+        if let Ok(w) = plan_for(scop, deps, &sched, options, &wide.options) {
             if !w.plan.register_tiles.is_empty() {
                 return Ok(Planned { wide: true, ..w });
             }
