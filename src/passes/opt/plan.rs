@@ -1,7 +1,8 @@
 //! The plan stage: schedule, plan ([`crate::transform::plan`]) and loop
 //! tree for one SCoP, retried without the transformations that do not pay
 //! (unroll-and-jam whose loops do not unroll, register tiles without full
-//! blocks, tiles that leave guards in innermost loops), and the
+//! blocks or whose partial blocks take too many loops, tiles that leave
+//! guards in innermost loops), and the
 //! profitability rules ([`super::profitability`]).
 
 use crate::codegen::{generate, Tree};
@@ -124,6 +125,19 @@ pub(super) fn plan_with(
     Ok(planned)
 }
 
+/// At most this many loops in the code of a SCoP with register tiles; a
+/// plan whose register tiles take more is made again without them. Each
+/// edge of a block's domain that is not a multiple of its size gets loops
+/// of its own (the partial blocks), and on parametric triangles those
+/// multiply: one LU-like statement under a parameter took 740 loops with
+/// 8x16 blocks, 6 without. LLVM's optimization time grows faster than the
+/// loop count (`opt -O3`, LLVM 22: 431 loops 8 s, 657 loops 48 s, 740
+/// loops 58 s; cholesky at LARGE, the most among the PolyBench kernels,
+/// 416 loops in 14 s, a 7.6x faster kernel than without its blocks; the
+/// others at most 120 loops and 1 s). A model parameter, the same for
+/// every machine: it bounds the code's compile time, not its speed.
+const REGISTER_TILE_MAX_LOOPS: usize = 512;
+
 /// [`plan_with`] for one set of the planner's options.
 fn plan_for(
     scop: &Scop,
@@ -174,10 +188,15 @@ fn plan_for(
                     .map(|t| t.inner_guards() > 0);
                 own != Some(false)
             };
+            let loops = tree.counts().0;
             let why = if !tree.has_let_over(reg_dims) {
-                Some("its blocks' trip counts are not constant")
+                Some("its blocks' trip counts are not constant".to_string())
+            } else if loops > REGISTER_TILE_MAX_LOOPS {
+                Some(format!(
+                    "its partial blocks would take {loops} loops (more than {REGISTER_TILE_MAX_LOOPS})"
+                ))
             } else if options.profitability && tree.inner_guards() > 0 && guards_of_own() {
-                Some("it would leave statement guards in innermost loops")
+                Some("it would leave statement guards in innermost loops".to_string())
             } else {
                 None
             };
