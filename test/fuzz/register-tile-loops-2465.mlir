@@ -13,7 +13,7 @@
 // RUN: %polyrs-runner --threads=2 %s > %t.before
 // RUN: diff %t.before %t.after
 // RUN: FileCheck %s --input-file=%t.remarks
-// CHECK: remark: poly-opt: 1 statement, 6 loops (1 parallel), 1 guard;{{.*}} no register tile: its partial blocks would take 740 loops (more than 512);{{.*}} legality verified
+// CHECK: remark: poly-opt: 1 statement, 6 loops (1 parallel), 1 guard;{{.*}} no register tile: the code with them would take 740 loops (more than 512);{{.*}} legality verified
 // RUN: %polyrs-opt %s --poly-opt='cpu=znver3 threads=2' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNDER
 // UNDER: remark: poly-opt: 1 statement, 431 loops (1 parallel), {{[0-9]+}} guards; register tile 4x8;
 // fuzz program, seed 2465

@@ -193,7 +193,7 @@ fn plan_for(
                 Some("its blocks' trip counts are not constant".to_string())
             } else if loops > REGISTER_TILE_MAX_LOOPS {
                 Some(format!(
-                    "its partial blocks would take {loops} loops (more than {REGISTER_TILE_MAX_LOOPS})"
+                    "the code with them would take {loops} loops (more than {REGISTER_TILE_MAX_LOOPS})"
                 ))
             } else if options.profitability && tree.inner_guards() > 0 && guards_of_own() {
                 Some("it would leave statement guards in innermost loops".to_string())
