@@ -130,11 +130,11 @@ pub(super) fn plan_with(
 /// edge of a block's domain that is not a multiple of its size gets loops
 /// of its own (the partial blocks), and on parametric triangles those
 /// multiply: one LU-like statement under a parameter took 740 loops with
-/// 8x16 blocks, 6 without. LLVM's optimization time grows faster than the
-/// loop count (`opt -O3`, LLVM 22: 431 loops 8 s, 657 loops 48 s, 740
-/// loops 58 s; cholesky at LARGE, the most among the PolyBench kernels,
-/// 416 loops in 14 s, a 7.6x faster kernel than without its blocks; the
-/// others at most 120 loops and 1 s). A model parameter, the same for
+/// 8x16 blocks, 6 without. LLVM's time on such code grows faster than the
+/// loop count (`polyrs-translate --emit=llvm`, lowering and LLVM 22's
+/// -O3: 431 loops 8 s, 657 loops 48 s, 740 loops 58 s; cholesky at LARGE,
+/// the most among the PolyBench kernels, 416 loops in 14 s, a 7.6x faster
+/// kernel than without its blocks; the others at most 120 loops and 1 s). A model parameter, the same for
 /// every machine: it bounds the code's compile time, not its speed.
 const REGISTER_TILE_MAX_LOOPS: usize = 512;
 
