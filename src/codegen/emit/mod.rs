@@ -158,9 +158,9 @@ struct Emitter<'a> {
     used: Vec<bool>,
     /// The loop induction variables on the current path, by schedule dimension.
     ivs: Vec<Option<Val>>,
-    /// The values of the unrolled dimensions on the current path (their
-    /// [`Node::Let`] rows), by schedule dimension.
-    lets: Vec<Option<Row>>,
+    /// The unrolled dimensions on the current path and their values (their
+    /// [`Node::Let`] rows), outermost first.
+    lets: Vec<(usize, Row)>,
     /// Preorder position of every operation of the SCoP (clone order).
     order: HashMap<usize, usize>,
     /// Accesses to expanded arrays, by access operation: the expanded
@@ -347,7 +347,7 @@ pub fn emit(
         params: Vec::new(),
         used: used_params(tree, scop.params.len()),
         ivs: vec![None; n_dims],
-        lets: vec![None; n_dims],
+        lets: Vec::new(),
         order,
         expanded,
         carry_dims: carry_dims.to_vec(),
@@ -630,26 +630,17 @@ impl Emitter<'_> {
     }
 
     /// `row` with the unrolled dimensions around the current point replaced
-    /// by their values (innermost first: a value is over the dimensions
-    /// outside its own); `row` itself where that overflows.
+    /// by their values ([`subst_row`], innermost first: a value is over the
+    /// dimensions outside its own); `row` itself where that overflows.
     fn with_lets(&self, row: &Row) -> Row {
-        let mut f = row.clone();
-        for (dim, value) in self.lets.iter().enumerate().rev() {
-            let c = self.np() + dim;
-            let Some(value) = value else { continue };
-            let a = f[c];
-            if a == 0 || value.len() != f.len() {
-                continue;
-            }
-            f[c] = 0;
-            for (x, &y) in f.iter_mut().zip(value) {
-                match a.checked_mul(y).and_then(|p| x.checked_add(p)) {
-                    Some(v) => *x = v,
-                    None => return row.clone(),
-                }
-            }
-        }
-        f
+        let env: Vec<(usize, Row)> = self
+            .lets
+            .iter()
+            .rev()
+            .filter(|(_, value)| value.len() == row.len())
+            .cloned()
+            .collect();
+        subst_row(row, &env, self.np()).unwrap_or_else(|| row.clone())
     }
 
     fn bound_text(&self, b: &Bound, dims: &[usize], lower: bool) -> String {
@@ -854,10 +845,10 @@ impl Emitter<'_> {
             }
             Node::Let { dim, row, body } => {
                 self.ivs[*dim] = Some(self.apply(row, at, created)?);
-                self.lets[*dim] = Some(row.clone());
+                self.lets.push((*dim, row.clone()));
                 let r = self.node(body, at, created);
                 self.ivs[*dim] = None;
-                self.lets[*dim] = None;
+                self.lets.pop();
                 r
             }
             Node::Stmt { stmt, iters } => self.statement(*stmt, iters, at, created),
