@@ -369,7 +369,7 @@ pub fn generate(scop: &Scop, plan: &Plan) -> Res<Tree> {
     let ctx = g.div_context();
     let root = g.scan(0, items, &ctx)?;
     Ok(Tree {
-        root: unroll(root, plan),
+        root: unroll(root, plan, np, &mut Vec::new()),
         divs: g.divs,
     })
 }
@@ -492,12 +492,19 @@ const MAX_UNROLL: i64 = 16;
 
 /// Replaces each loop over a dimension the plan marks `unroll` whose trip
 /// count is a constant (one lower and one upper bound, both undivided,
-/// differing by a constant) of at most [`MAX_UNROLL`] by the sequence of
+/// differing by a constant once the values of the enclosing
+/// [`Node::Let`]s are put in) of at most [`MAX_UNROLL`] by the sequence of
 /// its iterations, each a [`Node::Let`]. Other loops stay loops: this only
-/// restates what the loop does.
-fn unroll(node: Node, plan: &Plan) -> Node {
+/// restates what the loop does. `env` holds the values of the enclosing
+/// lets of [`Plan::rows_first`]'s dimensions (outermost first, each over
+/// the outer dimensions and parameters): inside a partial register block's
+/// row `a`, the loop over the row's cells, `8q <= j <= 8q + a`, has a
+/// constant trip count, and the row is then straight-line code whose cells
+/// stay in registers across the loop around it (a loop of its own:
+/// [`partial_rows`]). Elsewhere those loops are left to LLVM, as before.
+fn unroll(node: Node, plan: &Plan, np: usize, env: &mut Vec<(usize, Row)>) -> Node {
     match node {
-        Node::Seq(v) => Node::Seq(v.into_iter().map(|n| unroll(n, plan)).collect()),
+        Node::Seq(v) => Node::Seq(v.into_iter().map(|n| unroll(n, plan, np, env)).collect()),
         Node::Loop {
             dim,
             lower,
@@ -506,12 +513,12 @@ fn unroll(node: Node, plan: &Plan) -> Node {
             parallel,
             body,
         } => {
-            let body = unroll(*body, plan);
             let trip = match (&lower[..], &upper[..]) {
                 ([lo], [hi]) if lo.div == 1 && hi.div == 1 && stride.is_none() => {
-                    let last = lo.row.len() - 1;
-                    let same = lo.row[..last] == hi.row[..last];
-                    match hi.row[last].checked_sub(lo.row[last]) {
+                    let (lo_v, hi_v) = (in_env(&lo.row, env, np), in_env(&hi.row, env, np));
+                    let last = lo_v.len() - 1;
+                    let same = lo_v.len() == hi_v.len() && lo_v[..last] == hi_v[..last];
+                    match hi_v[last].checked_sub(lo_v[last]) {
                         Some(d) if same && (0..MAX_UNROLL).contains(&d) => Some(d + 1),
                         _ => None,
                     }
@@ -533,36 +540,135 @@ fn unroll(node: Node, plan: &Plan) -> Node {
                             .map(|i| {
                                 let mut row = lo.clone();
                                 row[last] += i;
+                                let fixed = plan.rows_first.contains(&dim);
+                                if fixed {
+                                    env.push((dim, in_env(&row, env, np)));
+                                }
+                                let body = unroll((*body).clone(), plan, np, env);
+                                if fixed {
+                                    env.pop();
+                                }
                                 Node::Let {
                                     dim,
                                     row,
-                                    body: Box::new(body.clone()),
+                                    body: Box::new(body),
                                 }
                             })
                             .collect(),
                     )
                 }
-                _ => Node::Loop {
-                    dim,
-                    lower,
-                    upper,
-                    stride,
-                    parallel,
-                    body: Box::new(body),
-                },
+                _ => {
+                    let body = unroll(*body, plan, np, env);
+                    if plan.rows_first.contains(&(dim + 1)) {
+                        if let Some(rows) = partial_rows(&body, dim, np) {
+                            // Each row with the loop inside it.
+                            return Node::Seq(
+                                rows.into_iter()
+                                    .map(|(u, row, cells)| Node::Let {
+                                        dim: u,
+                                        row,
+                                        body: Box::new(Node::Loop {
+                                            dim,
+                                            lower: lower.clone(),
+                                            upper: upper.clone(),
+                                            stride: stride.clone(),
+                                            parallel,
+                                            body: Box::new(cells),
+                                        }),
+                                    })
+                                    .collect(),
+                            );
+                        }
+                    }
+                    Node::Loop {
+                        dim,
+                        lower,
+                        upper,
+                        stride,
+                        parallel,
+                        body: Box::new(body),
+                    }
+                }
             }
         }
         Node::If { conds, body } => Node::If {
             conds,
-            body: Box::new(unroll(*body, plan)),
+            body: Box::new(unroll(*body, plan, np, env)),
         },
-        Node::Let { dim, row, body } => Node::Let {
-            dim,
-            row,
-            body: Box::new(unroll(*body, plan)),
-        },
+        Node::Let { dim, row, body } => {
+            let fixed = plan.rows_first.contains(&dim);
+            if fixed {
+                env.push((dim, in_env(&row, env, np)));
+            }
+            let body = unroll(*body, plan, np, env);
+            if fixed {
+                env.pop();
+            }
+            Node::Let {
+                dim,
+                row,
+                body: Box::new(body),
+            }
+        }
         stmt @ Node::Stmt { .. } => stmt,
     }
+}
+
+/// `row` with the dimensions `env` fixes replaced by their values (each
+/// value already over the dimensions outside the lets); `row` itself where
+/// a width differs or a coefficient overflows.
+fn in_env(row: &Row, env: &[(usize, Row)], np: usize) -> Row {
+    let mut out = row.clone();
+    for (d, value) in env.iter().rev() {
+        let c = out[np + d];
+        if c == 0 {
+            continue;
+        }
+        if value.len() != out.len() {
+            return row.clone();
+        }
+        out[np + d] = 0;
+        for (o, x) in out.iter_mut().zip(value) {
+            match c.checked_mul(*x).and_then(|p| o.checked_add(p)) {
+                Some(v) => *o = v,
+                None => return row.clone(),
+            }
+        }
+    }
+    out
+}
+
+/// The rows of a partial register block, when `body` (a loop over `k`'s
+/// body, unrolled) is one: a sequence of two or more lets of the same
+/// dimension, none of them over `k`, each around straight-line code (its
+/// cells, unrolled), not all with the same number of statement instances
+/// (a triangle's diagonal: row `a` has `a + 1` cells). Per row: its
+/// dimension, value and body.
+fn partial_rows(body: &Node, k: usize, np: usize) -> Option<Vec<(usize, Row, Node)>> {
+    fn instances(n: &Node) -> Option<usize> {
+        match n {
+            Node::Seq(v) => v.iter().map(instances).sum(),
+            Node::Let { body, .. } => instances(body),
+            Node::Stmt { .. } => Some(1),
+            Node::Loop { .. } | Node::If { .. } => None,
+        }
+    }
+    let Node::Seq(rows) = body else {
+        return None;
+    };
+    let mut out = Vec::new();
+    let mut counts = Vec::new();
+    for r in rows {
+        let Node::Let { dim, row, body } = r else {
+            return None;
+        };
+        if row[np + k] != 0 || out.first().is_some_and(|(u, _, _)| u != dim) {
+            return None;
+        }
+        counts.push(instances(body)?);
+        out.push((*dim, row.clone(), (**body).clone()));
+    }
+    (out.len() >= 2 && counts.iter().any(|&c| c != counts[0])).then_some(out)
 }
 
 /// An upper estimate of the statement instances one execution of a loop

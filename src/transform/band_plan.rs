@@ -541,6 +541,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
         notes,
         max_tiled_band,
         restarted_wavefront,
+        rows_first: Vec::new(),
         register_tiles,
         register_r_size,
         inner_distributed: false,

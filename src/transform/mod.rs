@@ -252,6 +252,13 @@ pub struct Plan {
     /// drains at every iteration of them): the schedule dimension where
     /// that band starts, the first one.
     pub restarted_wavefront: Option<usize>,
+    /// Row dimensions `u` of [`Plan::register_tiles`] whose partial blocks
+    /// (rows of different lengths: a triangle's diagonal) run each row by
+    /// itself, with its own loop over `u - 1` (the loop inside the tile)
+    /// and its cells kept in registers across it: set only where the
+    /// schedule with dimensions `u - 1` and `u` swapped is legal too, which
+    /// the checker verifies with the plan (`passes::opt::check`).
+    pub rows_first: Vec<usize>,
     /// With [`Options::trace_stages`]: each stage that changed the plan
     /// (after the first, "tile") and the plan's text after it
     /// ([`Plan::to_text`]); empty for a plan not built by [`plan_checked`].
@@ -493,6 +500,7 @@ pub fn original_plan(scop: &Scop) -> Plan {
         block_dims: Vec::new(),
         lane_size: 0,
         restarted_wavefront: None,
+        rows_first: Vec::new(),
         notes: Vec::new(),
         stages: Vec::new(),
     }

@@ -45,6 +45,15 @@ pub(super) fn run(scop: &Scop, deps: &[Dependence], plan: &Plan) -> Result<(), R
             bad.extend(found);
         }
     }
+    // The other order of the partial register blocks (rows outside the
+    // loop inside the tile) must be legal too.
+    let mut rows_first = None;
+    for &u in &plan.rows_first {
+        if bad.is_empty() {
+            bad = verify(scop, deps, &rows_swapped(plan, u)).map_err(failed)?;
+            rows_first = Some(u);
+        }
+    }
     let Some(v) = bad.first() else {
         return Ok(());
     };
@@ -54,10 +63,14 @@ pub(super) fn run(scop: &Scop, deps: &[Dependence], plan: &Plan) -> Result<(), R
         .as_ref()
         .map(|p| format!(" (e.g. {})", describe_sample(scop, d, p)))
         .unwrap_or_default();
-    let what = match v.level {
-        Some(k) if plan.dims[k].parallel => format!("carries it on parallel dimension {k}"),
-        Some(k) => format!("breaks it at dimension {k}"),
-        None => "runs source and sink at the same time".into(),
+    let what = match (rows_first, v.level) {
+        (Some(u), _) => format!(
+            "breaks it in the partial register blocks that run row by row (dimension {u} outside {})",
+            u - 1
+        ),
+        (None, Some(k)) if plan.dims[k].parallel => format!("carries it on parallel dimension {k}"),
+        (None, Some(k)) => format!("breaks it at dimension {k}"),
+        (None, None) => "runs source and sink at the same time".into(),
     };
     Err(Rejected::Violation(format!(
         "poly-opt: internal error: the transformed schedule violates the {:?} dependence {} -> {} on {}{sample}: it {what}; the SCoP is left unchanged",
@@ -66,6 +79,37 @@ pub(super) fn run(scop: &Scop, deps: &[Dependence], plan: &Plan) -> Result<(), R
         scop.statements[d.sink.0].name,
         scop.arrays[d.array.0].name
     )))
+}
+
+/// `plan`'s schedule with dimensions `u - 1` and `u` swapped for every
+/// statement: the order in which a register tile's partial blocks run when
+/// `u` is one of [`Plan::rows_first`] (each row with its own loop over
+/// `u - 1`). Those blocks run the instances of one iteration of the
+/// dimensions outside `u - 1` in this order, every other block in the
+/// plan's: when both schedules are legal, so is the code, since a
+/// dependence between two iterations of those outer dimensions is ordered
+/// by them in both, and one inside an iteration by whichever of the two
+/// orders runs it.
+fn rows_swapped(plan: &Plan, u: usize) -> crate::sched::Schedule {
+    let mut schedule = plan.schedule.clone();
+    for dims in &mut schedule.dims {
+        if u < dims.len() {
+            dims.swap(u - 1, u);
+        }
+    }
+    schedule
+}
+
+/// The row dimensions of `plan`'s register tiles whose partial blocks may
+/// run row by row ([`Plan::rows_first`]): those whose swapped schedule
+/// ([`rows_swapped`]) the checker finds legal. A check that cannot finish
+/// counts as a violation.
+pub(super) fn rows_first(scop: &Scop, deps: &[Dependence], plan: &Plan) -> Vec<usize> {
+    plan.register_tiles
+        .iter()
+        .map(|&(u, _, _)| u)
+        .filter(|&u| u >= 1 && verify(scop, deps, &rows_swapped(plan, u)).is_ok_and(|bad| bad.is_empty()))
+        .collect()
 }
 
 /// Checks every promotion to shared memory: for each statement it

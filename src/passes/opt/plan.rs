@@ -153,10 +153,11 @@ fn plan_for(
     let mut fallback_note = None;
     let mut jam_note: Option<String> = None;
     let built: Result<(Plan, Tree), String> = loop {
-        let plan = match staged_plan(scop, sched, deps, &attempt) {
+        let mut plan = match staged_plan(scop, sched, deps, &attempt) {
             Ok(p) => p,
             Err(e) => break Err(format!("tiling: {e}")),
         };
+        plan.rows_first = super::check::rows_first(scop, deps, &plan);
         let tree = match generate(scop, &plan) {
             Ok(t) => t,
             Err(e) => break Err(format!("code generation: {e}")),
