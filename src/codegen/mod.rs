@@ -540,14 +540,8 @@ fn unroll(node: Node, plan: &Plan, np: usize, env: &mut Vec<(usize, Row)>) -> No
                             .map(|i| {
                                 let mut row = lo.clone();
                                 row[last] += i;
-                                let fixed = plan.rows_first.contains(&dim);
-                                if fixed {
-                                    env.push((dim, in_env(&row, env, np)));
-                                }
-                                let body = unroll((*body).clone(), plan, np, env);
-                                if fixed {
-                                    env.pop();
-                                }
+                                let body =
+                                    unroll_under_let((*body).clone(), dim, &row, plan, np, env);
                                 Node::Let {
                                     dim,
                                     row,
@@ -596,14 +590,7 @@ fn unroll(node: Node, plan: &Plan, np: usize, env: &mut Vec<(usize, Row)>) -> No
             body: Box::new(unroll(*body, plan, np, env)),
         },
         Node::Let { dim, row, body } => {
-            let fixed = plan.rows_first.contains(&dim);
-            if fixed {
-                env.push((dim, in_env(&row, env, np)));
-            }
-            let body = unroll(*body, plan, np, env);
-            if fixed {
-                env.pop();
-            }
+            let body = unroll_under_let(*body, dim, &row, plan, np, env);
             Node::Let {
                 dim,
                 row,
@@ -615,27 +602,53 @@ fn unroll(node: Node, plan: &Plan, np: usize, env: &mut Vec<(usize, Row)>) -> No
 }
 
 /// `row` with the dimensions `env` fixes replaced by their values (each
-/// value already over the dimensions outside the lets); `row` itself where
-/// a width differs or a coefficient overflows.
+/// value already over the dimensions outside the lets: [`subst_row`]);
+/// `row` itself where a width differs or a coefficient overflows.
 fn in_env(row: &Row, env: &[(usize, Row)], np: usize) -> Row {
+    if env
+        .iter()
+        .any(|(d, v)| row[np + d] != 0 && v.len() != row.len())
+    {
+        return row.clone();
+    }
+    subst_row(row, env, np).unwrap_or_else(|| row.clone())
+}
+
+/// `body` under the let `dim = row`, unrolled ([`unroll`]), with the let's
+/// value in `env` when its dimension is one of [`Plan::rows_first`].
+fn unroll_under_let(
+    body: Node,
+    dim: usize,
+    row: &Row,
+    plan: &Plan,
+    np: usize,
+    env: &mut Vec<(usize, Row)>,
+) -> Node {
+    let fixed = plan.rows_first.contains(&dim);
+    if fixed {
+        env.push((dim, in_env(row, env, np)));
+    }
+    let body = unroll(body, plan, np, env);
+    if fixed {
+        env.pop();
+    }
+    body
+}
+
+/// Substitutes the rows of `env` (dimension, row over `[params | t | 1]`)
+/// for those dimensions in `row`; `None` on overflow.
+pub(crate) fn subst_row(row: &Row, env: &[(usize, Row)], np: usize) -> Option<Row> {
     let mut out = row.clone();
-    for (d, value) in env.iter().rev() {
+    for (d, e) in env {
         let c = out[np + d];
-        if c == 0 {
-            continue;
-        }
-        if value.len() != out.len() {
-            return row.clone();
-        }
-        out[np + d] = 0;
-        for (o, x) in out.iter_mut().zip(value) {
-            match c.checked_mul(*x).and_then(|p| o.checked_add(p)) {
-                Some(v) => *o = v,
-                None => return row.clone(),
+        if c != 0 {
+            out[np + d] = 0;
+            for (o, x) in out.iter_mut().zip(e) {
+                *o = o.checked_add(c.checked_mul(*x)?)?;
             }
         }
     }
-    out
+    Some(out)
 }
 
 /// The rows of a partial register block, when `body` (a loop over `k`'s

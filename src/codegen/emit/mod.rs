@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use super::{Bound, Cond, Div, Node, Row, Stride, Tree};
+use super::{subst_row, Bound, Cond, Div, Node, Row, Stride, Tree};
 use crate::ffi::build::{self, AttrHandle, Builder, Point};
 use crate::ffi::ir::{Op, Val};
 use crate::ffi::shim;
@@ -1199,22 +1199,6 @@ impl Emitter<'_> {
         self.b.set_loc_of(self.scop.first_op);
         Ok(())
     }
-}
-
-/// Substitutes the rows of `env` (dimension, row over `[params | t | 1]`)
-/// for those dimensions in `row`; `None` on overflow.
-fn subst_row(row: &Row, env: &[(usize, Row)], np: usize) -> Option<Row> {
-    let mut out = row.clone();
-    for (d, e) in env {
-        let c = out[np + d];
-        if c != 0 {
-            out[np + d] = 0;
-            for (o, x) in out.iter_mut().zip(e) {
-                *o = o.checked_add(c.checked_mul(*x)?)?;
-            }
-        }
-    }
-    Some(out)
 }
 
 /// The statement instances of a straight-line loop body (sequences, lets
