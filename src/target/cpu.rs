@@ -34,6 +34,16 @@
 //!   most as long as its cells, one double each, fill [`L1_SHARE`] of L1:
 //!   they stay there while every block of rows adds to them, and each
 //!   thread reads whole rows' stretches, not many short ones.
+//! * **Rows per packing loop**: a loop that copies rows of the arrays into
+//!   a buffer of packed operands (syr2k's `alpha * A[j + q][k]` and
+//!   `alpha * B[j + q][k]`, one slot per row) runs along `k`, vectorized:
+//!   it holds one vector of each row as loaded and one of the transposed
+//!   result, beside one per broadcast value (`alpha`), so it copies at
+//!   most `(registers - broadcasts) / 2` rows, and more rows take more
+//!   loops (syr2k on AVX2: 8 rows, two loops of 4; with one loop the 16
+//!   registers were full and `alpha`, kept for the blocks, was reloaded
+//!   around it). syrk's 8 rows (16 on AVX-512) need no broadcast and fit.
+//!   (`codegen::emit`'s `PackFill`.)
 //!
 //! Every number here is a model parameter, the same for every machine;
 //! what differs between machines comes from [`CpuTarget`].

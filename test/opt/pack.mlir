@@ -27,15 +27,23 @@
 // RUN: diff %t.before %t.default
 // RUN: diff %t.before %t.avx2
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
-// SUMS-COUNT-5: {{^-?[0-9]+$}}
+// SUMS-COUNT-6: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 // The same with the packed blocks' partial rows (3x4 blocks in tiles of 48
 // rows: 16 rows of blocks, the last partial):
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} register-tile-sizes=3,4 tile-sizes=48,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=PARTIAL
-// PARTIAL: pack.mlir:70:3: remark: poly-opt: {{.*}}register tile 3x4; {{.*}}; row-invariant operands packed once per tile (1 loop)
+// On AVX2 (16 registers), rows of two arrays (syr2k's alpha * A[j][k] and
+// alpha * B[j][k]) are packed by a loop per array: a loop that transposes
+// rows holds two vectors per row and the broadcast alpha, at most 7 rows
+// there; the slots of each loop lie apart ([block][loop][k mod T][lane]).
+// AVX-512's 32 registers take the 8 rows in one loop.
+// RUN: %polyrs-opt %s --poly-opt='cpu=znver3 threads=2 register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' 2>&1 | FileCheck %s --check-prefix=AVX2
+// RUN: %polyrs-opt %s --poly-opt='cpu=znver3 threads=2 register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false' | %polyrs-runner --threads=2 - > %t.groups
+// RUN: diff %t.before %t.groups
+// PARTIAL: pack.mlir:78:3: remark: poly-opt: {{.*}}register tile 3x4; {{.*}}; row-invariant operands packed once per tile (1 loop)
 
-// CHECK: pack.mlir:70:3: remark: poly-opt: {{.*}}register tile 2x4; {{.*}}; block-invariant operands computed once per block row (1 loop); row-invariant operands packed once per tile (1 loop); legality verified
-// FEW: pack.mlir:70:3: remark: poly-opt: {{.*}}register tile 2x4; band of 3 loops tiled 16x256x32; block-invariant operands computed once per block row (1 loop); legality verified
+// CHECK: pack.mlir:78:3: remark: poly-opt: {{.*}}register tile 2x4; {{.*}}; block-invariant operands computed once per block row (1 loop); row-invariant operands packed once per tile (1 loop); legality verified
+// FEW: pack.mlir:78:3: remark: poly-opt: {{.*}}register tile 2x4; band of 3 loops tiled 16x256x32; block-invariant operands computed once per block row (1 loop); legality verified
 // OFF-NOT: packed
 // CHECK-LABEL: func.func @gemm
 // The buffer, 16 blocks of 4 lanes by 32 values of k, in the parallel body:
@@ -128,6 +136,54 @@ func.func @rows(%A: memref<64x64xf64>, %C: memref<64x64xf64>) {
         %p = arith.mulf %a, %b : f64
         %c = affine.load %C[%i, %j] : memref<64x64xf64>
         %r = arith.addf %c, %p : f64
+        affine.store %r, %C[%i, %j] : memref<64x64xf64>
+      }
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @pairs
+// CHECK:       memref.alloca() {alignment = 64 : i64} : memref<16x32x8xf64>
+// CHECK-NOT:   memref.alloca() {alignment = 64 : i64}
+// CHECK:       return
+// AVX2-LABEL:  func.func @pairs
+// AVX2:        %[[BUF:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16x2x32x4xf64>
+// AVX2:        affine.for %[[J:.*]] = 0 to 16 {
+// AVX2-NEXT:   affine.for %[[K:.*]] = #{{.*}} to #{{.*}} {
+// AVX2-NEXT:   affine.load %arg0[%[[J]] * 4, %[[K]]]
+// AVX2-NEXT:   arith.mulf
+// AVX2-NEXT:   affine.store %{{.*}}, %[[BUF]][%[[J]], 0, %[[K]] mod 32, 0]
+// AVX2:        affine.store %{{.*}}, %[[BUF]][%[[J]], 0, %[[K]] mod 32, 3]
+// AVX2-NEXT:   }
+// AVX2-NEXT:   affine.for %[[K1:.*]] = #{{.*}} to #{{.*}} {
+// AVX2-NEXT:   affine.load %arg1[%[[J]] * 4, %[[K1]]]
+// AVX2-NEXT:   arith.mulf
+// AVX2-NEXT:   affine.store %{{.*}}, %[[BUF]][%[[J]], 1, %[[K1]] mod 32, 0]
+// AVX2:        affine.store %{{.*}}, %[[BUF]][%[[J]], 1, %[[K1]] mod 32, 3]
+// AVX2-NEXT:   }
+// AVX2-NEXT:   }
+// The blocks read both groups, A and B themselves only at their own rows:
+// AVX2:        iter_args(
+// AVX2:        affine.load %[[BUF]][%{{.*}}, 0, %{{.*}} mod 32, 0]
+// AVX2:        affine.load %[[BUF]][%{{.*}}, 1, %{{.*}} mod 32, 3]
+// AVX2:        affine.yield
+// AVX2:        return
+func.func @pairs(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>, %alpha: f64) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = 0 to 64 {
+        %a = affine.load %A[%j, %k] : memref<64x64xf64>
+        %s = arith.mulf %a, %alpha : f64
+        %b = affine.load %B[%i, %k] : memref<64x64xf64>
+        %p = arith.mulf %s, %b : f64
+        %b2 = affine.load %B[%j, %k] : memref<64x64xf64>
+        %s2 = arith.mulf %b2, %alpha : f64
+        %a2 = affine.load %A[%i, %k] : memref<64x64xf64>
+        %p2 = arith.mulf %s2, %a2 : f64
+        %q = arith.addf %p, %p2 : f64
+        %c = affine.load %C[%i, %j] : memref<64x64xf64>
+        %r = arith.addf %c, %q : f64
         affine.store %r, %C[%i, %j] : memref<64x64xf64>
       }
     }
@@ -241,6 +297,8 @@ func.func @main() {
   func.call @scaled(%A, %B, %C, %alpha) : (memref<64x64xf64>, memref<64x64xf64>, memref<64x64xf64>, f64) -> ()
   func.call @sum(%C) : (memref<64x64xf64>) -> ()
   func.call @rows(%A, %C) : (memref<64x64xf64>, memref<64x64xf64>) -> ()
+  func.call @sum(%C) : (memref<64x64xf64>) -> ()
+  func.call @pairs(%A, %B, %C, %alpha) : (memref<64x64xf64>, memref<64x64xf64>, memref<64x64xf64>, f64) -> ()
   func.call @sum(%C) : (memref<64x64xf64>) -> ()
   func.call @written(%A, %B, %C, %alpha) : (memref<64x64xf64>, memref<64x64xf64>, memref<64x64xf64>, f64) -> ()
   func.call @sum(%C) : (memref<64x64xf64>) -> ()

@@ -9,7 +9,10 @@
 //! block by block (`[block][k mod T][slot]`), and read from it inside the
 //! blocks: each block then streams one contiguous panel instead of one row
 //! of the array per value of `k` (BLIS's packed panels, without the copy
-//! of the other operand, which the hoisting already makes).
+//! of the other operand, which the hoisting already makes). Where its
+//! slots are more rows of the arrays than one loop transposes in the
+//! target's registers ([`PackFill`]), a loop per group of them fills the
+//! buffer, laid out group by group (`[block][group][k mod T][slot]`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -39,10 +42,56 @@ pub(super) struct Hoist {
     /// The loop's dimension and tile size `T`: slot `[t mod T][q]`.
     k_dim: usize,
     size: i64,
-    /// For packed operands: the dimension of the blocks and its lower
-    /// bound (a row over `[params | t | divisions | 1]`), slot
-    /// `[b - lower][t mod T][q]`.
-    block: Option<(usize, Row)>,
+    /// For packed operands: the blocks and the buffer's layout.
+    block: Option<Panel>,
+}
+
+/// The layout of a buffer of packed operands: the dimension `b` of the
+/// blocks and its lower bound (a row over `[params | t | divisions | 1]`),
+/// slot `[b - lower][t mod T][q]`; with `group`, the slots in groups of
+/// that many, each filled by a loop of its own and laid out apart: slot
+/// `[b - lower][q / group][t mod T][q mod group]`.
+#[derive(Clone)]
+struct Panel {
+    dim: usize,
+    lower: Row,
+    group: Option<usize>,
+}
+
+/// The target's registers, for the loops that fill buffers of packed
+/// operands. Each such loop runs over `k` and computes its slots; where
+/// the slots are rows of the arrays (syr2k's `alpha * A[j + q][k]`: not
+/// side by side in memory), LLVM vectorizes it along `k`, and it holds a
+/// vector of each row as loaded and one as transposed into the slots,
+/// beside a register per value from outside the statements that the
+/// slots' arithmetic reads (`alpha`, broadcast): `2 * rows + broadcasts`
+/// must fit the `registers` (the model of `target/cpu.rs`). More rows
+/// take more loops, each over a group of slots whose size is a multiple
+/// of `lanes`, so that each vector the blocks read lies in one group.
+#[derive(Debug, Clone, Copy)]
+pub struct PackFill {
+    /// Vector registers.
+    pub registers: usize,
+    /// Values per vector of the blocks.
+    pub lanes: usize,
+}
+
+impl PackFill {
+    /// The slots per fill loop for `slots`, whose arithmetic reads
+    /// `broadcasts` values from outside the statements: all of them
+    /// (`None`) where they fit one loop, are side by side in memory, or no
+    /// group size fits; else the largest group size that divides them, is
+    /// a multiple of the lanes and fits.
+    fn group(&self, slots: &[Slot], broadcasts: usize) -> Option<usize> {
+        let n = slots.len();
+        let rows = self.registers.saturating_sub(broadcasts) / 2;
+        if n <= rows || contiguous_lanes(slots) {
+            return None;
+        }
+        (1..n)
+            .rev()
+            .find(|&g| n.is_multiple_of(g) && g.is_multiple_of(self.lanes.max(1)) && g <= rows)
+    }
 }
 
 /// Per statement: its slice, and its operations computable ahead with the
@@ -211,8 +260,8 @@ type Slots = (Vec<Slot>, Vec<Vec<(usize, usize)>>, String);
 
 impl Hoist {
     /// The buffer of `plan`'s operands, read by its loop, not yet active;
-    /// `block`: the blocks' dimension and lower bound of a packed buffer.
-    fn new(plan: HoistPlan, buffer: Val, block: Option<(usize, Row)>) -> Hoist {
+    /// `block`: the blocks and layout of a packed buffer.
+    fn new(plan: HoistPlan, buffer: Val, block: Option<Panel>) -> Hoist {
         Hoist {
             node: plan.node,
             active: false,
@@ -731,16 +780,16 @@ impl Emitter<'_> {
         }))
     }
 
-    /// A load of slot `[k mod size][slot]` of `buffer` (`[b - lower][k mod
-    /// size][slot]` with `block`, its dimension `b` and lower bound), or
-    /// with `store`, a store of that value there; returns the loaded value.
+    /// A load of slot `[k mod size][slot]` of `buffer` (with `block`, the
+    /// slot of its [`Panel`] layout), or with `store`, a store of that
+    /// value there; returns the loaded value.
     #[allow(clippy::too_many_arguments)]
     fn buffer_access(
         &self,
         buffer: Val,
         k: usize,
         size: i64,
-        block: Option<&(usize, Row)>,
+        block: Option<&Panel>,
         slot: usize,
         store: Option<Val>,
         at: Point,
@@ -749,17 +798,22 @@ impl Emitter<'_> {
         let (dims, operands) = self.operands();
         let mut row = vec![0i64; self.np() + self.ivs.len() + 1];
         row[self.np() + k] = 1;
-        let lead = match block {
-            Some((b, lower)) => {
-                let mut r: Row = lower
+        let (lead, slot) = match block {
+            Some(p) => {
+                let mut r: Row = p
+                    .lower
                     .iter()
                     .map(|c| c.checked_neg())
                     .collect::<Option<_>>()
                     .ok_or("block bound overflow")?;
-                r[self.np() + b] += 1;
-                format!("{}, ", self.text(&r, &dims))
+                r[self.np() + p.dim] += 1;
+                let b = self.text(&r, &dims);
+                match p.group {
+                    Some(g) => (format!("{b}, {}, ", slot / g), slot % g),
+                    None => (format!("{b}, "), slot),
+                }
             }
-            None => String::new(),
+            None => (String::new(), slot),
         };
         let map = self.attr(&format!(
             "affine_map<{} -> ({lead}({}) mod {size}, {slot})>",
@@ -944,13 +998,26 @@ impl Emitter<'_> {
         let Some(conds) = self.runs_once_conds(lower, upper, &dims)? else {
             return Ok(false); // a constant empty range
         };
-        let ty = format!(
-            "memref<{}x{}x{}x{}>",
-            block.extent,
-            plan.size,
-            plan.slots.len(),
-            plan.elem
-        );
+        let group = self
+            .pack_fill
+            .group(&plan.slots, self.broadcasts(&plan.slots));
+        let ty = match group {
+            Some(g) => format!(
+                "memref<{}x{}x{}x{}x{}>",
+                block.extent,
+                plan.slots.len() / g,
+                plan.size,
+                g,
+                plan.elem
+            ),
+            None => format!(
+                "memref<{}x{}x{}x{}>",
+                block.extent,
+                plan.size,
+                plan.slots.len(),
+                plan.elem
+            ),
+        };
         let segs = self.attr("array<i32: 0, 0>")?;
         // On a cache line: the blocks' vector loads never straddle two.
         let align = self.attr("64 : i64")?;
@@ -978,7 +1045,7 @@ impl Emitter<'_> {
             guard = Some(then);
         }
         // for blocks { for k { slots } }: each block's panel written in
-        // order.
+        // order (with groups, one loop over `k` per group).
         let b_lower = [block.lower.clone()];
         let (lmap, umap) = self.bound_maps(&b_lower, &block.upper, &dims)?;
         let (b_op, b_loop) = affine_for(&self.b, fill_point, lmap, umap, &operands, &[])?;
@@ -986,32 +1053,15 @@ impl Emitter<'_> {
             created.push(b_op);
         }
         self.ivs[block.dim] = Some(b_loop.arg(0).ok_or("loop without induction variable")?);
-        let (dims, operands) = self.operands();
-        let (lmap, umap) = self.bound_maps(&plan.lower, &plan.upper, &dims)?;
-        let (_, k_loop) = affine_for(&self.b, Point::End(b_loop), lmap, umap, &operands, &[])?;
-        self.ivs[plan.k_dim] = Some(k_loop.arg(0).ok_or("loop without induction variable")?);
-        let lead = (block.dim, block.lower.row.clone());
-        let fill_at = Point::End(k_loop);
-        let mut result = Ok(());
-        for (q, slot) in plan.slots.iter().enumerate() {
-            result = self.hoisted_value(
-                slot,
-                buffer,
-                plan.k_dim,
-                plan.size,
-                Some(&lead),
-                q,
-                fill_at,
-                created,
-            );
-            if result.is_err() {
-                break;
-            }
-        }
+        let lead = Panel {
+            dim: block.dim,
+            lower: block.lower.row.clone(),
+            group,
+        };
+        let result = self.fill_groups(&plan, buffer, &lead, Point::End(b_loop), created);
         self.ivs[block.dim] = None;
         self.ivs[plan.k_dim] = None;
         result?;
-        self.b.create(fill_at, "affine.yield", &[], 0, &[], &[]);
         self.b
             .create(Point::End(b_loop), "affine.yield", &[], 0, &[], &[]);
         if let Some(then) = guard {
@@ -1023,6 +1073,71 @@ impl Emitter<'_> {
         Ok(true)
     }
 
+    /// The values from outside the statements that the arithmetic of
+    /// `slots` reads (syr2k's `alpha`; not the loads' subscripts).
+    fn broadcasts(&self, slots: &[Slot]) -> usize {
+        let mut outside = HashSet::new();
+        for slot in slots {
+            let slice = self.slice(slot.stmt);
+            let inside: HashSet<usize> = slice.iter().map(|o| o.key()).collect();
+            let mut needed = HashSet::from([slot.root.key()]);
+            for op in slice.iter().rev() {
+                if !needed.contains(&op.key()) {
+                    continue;
+                }
+                let name = op.name();
+                let load = name == "affine.load" || name == "memref.load";
+                for v in op.operands() {
+                    match v.defining_op() {
+                        Some(d) if inside.contains(&d.key()) => {
+                            needed.insert(d.key());
+                        }
+                        _ if !load => {
+                            outside.insert(v.key());
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        outside.len()
+    }
+
+    /// At the end of `at` (the body of the loop over the blocks), the
+    /// loops over `k` that fill `buffer`'s slots of `plan`: one, or one per
+    /// group of `lead`'s layout.
+    fn fill_groups(
+        &mut self,
+        plan: &HoistPlan,
+        buffer: Val,
+        lead: &Panel,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Result<(), EmitError> {
+        let per_loop = lead.group.unwrap_or(plan.slots.len()).max(1);
+        for (g, slots) in plan.slots.chunks(per_loop).enumerate() {
+            let (dims, operands) = self.operands();
+            let (lmap, umap) = self.bound_maps(&plan.lower, &plan.upper, &dims)?;
+            let (_, k_loop) = affine_for(&self.b, at, lmap, umap, &operands, &[])?;
+            self.ivs[plan.k_dim] = Some(k_loop.arg(0).ok_or("loop without induction variable")?);
+            let fill_at = Point::End(k_loop);
+            for (i, slot) in slots.iter().enumerate() {
+                self.hoisted_value(
+                    slot,
+                    buffer,
+                    plan.k_dim,
+                    plan.size,
+                    Some(lead),
+                    g * per_loop + i,
+                    fill_at,
+                    created,
+                )?;
+            }
+            self.b.create(fill_at, "affine.yield", &[], 0, &[], &[]);
+        }
+        Ok(())
+    }
+
     /// Computes `slot`'s operation at its instance (the loads below it and
     /// the arithmetic, cloned) and stores it in slot `q` of `buffer`.
     #[allow(clippy::too_many_arguments)]
@@ -1032,7 +1147,7 @@ impl Emitter<'_> {
         buffer: Val,
         k: usize,
         size: i64,
-        block: Option<&(usize, Row)>,
+        block: Option<&Panel>,
         q: usize,
         at: Point,
         created: &mut Vec<Op>,

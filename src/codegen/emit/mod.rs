@@ -29,6 +29,7 @@ pub mod gpu;
 mod hoist;
 mod lanes;
 
+pub use hoist::PackFill;
 pub(crate) use lanes::{lane_wise, MAX_LANE_VECTORS};
 mod scalar_replace;
 
@@ -180,6 +181,8 @@ struct Emitter<'a> {
     /// the vector loop, of the loop inside the tile), whose row-invariant
     /// operands are packed once per tile (see [`Emitter::packed_operands`]).
     pack_dims: Vec<(usize, usize, usize)>,
+    /// How the loops that fill those buffers may run.
+    pack_fill: hoist::PackFill,
     /// Per statement, the tile size of its register tile's inner loop.
     r_size: Vec<i64>,
     /// While a loop over such blocks is emitted: the buffer of the
@@ -255,10 +258,11 @@ type Instances = Vec<(usize, Vec<Row>)>;
 /// inner loop over `hoist_dims.1` that do not change from block to block
 /// computed once, before them: see `emit/hoist.rs`;
 /// `r_size` gives each statement's tile size of that inner loop.
-/// Loops over the dimensions `pack_dims.0` (the blocks' rows) get the
-/// operands of the loop over `pack_dims.2` inside their blocks over
-/// `pack_dims.1` that do not change from row to row copied once, before
-/// them, into a contiguous buffer: see `emit/hoist.rs`.
+/// Loops over the dimensions `pack.0.0` (the blocks' rows) get the
+/// operands of the loop over `pack.0.2` inside their blocks over
+/// `pack.0.1` that do not change from row to row copied once, before
+/// them, into a contiguous buffer, by loops that each fill at most as many
+/// rows of the arrays as `pack.1` allows: see `emit/hoist.rs`.
 /// With `carry_all`, on a CPU, the cells that an innermost loop's body
 /// loads and stores again and again are forwarded inside it: see
 /// `emit/forward.rs`.
@@ -275,7 +279,7 @@ pub fn emit(
     n_dims: usize,
     carry_dims: &[usize],
     hoist_dims: &[(usize, usize)],
-    pack_dims: &[(usize, usize, usize)],
+    pack: (&[(usize, usize, usize)], PackFill),
     r_size: &[i64],
     carry_all: bool,
     lanes: (&[usize], i64),
@@ -353,7 +357,8 @@ pub fn emit(
         carry_dims: carry_dims.to_vec(),
         carry: None,
         hoist_dims: hoist_dims.to_vec(),
-        pack_dims: pack_dims.to_vec(),
+        pack_dims: pack.0.to_vec(),
+        pack_fill: pack.1,
         r_size: r_size.to_vec(),
         hoist: None,
         pack: None,

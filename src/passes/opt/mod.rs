@@ -46,6 +46,7 @@ use crate::math::MathError;
 use crate::sched::pluto::{schedule, Options as SchedOptions};
 use crate::scop::detect::detect;
 use crate::scop::model::{build, Scop};
+use crate::target::cpu::ELEMENT_BYTES;
 use crate::target::CpuTarget;
 use crate::transform::gpu::GpuRole;
 
@@ -412,7 +413,7 @@ fn rewrite(
             plan.dims.len(),
             &carry_dims,
             &hoist_dims,
-            &pack_dims,
+            (&pack_dims, pack_fill(target)),
             &plan.register_r_size,
             options.scalar_replace,
             (&plan.lane_dims, plan.lane_size),
@@ -555,6 +556,15 @@ fn rewrite(
         }
     }
     Ok(())
+}
+
+/// `target`'s registers, for the loops that fill buffers of packed
+/// operands.
+fn pack_fill(target: &CpuTarget) -> emit::PackFill {
+    emit::PackFill {
+        registers: usize::try_from(target.vector_registers).unwrap_or(usize::MAX),
+        lanes: usize::try_from(target.lanes(ELEMENT_BYTES)).unwrap_or(1),
+    }
 }
 
 /// Asks LLVM to vectorize `func` with `bits`-bit vectors (the
