@@ -1077,25 +1077,20 @@ impl Emitter<'_> {
     /// `slots` reads (syr2k's `alpha`; not the loads' subscripts).
     fn broadcasts(&self, slots: &[Slot]) -> usize {
         let mut outside = HashSet::new();
+        let mut slices: HashMap<usize, Vec<Op>> = HashMap::new();
         for slot in slots {
-            let slice = self.slice(slot.stmt);
-            let inside: HashSet<usize> = slice.iter().map(|o| o.key()).collect();
-            let mut needed = HashSet::from([slot.root.key()]);
-            for op in slice.iter().rev() {
-                if !needed.contains(&op.key()) {
+            let slice = slices
+                .entry(slot.stmt)
+                .or_insert_with(|| self.slice(slot.stmt));
+            let needed = backward_slice(slice, slot.root);
+            for op in slice.iter().filter(|o| needed.contains(&o.key())) {
+                let name = op.name();
+                if name == "affine.load" || name == "memref.load" {
                     continue;
                 }
-                let name = op.name();
-                let load = name == "affine.load" || name == "memref.load";
                 for v in op.operands() {
-                    match v.defining_op() {
-                        Some(d) if inside.contains(&d.key()) => {
-                            needed.insert(d.key());
-                        }
-                        _ if !load => {
-                            outside.insert(v.key());
-                        }
-                        _ => {}
+                    if !v.defining_op().is_some_and(|d| needed.contains(&d.key())) {
+                        outside.insert(v.key());
                     }
                 }
             }
@@ -1160,18 +1155,7 @@ impl Emitter<'_> {
         }
         // The root's backward slice within the statement.
         let slice = self.slice(slot.stmt);
-        let mut needed: std::collections::HashSet<usize> = std::collections::HashSet::new();
-        needed.insert(slot.root.key());
-        for op in slice.iter().rev() {
-            if !needed.contains(&op.key()) {
-                continue;
-            }
-            for v in op.operands() {
-                if let Some(d) = v.defining_op() {
-                    needed.insert(d.key());
-                }
-            }
-        }
+        let needed = backward_slice(&slice, slot.root);
         for op in slice.iter().filter(|o| needed.contains(&o.key())) {
             let c = self.b.clone_op(at, *op);
             for (i, v) in op.operands().into_iter().enumerate() {
@@ -1200,6 +1184,24 @@ impl Emitter<'_> {
         self.buffer_access(buffer, k, size, block, q, Some(v), at, created)?;
         Ok(())
     }
+}
+
+/// The operations of `slice` (a statement's, in order) that `root`'s value
+/// depends on, `root` included, by key.
+fn backward_slice(slice: &[Op], root: Op) -> HashSet<usize> {
+    let inside: HashSet<usize> = slice.iter().map(|o| o.key()).collect();
+    let mut needed = HashSet::from([root.key()]);
+    for op in slice.iter().rev() {
+        if !needed.contains(&op.key()) {
+            continue;
+        }
+        for v in op.operands() {
+            if let Some(d) = v.defining_op().filter(|d| inside.contains(&d.key())) {
+                needed.insert(d.key());
+            }
+        }
+    }
+    needed
 }
 
 /// The bytes of one value of the scalar type `ty` (`f64`, `i32`, `index`),
