@@ -38,7 +38,7 @@
 //!   a buffer of packed operands (syr2k's `alpha * A[j + q][k]` and
 //!   `alpha * B[j + q][k]`, one slot per row) runs along `k`, vectorized:
 //!   it holds one vector of each row as loaded and one of the transposed
-//!   result, beside one per broadcast value (`alpha`), so it copies at
+//!   result, beside one per broadcast value (`alpha`, a constant), so it copies at
 //!   most `(registers - broadcasts) / 2` rows, and more rows take more
 //!   loops (syr2k on AVX2: 8 rows, two loops of 4; with one loop the 16
 //!   registers were full and `alpha`, kept for the blocks, was reloaded

@@ -27,7 +27,7 @@
 // RUN: diff %t.before %t.default
 // RUN: diff %t.before %t.avx2
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
-// SUMS-COUNT-6: {{^-?[0-9]+$}}
+// SUMS-COUNT-8: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 // The same with the packed blocks' partial rows (3x4 blocks in tiles of 48
 // rows: 16 rows of blocks, the last partial):
@@ -191,6 +191,65 @@ func.func @pairs(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64x
   return
 }
 
+// A constant inside the body (2.0 in place of alpha) is a broadcast too:
+// LLVM keeps it in a register throughout the loop, so AVX2's 8 rows are
+// packed by two loops of 4 as in @pairs.
+// CHECK-LABEL: func.func @doubled
+// CHECK:       memref.alloca() {alignment = 64 : i64} : memref<16x32x8xf64>
+// CHECK:       return
+// AVX2-LABEL:  func.func @doubled
+// AVX2:        memref.alloca() {alignment = 64 : i64} : memref<16x2x32x4xf64>
+// AVX2:        return
+func.func @doubled(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = 0 to 64 {
+        %two = arith.constant 2.0 : f64
+        %a = affine.load %A[%j, %k] : memref<64x64xf64>
+        %s = arith.mulf %a, %two : f64
+        %b = affine.load %B[%i, %k] : memref<64x64xf64>
+        %p = arith.mulf %s, %b : f64
+        %b2 = affine.load %B[%j, %k] : memref<64x64xf64>
+        %s2 = arith.mulf %b2, %two : f64
+        %a2 = affine.load %A[%i, %k] : memref<64x64xf64>
+        %p2 = arith.mulf %s2, %a2 : f64
+        %q = arith.addf %p, %p2 : f64
+        %c = affine.load %C[%i, %j] : memref<64x64xf64>
+        %r = arith.addf %c, %q : f64
+        affine.store %r, %C[%i, %j] : memref<64x64xf64>
+      }
+    }
+  }
+  return
+}
+
+// What computes the loads' subscripts (63 - k) is no broadcast: addresses
+// stay out of the vector registers, and AVX2's 8 rows fit one loop.
+// AVX2-LABEL:  func.func @reversed
+// AVX2:        memref.alloca() {alignment = 64 : i64} : memref<16x32x8xf64>
+// AVX2-NOT:    memref.alloca() {alignment = 64 : i64}
+// AVX2:        return
+func.func @reversed(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = 0 to 64 {
+        %r = affine.apply affine_map<(d0) -> (63 - d0)>(%k)
+        %a = affine.load %A[%j, %r] : memref<64x64xf64>
+        %b = affine.load %B[%i, %r] : memref<64x64xf64>
+        %p = arith.mulf %a, %b : f64
+        %b2 = affine.load %B[%j, %r] : memref<64x64xf64>
+        %a2 = affine.load %A[%i, %r] : memref<64x64xf64>
+        %p2 = arith.mulf %b2, %a2 : f64
+        %q = arith.addf %p, %p2 : f64
+        %c = affine.load %C[%i, %j] : memref<64x64xf64>
+        %s = arith.addf %c, %q : f64
+        affine.store %s, %C[%i, %j] : memref<64x64xf64>
+      }
+    }
+  }
+  return
+}
+
 // B is written in the SCoP (after the product): its values may change, so
 // nothing is copied ahead.
 // CHECK-LABEL: func.func @written
@@ -303,6 +362,10 @@ func.func @main() {
   func.call @written(%A, %B, %C, %alpha) : (memref<64x64xf64>, memref<64x64xf64>, memref<64x64xf64>, f64) -> ()
   func.call @sum(%C) : (memref<64x64xf64>) -> ()
   func.call @triangle(%B, %C) : (memref<64x64xf64>, memref<64x64xf64>) -> ()
+  func.call @sum(%C) : (memref<64x64xf64>) -> ()
+  func.call @doubled(%A, %B, %C) : (memref<64x64xf64>, memref<64x64xf64>, memref<64x64xf64>) -> ()
+  func.call @sum(%C) : (memref<64x64xf64>) -> ()
+  func.call @reversed(%A, %B, %C) : (memref<64x64xf64>, memref<64x64xf64>, memref<64x64xf64>) -> ()
   func.call @sum(%C) : (memref<64x64xf64>) -> ()
   memref.dealloc %A : memref<64x64xf64>
   memref.dealloc %B : memref<64x64xf64>

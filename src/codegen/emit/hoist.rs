@@ -426,6 +426,9 @@ impl Emitter<'_> {
                     Some(d) if slice.iter().any(|o| o.key() == d.key()) => {
                         match ahead.get(&d.key()) {
                             Some(l) => loads.extend(l.iter().copied()),
+                            // A constant inside the loops: cloned with the
+                            // rest, as one outside them would be read.
+                            None if d.name() == "arith.constant" => {}
                             None => ok = false,
                         }
                     }
@@ -1073,29 +1076,34 @@ impl Emitter<'_> {
         Ok(true)
     }
 
-    /// The values from outside the statements that the arithmetic of
-    /// `slots` reads (syr2k's `alpha`; not the loads' subscripts).
+    /// The values that the arithmetic of `slots` reads and a fill loop
+    /// keeps in vector registers throughout: those from outside the
+    /// statements (syr2k's `alpha`) and the constants inside them, which
+    /// LLVM hoists out of the loop. Not the loads' subscripts nor what
+    /// computes them: addresses, in the other registers.
     fn broadcasts(&self, slots: &[Slot]) -> usize {
-        let mut outside = HashSet::new();
+        let mut held = HashSet::new();
         let mut slices: HashMap<usize, Vec<Op>> = HashMap::new();
         for slot in slots {
             let slice = slices
                 .entry(slot.stmt)
                 .or_insert_with(|| self.slice(slot.stmt));
-            let needed = backward_slice(slice, slot.root);
-            for op in slice.iter().filter(|o| needed.contains(&o.key())) {
-                let name = op.name();
-                if name == "affine.load" || name == "memref.load" {
-                    continue;
+            let values = backward_slice(slice, slot.root, false);
+            for op in slice
+                .iter()
+                .filter(|o| values.contains(&o.key()) && !is_load(**o))
+            {
+                if op.name() == "arith.constant" {
+                    held.extend(op.result(0).map(|v| v.key()));
                 }
                 for v in op.operands() {
-                    if !v.defining_op().is_some_and(|d| needed.contains(&d.key())) {
-                        outside.insert(v.key());
+                    if !v.defining_op().is_some_and(|d| values.contains(&d.key())) {
+                        held.insert(v.key());
                     }
                 }
             }
         }
-        outside.len()
+        held.len()
     }
 
     /// At the end of `at` (the body of the loop over the blocks), the
@@ -1155,7 +1163,7 @@ impl Emitter<'_> {
         }
         // The root's backward slice within the statement.
         let slice = self.slice(slot.stmt);
-        let needed = backward_slice(&slice, slot.root);
+        let needed = backward_slice(&slice, slot.root, true);
         for op in slice.iter().filter(|o| needed.contains(&o.key())) {
             let c = self.b.clone_op(at, *op);
             for (i, v) in op.operands().into_iter().enumerate() {
@@ -1187,12 +1195,13 @@ impl Emitter<'_> {
 }
 
 /// The operations of `slice` (a statement's, in order) that `root`'s value
-/// depends on, `root` included, by key.
-fn backward_slice(slice: &[Op], root: Op) -> HashSet<usize> {
+/// depends on, `root` included, by key; through the loads' subscripts
+/// (what computes the addresses) only with `subscripts`.
+fn backward_slice(slice: &[Op], root: Op, subscripts: bool) -> HashSet<usize> {
     let inside: HashSet<usize> = slice.iter().map(|o| o.key()).collect();
     let mut needed = HashSet::from([root.key()]);
     for op in slice.iter().rev() {
-        if !needed.contains(&op.key()) {
+        if !needed.contains(&op.key()) || (!subscripts && is_load(*op)) {
             continue;
         }
         for v in op.operands() {
@@ -1202,6 +1211,11 @@ fn backward_slice(slice: &[Op], root: Op) -> HashSet<usize> {
         }
     }
     needed
+}
+
+/// A load of the arrays.
+fn is_load(op: Op) -> bool {
+    matches!(op.name().as_str(), "affine.load" | "memref.load")
 }
 
 /// The bytes of one value of the scalar type `ty` (`f64`, `i32`, `index`),
