@@ -297,6 +297,61 @@ void polyrsSetCInterface(MlirOperation module) {
   });
 }
 
+/// The CPU lowering keeps the `llvm.loop_annotation` of `affine.for` loops
+/// (poly-opt's loops that LLVM must not vectorize) through three steps:
+/// `lower-affine` drops the attributes of the loops it rewrites but keeps
+/// their locations, so stage 0 (before it) moves each annotation into its
+/// loop's location (a fused location with the annotation as metadata);
+/// stage 1 (after it) puts it back on the `scf.for` there, which
+/// `convert-scf-to-cf` copies onto the loop's back edge, a `cf.br`, and
+/// the conversion to the LLVM dialect onto the `llvm.br` as a plain
+/// attribute; stage 2 (at the end) makes it the branch's own
+/// `loop_annotation`, which the translation to LLVM IR turns into
+/// `!llvm.loop` metadata. Returns the number of loops or branches changed.
+size_t polyrsCarryLoopAnnotations(MlirOperation module, int stage) {
+  constexpr llvm::StringLiteral name = "llvm.loop_annotation";
+  size_t changed = 0;
+  mlir::Operation *root = unwrap(module);
+  if (stage == 0) {
+    root->walk([&](mlir::affine::AffineForOp f) {
+      auto a = f->getAttrOfType<mlir::LLVM::LoopAnnotationAttr>(name);
+      if (!a)
+        return;
+      f->setLoc(mlir::FusedLoc::get(f->getContext(), {f->getLoc()}, a));
+      f->removeAttr(name);
+      ++changed;
+    });
+  } else if (stage == 1) {
+    root->walk([&](mlir::scf::ForOp f) {
+      auto fused = llvm::dyn_cast<mlir::FusedLoc>(f->getLoc());
+      if (!fused)
+        return;
+      auto a = llvm::dyn_cast_or_null<mlir::LLVM::LoopAnnotationAttr>(
+          fused.getMetadata());
+      if (!a || fused.getLocations().size() != 1)
+        return;
+      f->setAttr(name, a);
+      f->setLoc(fused.getLocations()[0]);
+      ++changed;
+    });
+  } else {
+    root->walk([&](mlir::Operation *op) {
+      auto a = op->getAttrOfType<mlir::LLVM::LoopAnnotationAttr>(name);
+      if (!a)
+        return;
+      if (auto br = llvm::dyn_cast<mlir::LLVM::BrOp>(op))
+        br.setLoopAnnotationAttr(a);
+      else if (auto cbr = llvm::dyn_cast<mlir::LLVM::CondBrOp>(op))
+        cbr.setLoopAnnotationAttr(a);
+      else
+        return;
+      op->removeAttr(name);
+      ++changed;
+    });
+  }
+  return changed;
+}
+
 /// Surrounds every `func.call @callee` in `module` with calls to the
 /// argument-less functions `start` and `stop` (declared private at the top of
 /// the module). Returns the number of call sites instrumented.

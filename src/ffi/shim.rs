@@ -53,6 +53,7 @@ extern "C" {
     fn polyrsIsValidSymbol(v: mlir_sys::MlirValue) -> bool;
     fn polyrsSimplifyAffine(ops: *mut MlirOperation, n: usize) -> usize;
     fn polyrsSetCInterface(module: MlirOperation);
+    fn polyrsCarryLoopAnnotations(module: MlirOperation, stage: i32) -> usize;
     fn polyrsInstrumentCalls(
         module: MlirOperation,
         callee: *const c_char,
@@ -238,6 +239,31 @@ pub fn simplify_affine(ops: &mut Vec<crate::ffi::ir::Op>) {
 pub fn set_c_interface(module: crate::ffi::ir::Op) {
     // SAFETY: `module` is a live operation; the shim only adds attributes.
     unsafe { polyrsSetCInterface(module.to_raw()) }
+}
+
+/// A step of carrying the `llvm.loop_annotation` of `affine.for` loops
+/// through the CPU lowering to the loops' back edges (see the shim's
+/// `polyrsCarryLoopAnnotations`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopAnnotations {
+    /// Before `lower-affine`: into the loops' locations.
+    Stash,
+    /// After it: back onto the `scf.for` loops.
+    Restore,
+    /// In the LLVM dialect: onto the back edges' own `loop_annotation`.
+    Attach,
+}
+
+/// Runs `step` on `module`; returns the number of operations changed.
+pub fn carry_loop_annotations(module: crate::ffi::ir::Op, step: LoopAnnotations) -> usize {
+    let stage = match step {
+        LoopAnnotations::Stash => 0,
+        LoopAnnotations::Restore => 1,
+        LoopAnnotations::Attach => 2,
+    };
+    // SAFETY: `module` is a live operation; the shim only edits attributes
+    // and locations of the operations nested in it.
+    unsafe { polyrsCarryLoopAnnotations(module.to_raw(), stage) }
 }
 
 /// Surrounds every `func.call @callee` in `module` with calls to the

@@ -346,7 +346,17 @@ impl Compiler {
         if opts.c_interface {
             crate::ffi::shim::set_c_interface(Op::from_raw(module.as_operation().to_raw()));
         }
+        // poly-opt's loops that LLVM must not vectorize keep their
+        // `llvm.loop_annotation` through `lower-affine` (which drops it):
+        // lowered first, on its own, with the annotations in the loops'
+        // locations meanwhile.
+        use crate::ffi::shim::{carry_loop_annotations, LoopAnnotations};
+        let root = Op::from_raw(module.as_operation().to_raw());
+        carry_loop_annotations(root, LoopAnnotations::Stash);
+        self.run_pipeline(module, "builtin.module(lower-affine)")?;
+        carry_loop_annotations(root, LoopAnnotations::Restore);
         self.run_pipeline(module, &cpu_pipeline(opts))?;
+        carry_loop_annotations(root, LoopAnnotations::Attach);
         if let Some(op) = first_unconverted(Op::from_raw(module.as_operation().to_raw())) {
             crate::ffi::shim::emit(
                 op.loc(),

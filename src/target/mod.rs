@@ -154,6 +154,17 @@ pub const PREFER_256_BIT: &[&str] = &[
     "x86-64-v4",
 ];
 
+/// The AVX-512 CPUs whose gathers and scatters are slower than the scalar
+/// loads and stores they replace: AMD's Zen 4 runs them as long sequences
+/// of micro-ops. LLVM's cost model treats every AVX-512 gather and scatter
+/// as cheap enough to vectorize a strided loop with them; adi at LARGE on
+/// a Zen 4 VM (LLVM `znver4`), the same LLVM IR compiled with and without
+/// vectorization: 5.46 s against 3.71 s, most of the vectorized kernel's
+/// time on its 44 gathers and scatters ([`CpuTarget::slow_gathers`]). Not
+/// Zen 5 (unmeasured) nor the Intel CPUs, which LLVM tunes as having fast
+/// gathers.
+pub const SLOW_GATHERS: &[&str] = &["znver4"];
+
 /// Fields given on the command line in place of the target's own (`None`
 /// or zero: the target's).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -335,6 +346,14 @@ impl CpuTarget {
             vector_bits: self.wide_vector_bits,
             ..self.clone()
         })
+    }
+
+    /// LLVM would vectorize loops along which accesses are strided with
+    /// gathers and scatters that this CPU runs slowly ([`SLOW_GATHERS`]):
+    /// the plan keeps such loops scalar where it makes them innermost for
+    /// their independent iterations.
+    pub fn slow_gathers(&self) -> bool {
+        SLOW_GATHERS.contains(&self.name.as_str())
     }
 
     /// Vector lanes of `elem_bytes`-byte elements (at least 1).

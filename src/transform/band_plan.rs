@@ -101,6 +101,10 @@ pub(super) struct BandPlan {
     pub(super) vector: Vec<bool>,
     /// Per statement, its tiles' points run along wavefronts.
     pub(super) inner_wave: Vec<bool>,
+    /// Per statement, the band dimension moved innermost across a
+    /// recurrence whose loop stays scalar ([`super::Options::scalar_strided`]);
+    /// it does where it is still the statement's innermost point loop.
+    pub(super) scalar_inner: Vec<Option<usize>>,
     /// How many point loops just outside the innermost are unrolled and
     /// jammed, by `jam_factor`.
     pub(super) jam: usize,
@@ -159,6 +163,7 @@ impl BandPlan {
             base_sizes,
             vector: vec![false; ns],
             inner_wave: vec![false; ns],
+            scalar_inner: vec![None; ns],
             jam: 0,
             jam_factor: opts.unroll_jam,
             lanes: false,
@@ -192,6 +197,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
     let mut register_tiles = Vec::new();
     let mut register_r_size = vec![0i64; ns];
     let mut lane_dims = Vec::new();
+    let mut scalar_stmts = vec![false; ns];
     let mut block_dims = Vec::new();
     let mut restarted_wavefront = None;
     let mut k = 0;
@@ -438,6 +444,16 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
             }
             notes.push(format!("register tile {ru}x{rv}"));
         }
+        // The innermost point loop stays scalar for the statements whose
+        // group moved it there across a recurrence (and no stage changed
+        // that since).
+        if !reg_on && jam_positions.is_empty() {
+            for s in 0..ns {
+                if bp.scalar_inner[s].is_some() && bp.scalar_inner[s] == orders[s].last().copied() {
+                    scalar_stmts[s] = true;
+                }
+            }
+        }
         for pos in 0..band.len {
             if reg_on {
                 break;
@@ -542,6 +558,11 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
         max_tiled_band,
         restarted_wavefront,
         rows_first: Vec::new(),
+        scalar_stmts: if scalar_stmts.contains(&true) {
+            scalar_stmts
+        } else {
+            Vec::new()
+        },
         register_tiles,
         register_r_size,
         inner_distributed: false,

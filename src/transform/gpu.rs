@@ -482,6 +482,7 @@ pub fn plan(
             lane_size: 0,
             restarted_wavefront: None,
             rows_first: Vec::new(),
+            scalar_stmts: Vec::new(),
             stages: Vec::new(),
         },
         roles,

@@ -147,6 +147,13 @@ pub struct Options {
     /// reductions into cells fixed along it (gesummv's `tmp[i]` along
     /// `j`), that many rows' reductions run at once, one per lane.
     pub row_lanes: i64,
+    /// A loop moved innermost for its independent iterations across a
+    /// recurrence (adi's `i` beside `p[i][j]`'s chain along `j`), along
+    /// which some access is strided, stays scalar: LLVM is told not to
+    /// vectorize it ([`Plan::scalar_stmts`]), where the target's gathers
+    /// and scatters are slow
+    /// ([`crate::target::CpuTarget::slow_gathers`]).
+    pub scalar_strided: bool,
     /// Longest tile of a column stream's vector loop, which otherwise
     /// takes one tile per thread (`row_blocks.rs`,
     /// [`crate::target::cpu::Sizes::stream_tile`]; 0: the tiles stay as
@@ -259,6 +266,11 @@ pub struct Plan {
     /// schedule with dimensions `u - 1` and `u` swapped is legal too, which
     /// the checker verifies with the plan (`passes::opt::check`).
     pub rows_first: Vec<usize>,
+    /// Per statement (empty: none), its innermost loop stays scalar
+    /// ([`Options::scalar_strided`]): code generation marks an innermost
+    /// loop all of whose statements are marked with
+    /// `llvm.loop_annotation` (vectorize disabled).
+    pub scalar_stmts: Vec<bool>,
     /// With [`Options::trace_stages`]: each stage that changed the plan
     /// (after the first, "tile") and the plan's text after it
     /// ([`Plan::to_text`]); empty for a plan not built by [`plan_checked`].
@@ -501,6 +513,7 @@ pub fn original_plan(scop: &Scop) -> Plan {
         lane_size: 0,
         restarted_wavefront: None,
         rows_first: Vec::new(),
+        scalar_stmts: Vec::new(),
         notes: Vec::new(),
         stages: Vec::new(),
     }

@@ -26,6 +26,9 @@ struct GroupOrder {
     vector: bool,
     /// The points of each tile run along wavefronts.
     inner_wave: bool,
+    /// The dimension moved innermost across a recurrence, kept scalar
+    /// ([`super::Options::scalar_strided`]).
+    scalar: Option<usize>,
 }
 
 /// The point-order stage: in each tiled band, per group of statements
@@ -49,6 +52,7 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
             for &s in members {
                 bp.vector[s] = g.vector;
                 bp.inner_wave[s] = g.inner_wave;
+                bp.scalar_inner[s] = g.scalar;
                 bp.orders[s] = g.order.clone();
                 bp.sizes[s] = g.sizes.clone();
             }
@@ -77,6 +81,7 @@ fn choose(
     let jam_wanted = opts.unroll_jam.max(0);
     let mut vector = false;
     let mut inner_wave = false;
+    let mut scalar = None;
     let mut order: Vec<usize> = (0..band.len).collect();
     let mut sizes = base_sizes.to_vec();
     if opts.prevector {
@@ -220,10 +225,25 @@ fn choose(
                 if let Some(d) = (0..last).rev().find(|&d| group_coincident(d)) {
                     order.retain(|&x| x != d);
                     order.push(d);
+                    // Its accesses strided along it (adi's `p[i][j]`
+                    // along `i`), LLVM would vectorize it with gathers
+                    // and scatters: where the target runs them slowly,
+                    // the independent iterations run scalar, overlapped
+                    // by the core.
+                    let kept_scalar =
+                        opts.scalar_strided && !contiguous_along(scop, sched, band, d, &deepest);
+                    if kept_scalar {
+                        scalar = Some(d);
+                    }
                     let note = format!(
                         "point loop φ{} moved innermost (independent iterations \
-                         across a recurrence)",
-                        band.first + d
+                         across a recurrence{})",
+                        band.first + d,
+                        if kept_scalar {
+                            ", run scalar: its accesses would be slow gathers and scatters"
+                        } else {
+                            ""
+                        }
                     );
                     if !notes.contains(&note) {
                         notes.push(note);
@@ -293,5 +313,6 @@ fn choose(
         sizes,
         vector,
         inner_wave,
+        scalar,
     }
 }

@@ -173,6 +173,9 @@ pub(super) fn run(cx: &Cx, plan: &mut Plan) {
         Ok(false)
     );
     if legal {
+        // The statements' innermost loops are others now: LLVM's
+        // vectorizer decides again.
+        trial.scalar_stmts.clear();
         *plan = trial;
     }
 }

@@ -210,6 +210,9 @@ struct Emitter<'a> {
     /// ([`crate::transform::Plan::lane_dims`]; see `emit/lanes.rs`).
     lane_dims: Vec<usize>,
     lane_size: i64,
+    /// Statements whose innermost loops LLVM must not vectorize (empty:
+    /// none).
+    scalar_stmts: Vec<bool>,
     /// The GPU mapping, when the code is for a GPU.
     gpu: Option<gpu::Gpu>,
     /// What holds at the current point: the bounds of the loops around it,
@@ -270,6 +273,10 @@ type Instances = Vec<(usize, Vec<Row>)>;
 /// dimension of `lanes.0` run the copies in vector lanes of `lanes.1`
 /// doubles: see `emit/lanes.rs`.
 ///
+/// The innermost sequential loops of the statements of `scalar_stmts`
+/// carry an `llvm.loop_annotation` that keeps LLVM from vectorizing them
+/// ([`crate::transform::Plan::scalar_stmts`]).
+///
 /// With `gpu_opts` (each dimension's [`crate::transform::gpu::GpuRole`], the memory), the code is for a GPU: see
 /// [`gpu`] (launches, device buffers and copies).
 #[allow(clippy::too_many_arguments)]
@@ -283,6 +290,7 @@ pub fn emit(
     r_size: &[i64],
     carry_all: bool,
     lanes: (&[usize], i64),
+    scalar_stmts: &[bool],
     gpu_opts: Option<gpu::GpuEmit>,
 ) -> Result<Emitted, EmitError> {
     let first = scop.first_op;
@@ -369,6 +377,7 @@ pub fn emit(
         carry_all,
         divs: tree.divs.clone(),
         lane_dims: lanes.0.to_vec(),
+        scalar_stmts: scalar_stmts.to_vec(),
         lane_size: lanes.1,
         gpu: gpu_opts.map(gpu::Gpu::new),
         context: Vec::new(),
@@ -946,7 +955,14 @@ impl Emitter<'_> {
                 .create(at, "affine.parallel", &all, 0, &attrs, &[Some(1)]);
             (op, blocks[0])
         } else {
-            affine_for(&self.b, at, lmap, umap, &operands, &[])?
+            let (op, block) = affine_for(&self.b, at, lmap, umap, &operands, &[])?;
+            if !self.in_kernel() && self.scalar_innermost(body) {
+                let scalar = self.attr(
+                    "#llvm.loop_annotation<vectorize = #llvm.loop_vectorize<disable = true>>",
+                )?;
+                build::set_attr(op, "llvm.loop_annotation", scalar);
+            }
+            (op, block)
         };
         if matches!(at, Point::Before(_)) {
             created.push(op);
@@ -972,6 +988,16 @@ impl Emitter<'_> {
         r?;
         self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
         Ok(())
+    }
+
+    /// A loop with body `body` is innermost (no loop inside) and every
+    /// statement in it keeps its innermost loop scalar.
+    fn scalar_innermost(&self, body: &Node) -> bool {
+        if self.scalar_stmts.is_empty() {
+            return false;
+        }
+        let (stmts, looped) = statements_in(body);
+        !looped && !stmts.is_empty() && stmts.iter().all(|&s| self.scalar_stmts[s])
     }
 
     /// The lower and upper bound maps (`max`/`min` of `lower`/`upper`) over
@@ -1277,4 +1303,23 @@ fn is_nested_in_loop(scop: &Scop, op: Op) -> bool {
     scop.ops
         .iter()
         .any(|&r| is_nest(r) && op.key() != r.key() && op.is_within(r))
+}
+
+/// The statements of `node`'s instances, and whether a loop is among its
+/// nodes.
+fn statements_in(node: &Node) -> (Vec<usize>, bool) {
+    fn walk(node: &Node, out: &mut Vec<usize>, looped: &mut bool) {
+        match node {
+            Node::Seq(children) => children.iter().for_each(|c| walk(c, out, looped)),
+            Node::Loop { body, .. } => {
+                *looped = true;
+                walk(body, out, looped)
+            }
+            Node::If { body, .. } | Node::Let { body, .. } => walk(body, out, looped),
+            Node::Stmt { stmt, .. } => out.push(*stmt),
+        }
+    }
+    let (mut out, mut looped) = (Vec::new(), false);
+    walk(node, &mut out, &mut looped);
+    (out, looped)
 }

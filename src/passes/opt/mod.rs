@@ -417,6 +417,7 @@ fn rewrite(
             &plan.register_r_size,
             options.scalar_replace,
             (&plan.lane_dims, plan.lane_size),
+            &plan.scalar_stmts,
             gpu.map(|g| emit::gpu::GpuEmit {
                 roles: g.roles,
                 host_register: options.gpu_memory == "host-register",
