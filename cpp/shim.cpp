@@ -328,10 +328,14 @@ size_t polyrsCarryLoopAnnotations(MlirOperation module, int stage) {
         return;
       auto a = llvm::dyn_cast_or_null<mlir::LLVM::LoopAnnotationAttr>(
           fused.getMetadata());
-      if (!a || fused.getLocations().size() != 1)
+      if (!a)
         return;
       f->setAttr(name, a);
-      f->setLoc(fused.getLocations()[0]);
+      // The loop's own location: stage 0 fused it alone (an unknown one
+      // leaves no location at all).
+      auto locs = fused.getLocations();
+      f->setLoc(locs.empty() ? mlir::Location(mlir::UnknownLoc::get(f->getContext()))
+                             : mlir::FusedLoc::get(f->getContext(), locs));
       ++changed;
     });
   } else {
