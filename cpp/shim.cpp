@@ -307,10 +307,9 @@ void polyrsSetCInterface(MlirOperation module) {
 /// the conversion to the LLVM dialect onto the `llvm.br` as a plain
 /// attribute; stage 2 (at the end) makes it the branch's own
 /// `loop_annotation`, which the translation to LLVM IR turns into
-/// `!llvm.loop` metadata. Returns the number of loops or branches changed.
-size_t polyrsCarryLoopAnnotations(MlirOperation module, int stage) {
+/// `!llvm.loop` metadata.
+void polyrsCarryLoopAnnotations(MlirOperation module, int stage) {
   constexpr llvm::StringLiteral name = "llvm.loop_annotation";
-  size_t changed = 0;
   mlir::Operation *root = unwrap(module);
   if (stage == 0) {
     root->walk([&](mlir::affine::AffineForOp f) {
@@ -319,7 +318,6 @@ size_t polyrsCarryLoopAnnotations(MlirOperation module, int stage) {
         return;
       f->setLoc(mlir::FusedLoc::get(f->getContext(), {f->getLoc()}, a));
       f->removeAttr(name);
-      ++changed;
     });
   } else if (stage == 1) {
     root->walk([&](mlir::scf::ForOp f) {
@@ -336,7 +334,6 @@ size_t polyrsCarryLoopAnnotations(MlirOperation module, int stage) {
       auto locs = fused.getLocations();
       f->setLoc(locs.empty() ? mlir::Location(mlir::UnknownLoc::get(f->getContext()))
                              : mlir::FusedLoc::get(f->getContext(), locs));
-      ++changed;
     });
   } else {
     root->walk([&](mlir::Operation *op) {
@@ -350,10 +347,8 @@ size_t polyrsCarryLoopAnnotations(MlirOperation module, int stage) {
       else
         return;
       op->removeAttr(name);
-      ++changed;
     });
   }
-  return changed;
 }
 
 /// Surrounds every `func.call @callee` in `module` with calls to the

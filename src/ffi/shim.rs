@@ -53,7 +53,7 @@ extern "C" {
     fn polyrsIsValidSymbol(v: mlir_sys::MlirValue) -> bool;
     fn polyrsSimplifyAffine(ops: *mut MlirOperation, n: usize) -> usize;
     fn polyrsSetCInterface(module: MlirOperation);
-    fn polyrsCarryLoopAnnotations(module: MlirOperation, stage: i32) -> usize;
+    fn polyrsCarryLoopAnnotations(module: MlirOperation, stage: i32);
     fn polyrsInstrumentCalls(
         module: MlirOperation,
         callee: *const c_char,
@@ -254,8 +254,8 @@ pub enum LoopAnnotations {
     Attach,
 }
 
-/// Runs `step` on `module`; returns the number of operations changed.
-pub fn carry_loop_annotations(module: crate::ffi::ir::Op, step: LoopAnnotations) -> usize {
+/// Runs `step` on `module`.
+pub fn carry_loop_annotations(module: crate::ffi::ir::Op, step: LoopAnnotations) {
     let stage = match step {
         LoopAnnotations::Stash => 0,
         LoopAnnotations::Restore => 1,

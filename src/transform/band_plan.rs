@@ -449,7 +449,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
         // that since).
         if !reg_on && jam_positions.is_empty() {
             for s in 0..ns {
-                if bp.scalar_inner[s].is_some() && bp.scalar_inner[s] == orders[s].last().copied() {
+                if bp.scalar_inner[s].is_some_and(|d| orders[s].last() == Some(&d)) {
                     scalar_stmts[s] = true;
                 }
             }

@@ -996,8 +996,8 @@ impl Emitter<'_> {
         if self.scalar_stmts.is_empty() {
             return false;
         }
-        let (stmts, looped) = statements_in(body);
-        !looped && !stmts.is_empty() && stmts.iter().all(|&s| self.scalar_stmts[s])
+        statements_without_loops(body)
+            .is_some_and(|stmts| !stmts.is_empty() && stmts.iter().all(|&s| self.scalar_stmts[s]))
     }
 
     /// The lower and upper bound maps (`max`/`min` of `lower`/`upper`) over
@@ -1305,21 +1305,20 @@ fn is_nested_in_loop(scop: &Scop, op: Op) -> bool {
         .any(|&r| is_nest(r) && op.key() != r.key() && op.is_within(r))
 }
 
-/// The statements of `node`'s instances, and whether a loop is among its
+/// The statements of `node`'s instances, `None` when a loop is among its
 /// nodes.
-fn statements_in(node: &Node) -> (Vec<usize>, bool) {
-    fn walk(node: &Node, out: &mut Vec<usize>, looped: &mut bool) {
+fn statements_without_loops(node: &Node) -> Option<Vec<usize>> {
+    fn walk(node: &Node, out: &mut Vec<usize>) -> Option<()> {
         match node {
-            Node::Seq(children) => children.iter().for_each(|c| walk(c, out, looped)),
-            Node::Loop { body, .. } => {
-                *looped = true;
-                walk(body, out, looped)
+            Node::Seq(children) => children.iter().try_for_each(|c| walk(c, out)),
+            Node::Loop { .. } => None,
+            Node::If { body, .. } | Node::Let { body, .. } => walk(body, out),
+            Node::Stmt { stmt, .. } => {
+                out.push(*stmt);
+                Some(())
             }
-            Node::If { body, .. } | Node::Let { body, .. } => walk(body, out, looped),
-            Node::Stmt { stmt, .. } => out.push(*stmt),
         }
     }
-    let (mut out, mut looped) = (Vec::new(), false);
-    walk(node, &mut out, &mut looped);
-    (out, looped)
+    let mut out = Vec::new();
+    walk(node, &mut out).map(|()| out)
 }
