@@ -195,6 +195,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "L1 data cache per core in KiB, in place of the CPU's (0: the CPU's)">,
     Option<"l2Cache", "l2-cache", "unsigned", /*default=*/"0",
            "L2 cache per core in KiB, in place of the CPU's (0: the CPU's)">,
+    Option<"gathers", "gathers", "std::string", /*default=*/"\"cpu\"",
+           "Whether the CPU's vector gathers and scatters are slow, in place of what is known of it: cpu (slow on znver4: AMD's Zen 4 runs them as long sequences of micro-ops), slow or fast. Where they are slow, a loop that the plan moves innermost for its independent iterations across a recurrence and along which an access is strided runs scalar (its loop carries llvm.loop_annotation with vectorization disabled) instead of being vectorized by LLVM with gathers and scatters">,
     Option<"threads", "threads", "unsigned", /*default=*/"0",
            "Threads the generated parallel loops are tuned for (a parallel loop of register-tiled blocks is cut into this many tiles; 0: the host's cores); the code is correct with any thread count">,
     Option<"l2Tile", "l2-tile", "unsigned", /*default=*/"0",

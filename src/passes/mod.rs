@@ -212,6 +212,10 @@ pub fn check_value(name: &str, value: &str) -> Result<(), OptionError> {
             "cpu" | "gpu" => Ok(()),
             _ => Err(bad("expected cpu or gpu".into())),
         },
+        "gathers" => match value {
+            "cpu" | "slow" | "fast" => Ok(()),
+            _ => Err(bad("expected cpu, slow or fast".into())),
+        },
         "gpu-memory" => match value {
             "copy" | "host-register" => Ok(()),
             _ => Err(bad("expected copy or host-register".into())),

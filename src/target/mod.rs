@@ -45,6 +45,12 @@ pub struct CpuTarget {
     pub l2_bytes: u64,
     /// Cores the parallel loops may use (the host's, unless overridden).
     pub cores: u32,
+    /// LLVM would vectorize loops along which accesses are strided with
+    /// gathers and scatters that this CPU runs slowly: the CPUs of
+    /// [`SLOW_GATHERS`], unless overridden. The plan then keeps such loops
+    /// scalar where it makes them innermost for their independent
+    /// iterations.
+    pub slow_gathers: bool,
 }
 
 /// One named CPU: LLVM's name and what the plan needs of it.
@@ -160,7 +166,8 @@ pub const PREFER_256_BIT: &[&str] = &[
 /// as cheap enough to vectorize a strided loop with them; adi at LARGE on
 /// a Zen 4 VM (LLVM `znver4`), the same LLVM IR compiled with and without
 /// vectorization: 5.46 s against 3.71 s, most of the vectorized kernel's
-/// time on its 44 gathers and scatters ([`CpuTarget::slow_gathers`]). Not
+/// time on its 44 gathers and scatters ([`CpuTarget::slow_gathers`], which
+/// the option `gathers` overrides). Not
 /// Zen 5 (unmeasured) nor the Intel CPUs, which LLVM tunes as having fast
 /// gathers.
 pub const SLOW_GATHERS: &[&str] = &["znver4"];
@@ -179,6 +186,8 @@ pub struct Overrides {
     pub l2_kib: Option<u64>,
     /// Cores.
     pub cores: Option<u32>,
+    /// Whether gathers and scatters are slow.
+    pub slow_gathers: Option<bool>,
 }
 
 /// A target that cannot be made. A user error: an unknown CPU name or a
@@ -232,6 +241,7 @@ impl CpuTarget {
             l1d_bytes: p.l1d_kib * 1024,
             l2_bytes: p.l2_kib * 1024,
             cores: host_cores(),
+            slow_gathers: SLOW_GATHERS.contains(&p.name),
         })
     }
 
@@ -283,6 +293,7 @@ impl CpuTarget {
             l1d_bytes: l1d,
             l2_bytes: l2,
             cores: host_cores(),
+            slow_gathers: SLOW_GATHERS.contains(&name),
         }
     }
 
@@ -328,6 +339,9 @@ impl CpuTarget {
         if let Some(c) = o.cores {
             self.cores = c.max(1);
         }
+        if let Some(g) = o.slow_gathers {
+            self.slow_gathers = g;
+        }
         Ok(self)
     }
 
@@ -348,14 +362,6 @@ impl CpuTarget {
         })
     }
 
-    /// LLVM would vectorize loops along which accesses are strided with
-    /// gathers and scatters that this CPU runs slowly ([`SLOW_GATHERS`]):
-    /// the plan keeps such loops scalar where it makes them innermost for
-    /// their independent iterations.
-    pub fn slow_gathers(&self) -> bool {
-        SLOW_GATHERS.contains(&self.name.as_str())
-    }
-
     /// Vector lanes of `elem_bytes`-byte elements (at least 1).
     pub fn lanes(&self, elem_bytes: u32) -> i64 {
         i64::from((self.vector_bits / 8 / elem_bytes.max(1)).max(1))
@@ -363,15 +369,20 @@ impl CpuTarget {
 }
 
 impl fmt::Display for CpuTarget {
-    /// `znver4 (512-bit vectors, 32 registers, FMA, L1d 32 KiB, L2 1024 KiB, 2 cores)`.
+    /// `znver4 (512-bit vectors, 32 registers, FMA, slow gathers, L1d 32 KiB, L2 1024 KiB, 2 cores)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} ({}-bit vectors, {} registers, {}L1d {} KiB, L2 {} KiB, {} core{})",
+            "{} ({}-bit vectors, {} registers, {}{}L1d {} KiB, L2 {} KiB, {} core{})",
             self.name,
             self.vector_bits,
             self.vector_registers,
             if self.fma { "FMA, " } else { "" },
+            if self.slow_gathers {
+                "slow gathers, "
+            } else {
+                ""
+            },
             self.l1d_bytes / 1024,
             self.l2_bytes / 1024,
             self.cores,
@@ -489,14 +500,32 @@ mod tests {
                 vector_registers: Some(32),
                 l2_kib: Some(2048),
                 cores: Some(0),
+                slow_gathers: Some(true),
                 ..Default::default()
             })
         });
         let t = t.expect("haswell with overrides");
         assert_eq!(
-            (t.vector_bits, t.vector_registers, t.l2_bytes, t.cores),
-            (256, 32, 2 << 20, 1)
+            (
+                t.vector_bits,
+                t.vector_registers,
+                t.l2_bytes,
+                t.cores,
+                t.slow_gathers
+            ),
+            (256, 32, 2 << 20, 1, true)
         );
+        // Slow gathers from the name, for a preset and for a host of that
+        // name alike.
+        let zen4 = CpuTarget::named("znver4").expect("a preset");
+        assert!(zen4.slow_gathers);
+        assert!(CpuTarget::from_features("znver4", "+avx512f,+fma", None).slow_gathers);
+        assert!(!CpuTarget::from_features("znver5", "+avx512f,+fma", None).slow_gathers);
+        let fast = zen4.with(&Overrides {
+            slow_gathers: Some(false),
+            ..Default::default()
+        });
+        assert!(!fast.expect("znver4, fast gathers").slow_gathers);
         let bad = CpuTarget::named("znver4").and_then(|t| {
             t.with(&Overrides {
                 vector_bits: Some(300),

@@ -235,15 +235,12 @@ fn choose(
                     if kept_scalar {
                         scalar = Some(d);
                     }
+                    // (The remark says how many loops the code keeps
+                    // scalar: later stages may change the innermost loops.)
                     let note = format!(
                         "point loop φ{} moved innermost (independent iterations \
-                         across a recurrence{})",
+                         across a recurrence)",
                         band.first + d,
-                        if kept_scalar {
-                            ", run scalar: its accesses would be slow gathers and scatters"
-                        } else {
-                            ""
-                        }
                     );
                     if !notes.contains(&note) {
                         notes.push(note);

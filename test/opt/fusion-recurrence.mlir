@@ -18,7 +18,7 @@
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false prevector=false' 2>&1 | FileCheck %s --check-prefix=NOVEC
 // RUN: %polyrs-opt %s --poly-print-schedule 2>&1 >/dev/null | FileCheck %s --check-prefix=SCHED
 
-// CHECK: remark: poly-opt: 4 statements, {{.*}}; point loop φ1 moved innermost (independent iterations across a recurrence, run scalar: its accesses would be slow gathers and scatters); band of 2 loops tiled 32x32 / 32x256; tile loops of S0, S1, S2 fused (the same tiles, the same cells); legality verified
+// CHECK: remark: poly-opt: 4 statements, {{.*}}; point loop φ1 moved innermost (independent iterations across a recurrence); band of 2 loops tiled 32x32 / 32x256; tile loops of S0, S1, S2 fused (the same tiles, the same cells); innermost loops across a recurrence run scalar: vectorized, their strided accesses would be slow gathers and scatters (1 loop); legality verified
 // CHECK-LABEL: func.func @sweep
 // The initialization of ym and the sweep share the parallel loop over
 // i tiles (tile fusion: both touch ym[i][0]): in each tile, the

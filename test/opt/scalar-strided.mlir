@@ -4,11 +4,15 @@
 // such a loop with gathers and scatters on every AVX-512 CPU; on the
 // targets that run them slowly (Zen 4: CpuTarget::slow_gathers) the loop
 // carries an llvm.loop_annotation that keeps it scalar, down to the
-// !llvm.loop metadata of its back edge. The results must be the input's,
+// !llvm.loop metadata of its back edge. The option gathers=slow|fast
+// overrides what is known of the CPU. The results must be the input's,
 // digit for digit, on both targets.
 //
 // RUN: %polyrs-opt %s --poly-opt='cpu=znver4 threads=2 profitability=false' 2>&1 | FileCheck %s --check-prefix=ZEN4
 // RUN: %polyrs-opt %s --poly-opt='cpu=skylake-avx512 threads=2 profitability=false' 2>&1 | FileCheck %s --check-prefix=SKX
+// RUN: %polyrs-opt %s --poly-opt='cpu=znver4 gathers=fast threads=2 profitability=false' 2>&1 | FileCheck %s --check-prefix=SKX
+// RUN: %polyrs-opt %s --poly-opt='cpu=skylake-avx512 gathers=slow threads=2 profitability=false' 2>&1 | FileCheck %s --check-prefix=SLOW
+// RUN: not %polyrs-opt %s --poly-opt='gathers=sometimes' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: %polyrs-opt %s --poly-opt='cpu=znver4 threads=2 profitability=false' | %polyrs-translate --cpu=znver4 --emit=llvm --O=0 - | FileCheck %s --check-prefix=IR
 // RUN: %polyrs-opt %s --poly-opt='cpu=znver4 threads=2 profitability=false' | %polyrs-translate --cpu=znver4 --emit=asm - | FileCheck %s --check-prefix=ASM
 // RUN: %polyrs-runner --threads=2 %s > %t.before
@@ -20,7 +24,7 @@
 // SUMS-COUNT-2: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 
-// ZEN4: scalar-strided.mlir:[[@LINE+25]]:3: remark: poly-opt: {{.*}}point loop φ{{[0-9]}} moved innermost (independent iterations across a recurrence, run scalar: its accesses would be slow gathers and scatters)
+// ZEN4: scalar-strided.mlir:[[@LINE+31]]:3: remark: poly-opt: {{.*}}point loop φ{{[0-9]}} moved innermost (independent iterations across a recurrence);{{.*}} innermost loops across a recurrence run scalar: vectorized, their strided accesses would be slow gathers and scatters (1 loop); legality verified; target znver4 (512-bit vectors, 32 registers, FMA, slow gathers, L1d
 // ZEN4-LABEL: func.func @sweep
 // ZEN4:       affine.for
 // ZEN4:       affine.for
@@ -28,9 +32,15 @@
 // ZEN4:       } {llvm.loop_annotation = #{{.*}}}
 // ZEN4:       return
 // SKX:        remark: poly-opt: {{.*}}moved innermost (independent iterations across a recurrence);
+// SKX-NOT:    run scalar
+// SKX-SAME:   legality verified; target {{[a-z0-9-]+}} ({{[0-9]+}}-bit vectors, 32 registers, FMA, L1d
 // SKX-LABEL:  func.func @sweep
 // SKX-NOT:    llvm.loop_annotation
 // SKX:        return
+// SLOW:       remark: poly-opt: {{.*}}run scalar: {{.*}}(1 loop); legality verified; target skylake-avx512 ({{.*}}FMA, slow gathers, L1d
+// SLOW-LABEL: func.func @sweep
+// SLOW:       } {llvm.loop_annotation = #{{.*}}}
+// BAD:        error: {{.*}}gathers{{.*}}expected cpu, slow or fast
 // The back edge of the scalar loop:
 // IR-LABEL:   define {{.*}}@sweep
 // IR:         br label %{{.*}}, !llvm.loop ![[LOOP:[0-9]+]]

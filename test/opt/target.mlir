@@ -11,7 +11,7 @@
 // accumulators); r = 8 KiB / (16 x 8 B) = 64; the panel 512 KiB / (64 x 8 B)
 // = 1024 >= 512: j whole; i: 512 / 2 threads = 256.
 // RUN: %polyrs-opt %s --poly-opt='cpu=znver4 threads=2 profitability=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX512
-// AVX512: remark: poly-opt: 1 statement, {{.*}}register tile 8x16; band of 3 loops tiled 256x512x64; {{.*}}legality verified; target znver4 (512-bit vectors, 32 registers, FMA, L1d 32 KiB, L2 1024 KiB, 2 cores)
+// AVX512: remark: poly-opt: 1 statement, {{.*}}register tile 8x16; band of 3 loops tiled 256x512x64; {{.*}}legality verified; target znver4 (512-bit vectors, 32 registers, FMA, slow gathers, L1d 32 KiB, L2 1024 KiB, 2 cores)
 //
 // AVX2 (16 x 4 doubles, Zen 3: 32 KiB L1d, 512 KiB L2): 4x8 blocks (8
 // accumulators, 2 streamed vectors, a broadcast, 4 products: 15 of 16
@@ -40,8 +40,8 @@
 //
 // Fields override the preset's: 16 registers on an AVX-512 CPU give 4x16
 // blocks; a 64 KiB L1 doubles r (128) and halves the panel (512); 4 threads
-// give i tiles of 128.
-// RUN: %polyrs-opt %s --poly-opt='cpu=znver4 vector-registers=16 l1-cache=64 threads=4 profitability=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVER
+// give i tiles of 128; gathers=fast takes "slow gathers" away.
+// RUN: %polyrs-opt %s --poly-opt='cpu=znver4 vector-registers=16 l1-cache=64 threads=4 gathers=fast profitability=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVER
 // OVER: remark: poly-opt: 1 statement, {{.*}}register tile 4x16; band of 3 loops tiled 128x512x128; {{.*}}legality verified; target znver4 (512-bit vectors, 16 registers, FMA, L1d 64 KiB, L2 1024 KiB, 4 cores)
 //
 // The host by default, with its cores.

@@ -198,6 +198,8 @@ struct Emitter<'a> {
     hoisted_loops: usize,
     /// Loops over block rows given a buffer of packed operands so far.
     packed_loops: usize,
+    /// Innermost loops marked not to be vectorized so far.
+    scalar_loops: usize,
     /// The arrays whose cells kernels keep in registers across a thread's
     /// sequential loop (scalar replacement inside a kernel), by name.
     kernel_registers: Vec<String>,
@@ -232,6 +234,9 @@ pub struct Emitted {
     /// Loops over register-tile block rows whose row-invariant operands are
     /// packed once, before them.
     pub packed_loops: usize,
+    /// Innermost loops marked not to be vectorized
+    /// ([`crate::transform::Plan::scalar_stmts`]).
+    pub scalar_loops: usize,
     /// For a GPU: the arrays whose cells the kernels keep in registers
     /// across a thread's sequential loop (per-thread accumulators), for the
     /// remark.
@@ -373,6 +378,7 @@ pub fn emit(
         parallel_bodies: Vec::new(),
         hoisted_loops: 0,
         packed_loops: 0,
+        scalar_loops: 0,
         kernel_registers: Vec::new(),
         carry_all,
         divs: tree.divs.clone(),
@@ -443,6 +449,7 @@ pub fn emit(
         created,
         hoisted_loops: e.hoisted_loops,
         packed_loops: e.packed_loops,
+        scalar_loops: e.scalar_loops,
         kernel_registers: e.kernel_registers,
         launches,
         copies,
@@ -961,6 +968,7 @@ impl Emitter<'_> {
                     "#llvm.loop_annotation<vectorize = #llvm.loop_vectorize<disable = true>>",
                 )?;
                 build::set_attr(op, "llvm.loop_annotation", scalar);
+                self.scalar_loops += 1;
             }
             (op, block)
         };

@@ -433,7 +433,7 @@ fn rewrite(
                 if gpu.is_none() {
                     roots.extend(scop.arrays.iter().map(|a| a.root().key()));
                 }
-                ((done.hoisted_loops, done.packed_loops), done.launches, done.copies, done.kernel_registers, done.shared)
+                ((done.hoisted_loops, done.packed_loops, done.scalar_loops), done.launches, done.copies, done.kernel_registers, done.shared)
             }
             Err(e) => {
                 diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
@@ -451,7 +451,7 @@ fn rewrite(
             if guards == 1 { "" } else { "s" }
         )];
         what.extend(plan.notes.iter().cloned());
-        let (hoisted, packed) = hoisted;
+        let (hoisted, packed, scalar) = hoisted;
         if hoisted > 0 {
             what.push(format!(
                 "block-invariant operands computed once per block row ({hoisted} loop{})",
@@ -462,6 +462,13 @@ fn rewrite(
             what.push(format!(
                 "row-invariant operands packed once per tile ({packed} loop{})",
                 if packed == 1 { "" } else { "s" }
+            ));
+        }
+        if scalar > 0 {
+            what.push(format!(
+                "innermost loops across a recurrence run scalar: vectorized, their strided \
+                 accesses would be slow gathers and scatters ({scalar} loop{})",
+                if scalar == 1 { "" } else { "s" }
             ));
         }
         what.extend(fallback_note);

@@ -31,6 +31,7 @@ pub(super) struct Translated {
 /// The options of the pass, checked and translated.
 pub(super) fn translate(options: &OptOptions) -> Result<Translated, PassError> {
     check_value("fuse", &options.fuse)?;
+    check_value("gathers", &options.gathers)?;
     let sched_options = SchedOptions {
         fuse: options.fuse.parse().unwrap_or_default(),
         max_coef: options.max_coef.clamp(1, 64) as i64,
@@ -123,7 +124,7 @@ fn plan_options(options: &OptOptions, target: &CpuTarget) -> PlanOptions {
         cyclic_tiles: options.cyclic_tiles,
         unroll_jam: options.unroll_jam.min(16) as i64,
         row_lanes: if options.row_blocks { target.lanes(8) } else { 0 },
-        scalar_strided: target.slow_gathers(),
+        scalar_strided: target.slow_gathers,
         stream_tile: if options.tile_sizes.is_empty() { derived.stream_tile } else { 0 },
         register_tile: if options.register_tile {
             match options.register_tile_sizes[..] {
@@ -156,6 +157,11 @@ fn cpu_target(options: &OptOptions) -> Result<CpuTarget, PassError> {
         l1d_kib: (options.l1_cache > 0).then_some(options.l1_cache),
         l2_kib: (options.l2_cache > 0).then_some(options.l2_cache),
         cores: given(options.threads),
+        slow_gathers: match options.gathers.as_str() {
+            "slow" => Some(true),
+            "fast" => Some(false),
+            _ => None,
+        },
     };
     let invalid = |option: &str, value: String, reason: String| {
         PassError::Options(crate::passes::OptionError::Invalid { option: option.into(), value, reason })
