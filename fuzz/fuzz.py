@@ -96,6 +96,9 @@ OPTION_SETS = collections.OrderedDict([
     ("avx2", "cpu=znver3 threads=2"),
     ("skx-t3", "cpu=skylake-avx512 threads=3"),
     ("sse-r8", "cpu=x86-64 vector-registers=8 l2-cache=128"),
+    # Loops moved innermost across a recurrence kept scalar
+    # (llvm.loop_annotation through the lowering) whatever the host.
+    ("slow-gathers", "cpu=skylake-avx512 gathers=slow threads=2"),
     # FMA contraction allowed (contract=true): programs drawn with dyadic
     # initial values (gen.INIT_DENOMINATOR), compared bit for bit when
     # their arithmetic is exact (then a fused multiply-add rounds nothing

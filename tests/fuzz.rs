@@ -125,6 +125,14 @@ fn short_contract_campaign() {
     campaign_with("contract-matvec", "matvec", "30", &sets, &more);
 }
 
+/// Loops kept scalar where gathers are slow, whatever the host: programs
+/// 2, 15, 38, 48 and 55 of the first 60 get such loops (remark "run
+/// scalar"), their annotation carried through the lowering.
+#[test]
+fn short_slow_gathers_campaign() {
+    campaign("mixed", "60", &["slow-gathers"]);
+}
+
 #[test]
 fn short_factor_campaign() {
     campaign("factor", "40", &[]);
