@@ -25,7 +25,8 @@
 // SUMS-COUNT-3: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 
-// CHECK: hoist.mlir:59:3: remark: poly-opt: {{.*}}register tile 2x4; {{.*}}; block-invariant operands computed once per block row (1 loop); legality verified
+// CHECK: hoist.mlir:60:3: remark: poly-opt: {{.*}}register tile 2x4; {{.*}}; block-invariant operands computed once per block row (1 loop); legality verified
+// CHECK: hoist.mlir:92:3: remark: poly-opt: {{.*}}register tile 2x4; {{.*}}; block-invariant operands computed once per block row (1 loop); legality verified
 // CHECK-NOT: block-invariant
 // CHECK-LABEL: func.func @gemm
 // The buffer, two rows of the block by 32 values of k, in the parallel body:
@@ -72,10 +73,20 @@ func.func @gemm(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf
   return
 }
 
-// A is written in the SCoP (after the product): its values may change, so
-// nothing is computed ahead.
+// A is written in the SCoP, but after the product, by a nest of its own:
+// no statement inside the loops over the blocks writes it, so alpha * A[i][k]
+// computed before them is the value the blocks would compute.
 // CHECK-LABEL: func.func @written
-// CHECK-NOT:   memref.alloca
+// CHECK:       %[[WBUF:.*]] = memref.alloca() : memref<32x2xf64>
+// CHECK:       affine.load %arg0[
+// CHECK:       affine.store %{{.*}}, %[[WBUF]][
+// CHECK:       iter_args(
+// CHECK-NOT:   %arg0[
+// CHECK:       affine.load %[[WBUF]][
+// CHECK-NOT:   %arg0[
+// CHECK:       affine.yield
+// The later nest writes A:
+// CHECK:       affine.store %{{.*}}, %arg0[
 // CHECK:       return
 func.func @written(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>, %alpha: f64) {
   affine.for %i = 0 to 64 {

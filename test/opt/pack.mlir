@@ -250,10 +250,21 @@ func.func @reversed(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x
   return
 }
 
-// B is written in the SCoP (after the product): its values may change, so
-// nothing is copied ahead.
+// B is written in the SCoP, but after the product, by a nest of its own:
+// no statement inside the product's loops writes it, so the copy made
+// before them holds the values its blocks read (3mm's G = E * F, E and F
+// computed in the SCoP). The blocks read the buffer, B itself not at all.
 // CHECK-LABEL: func.func @written
-// CHECK-NOT:   memref.alloca() {alignment = 64 : i64}
+// CHECK:       %[[WBUF:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16x32x4xf64>
+// CHECK:       affine.load %arg1[
+// CHECK-NEXT:  affine.store %{{.*}}, %[[WBUF]][
+// CHECK:       iter_args(
+// CHECK-NOT:   %arg1[
+// CHECK:       affine.load %[[WBUF]][
+// CHECK-NOT:   %arg1[
+// CHECK:       affine.yield
+// The later nest writes B:
+// CHECK:       affine.store %{{.*}}, %arg1[
 // CHECK:       return
 func.func @written(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>, %alpha: f64) {
   affine.for %i = 0 to 64 {

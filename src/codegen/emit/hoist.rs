@@ -376,25 +376,43 @@ impl Emitter<'_> {
         Ok(skip)
     }
 
-    /// The operations of statement `s` whose values can be computed ahead
-    /// of their instance: pure arithmetic on loads of arrays that no
-    /// statement of the SCoP writes and on values defined outside the
-    /// SCoP's loops, with at least one load below. Each comes with the
-    /// loads below it, in program order (gemm's `alpha * A[i][k]` with
-    /// `A[i][k]`, and the product with `B[k][j]` with both). With
-    /// `loads`, those loads too, each with itself.
-    fn ahead_ops(&self, s: usize, loads: bool) -> Vec<(Op, Vec<Op>)> {
+    /// The arrays (roots) that the statements inside `node` write: a
+    /// buffer filled before a loop with body `node` from other arrays
+    /// holds the values its instances would read.
+    fn written_in(&self, node: &Node) -> Vec<usize> {
         use crate::scop::model::AccessKind;
+        fn walk(node: &Node, out: &mut Vec<usize>) {
+            match node {
+                Node::Seq(children) => children.iter().for_each(|c| walk(c, out)),
+                Node::Loop { body, .. } | Node::If { body, .. } | Node::Let { body, .. } => {
+                    walk(body, out)
+                }
+                Node::Stmt { stmt, .. } => out.push(*stmt),
+            }
+        }
+        let mut stmts = Vec::new();
+        walk(node, &mut stmts);
+        let scop = self.scop;
+        stmts
+            .iter()
+            .flat_map(|&t| &scop.statements[t].accesses)
+            .filter(|a| a.kind == AccessKind::Write)
+            .map(|a| scop.arrays[a.array.0].root().key())
+            .collect()
+    }
+
+    /// The operations of statement `s` whose values can be computed ahead
+    /// of their instance, before a loop whose statements write the arrays
+    /// (roots) `written` only: pure arithmetic on loads of other arrays
+    /// and on values defined outside the SCoP's loops, with at least one
+    /// load below. Each comes with the loads below it, in program order
+    /// (gemm's `alpha * A[i][k]` with `A[i][k]`, and the product with
+    /// `B[k][j]` with both). With `loads`, those loads too, each with
+    /// itself.
+    fn ahead_ops(&self, s: usize, loads: bool, written: &[usize]) -> Vec<(Op, Vec<Op>)> {
         let scop = self.scop;
         let st = &scop.statements[s];
         let slice = self.slice(s);
-        let written: Vec<usize> = scop
-            .statements
-            .iter()
-            .flat_map(|t| &t.accesses)
-            .filter(|a| a.kind == AccessKind::Write)
-            .map(|a| scop.arrays[a.array.0].root().key())
-            .collect();
         // Per operation of the slice computable ahead: its loads.
         let mut ahead: HashMap<usize, Vec<Op>> = HashMap::new();
         let mut out = Vec::new();
@@ -472,8 +490,9 @@ impl Emitter<'_> {
     ///
     /// Exactness: the buffer is filled, before the loop over `dim`, by a
     /// loop over `k` with the same bounds, with the same operations on the
-    /// same cells (loads of arrays no statement of the SCoP writes, which
-    /// therefore hold the same values earlier), so each instance reads the
+    /// same cells (loads of arrays that no statement inside the loop over
+    /// `dim` writes, which therefore hold there the values they held
+    /// before it), so each instance reads the
     /// value it would have computed. The inner loop's values lie in one
     /// tile of `k` (its tile size `T`: consecutive values), so slot
     /// `[k mod T][q]` holds one value per iteration.
@@ -499,7 +518,9 @@ impl Emitter<'_> {
         let Some(size) = self.tile_size_of(&instances) else {
             return Ok(None);
         };
-        let Some((slots, per_instance, elem)) = self.slots(&instances, dim, &[k], None) else {
+        let written = self.written_in(body);
+        let Some((slots, per_instance, elem)) = self.slots(&instances, dim, &[k], None, &written)
+        else {
             return Ok(None);
         };
         Ok(Some(HoistPlan {
@@ -546,6 +567,7 @@ impl Emitter<'_> {
         excluded: usize,
         free: &[usize],
         needed: Option<usize>,
+        written: &[usize],
     ) -> Option<Slots> {
         let np = self.np();
         let w = np + self.ivs.len() + self.divs.len() + 1;
@@ -558,7 +580,12 @@ impl Emitter<'_> {
             let st = &self.scop.statements[*s];
             let (slice, ahead) = ahead_of
                 .entry(*s)
-                .or_insert_with(|| (self.slice(*s), self.ahead_ops(*s, needed.is_some())))
+                .or_insert_with(|| {
+                    (
+                        self.slice(*s),
+                        self.ahead_ops(*s, needed.is_some(), written),
+                    )
+                })
                 .clone();
             // The operations whose loads are the same wherever `excluded`
             // goes, with their subscripts at this instance.
@@ -687,8 +714,9 @@ impl Emitter<'_> {
     /// (their bounds do not depend on it), and each instance of the
     /// straight-line body runs at each of their points, so the cells the
     /// buffer is filled from, before the loop over `rows` and only when it
-    /// runs, are cells the blocks load; they are of arrays no statement of
-    /// the SCoP writes (which therefore hold the same values earlier), and
+    /// runs, are cells the blocks load; they are of arrays that no
+    /// statement inside the loop over `rows` writes (which therefore hold
+    /// there the values they held before it), and
     /// the fill computes the same operations on them, so each instance
     /// reads the value it would have computed. Slot `[b - lower][k mod
     /// T][q]` holds one value per block and iteration of `k` (consecutive
@@ -750,9 +778,13 @@ impl Emitter<'_> {
         let Some(size) = self.tile_size_of(&instances) else {
             return Ok(None);
         };
-        let Some((slots, per_instance, elem)) =
-            self.slots(&instances, rows, &[k, blocks], Some(blocks))
-        else {
+        let Some((slots, per_instance, elem)) = self.slots(
+            &instances,
+            rows,
+            &[k, blocks],
+            Some(blocks),
+            &self.written_in(body),
+        ) else {
             return Ok(None);
         };
         if contiguous_lanes(&slots) && rows_run.is_some_and(|n| n < PACK_MIN_ROWS_CONTIGUOUS) {
