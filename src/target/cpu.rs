@@ -29,6 +29,11 @@
 //!   [`VECTOR_TILE_VECTORS`] vectors.
 //! * **Parallel tiles**: at least [`TILES_PER_THREAD`] per thread when a
 //!   parallel loop's tiles grow for a vector loop.
+//! * **Triangles with packed rows**: a triangle whose blocks read their
+//!   vector operand from rows of an array (syrk's `A[j][k]`, packed by the
+//!   emitter) takes `r` as above and [`TRIANGLE_BLOCK_ROWS`] rows of
+//!   blocks per tile, as long as [`TILES_PER_THREAD`] tiles per thread
+//!   remain; other triangles keep the default sizes.
 //! * **Stream tile**: the vector loop of a column stream (bicg's `s[j] +=
 //!   r[i] * A[i][j]`, rows jammed around it) takes one tile per thread, at
 //!   most as long as its cells, one double each, fill [`L1_SHARE`] of L1:
@@ -122,6 +127,15 @@ pub const VECTOR_TILE_VECTORS: i64 = 32;
 /// Tiles per thread to keep, at least, when a parallel loop's tiles grow
 /// for a vector loop: fewer would leave threads idle on unequal tiles.
 pub const TILES_PER_THREAD: i64 = 4;
+
+/// Rows of register blocks per tile of a triangle (syrk's `j <= i`) whose
+/// blocks read their vector operand from rows of an array (syrk's
+/// `A[j][k]` along `j`): the emitter packs that operand, one copy per tile
+/// and tile of the loop inside the blocks, and every row of blocks of the
+/// tile reads the copy, so the copy costs at most `1 / TRIANGLE_BLOCK_ROWS`
+/// of the reads. The triangle's rows stay in at least
+/// [`TILES_PER_THREAD`] tiles per thread, dealt cyclically.
+pub const TRIANGLE_BLOCK_ROWS: i64 = 8;
 
 /// The plan's sizes for one target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

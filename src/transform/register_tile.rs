@@ -6,10 +6,11 @@
 //! ([`crate::target::cpu`]) and the tile sizes around it from its caches.
 
 use super::analysis::{
-    access_deltas, blocks_rectangular, register_dims, would_gather, written_arrays, Band,
+    access_deltas, blocks_rectangular, contiguous_along, register_dims, would_gather,
+    written_arrays, Band,
 };
 use super::band_plan::{BandPlan, Cx};
-use super::sizes::register_tile_sizes;
+use super::sizes::{register_tile_sizes, triangle_tile_sizes};
 use super::Options;
 use crate::sched::pluto::PlutoSchedule;
 use crate::scop::model::{AccessKind, Scop};
@@ -107,7 +108,41 @@ fn choose(
             .iter()
             .all(|(members, u, v, _)| blocks_rectangular(scop, sched, band, *u, *v, members));
     // Triangular blocks (syrk's `j <= i`) keep the default sizes: with
-    // these, syrk, syr2k and covariance ran 10-20% slower.
+    // these, syrk, syr2k and covariance ran 10-20% slower. Those that read
+    // their vector operand from rows of an array (syrk's `A[j][k]` along
+    // `j`, packed by the emitter) take a longer loop inside the blocks and
+    // more rows of blocks, which read each copy (`triangle_tile_sizes`);
+    // the others (covariance's `data[k][j]`, contiguous) were no faster
+    // with them.
+    if opts.auto_sizes && !rectangular {
+        for (members, u, v, r) in &candidates {
+            if contiguous_along(scop, sched, band, *v, members) {
+                continue;
+            }
+            // The rows of the blocks that the default tiles get (below):
+            // the new tiles keep them (12-row blocks, contract=true on
+            // AVX-512, made syrk 1.4x and cholesky 28x slower).
+            let default_u = sizes_of[members[0]][*u];
+            let su = if opts.register_tile_wide > 0 {
+                (1..=ru).rev().find(|&d| default_u % d == 0).unwrap_or(ru)
+            } else {
+                ru
+            };
+            let sizes = triangle_tile_sizes(
+                scop,
+                sched,
+                band,
+                members,
+                (*u, *r),
+                su,
+                opts,
+                &sizes_of[members[0]],
+            );
+            for &s in members {
+                sizes_of[s] = sizes.clone();
+            }
+        }
+    }
     if opts.auto_sizes && rectangular {
         let step = if wide > narrow { wide } else { narrow };
         for (members, u, v, r) in &candidates {

@@ -19,11 +19,14 @@
 // (three quarters of the 16 ymm registers hold accumulators), which do not
 // divide the triangle's tiles of 32 rows: they take the most rows that do,
 // 4 (before: no register tile at all, 4-7x slower on syrk, trmm and symm
-// at LARGE). The sums are integers: exact with fused multiply-adds too.
+// at LARGE); the loop inside the blocks takes the target's tile (128: the
+// blocks read rows of A, A[j][k] along j, which the emitter packs, see
+// sizes::triangle_tile_sizes). The sums are integers: exact with fused
+// multiply-adds too.
 // RUN: %polyrs-opt %s --poly-opt='cpu=znver3 threads=2 profitability=false contract=true' 2> %t.fma-remarks | %polyrs-runner --threads=2 - > %t.fma
 // RUN: diff %t.before %t.fma
 // RUN: FileCheck %s --input-file=%t.fma-remarks --check-prefix=FMA
-// FMA: remark: poly-opt: {{.*}}register tile 4x8; band of 3 loops tiled 32x128x32;{{.*}}multiply-adds may be fused (contract); target znver3
+// FMA: remark: poly-opt: {{.*}}register tile 4x8; band of 3 loops tiled 32x128x128;{{.*}}multiply-adds may be fused (contract); target znver3
 // RUN: diff %t.before %t.t32
 // RUN: diff %t.before %t.default
 // RUN: diff %t.before %t.odd
