@@ -381,19 +381,8 @@ impl Emitter<'_> {
     /// holds the values its instances would read.
     fn written_in(&self, node: &Node) -> Vec<usize> {
         use crate::scop::model::AccessKind;
-        fn walk(node: &Node, out: &mut Vec<usize>) {
-            match node {
-                Node::Seq(children) => children.iter().for_each(|c| walk(c, out)),
-                Node::Loop { body, .. } | Node::If { body, .. } | Node::Let { body, .. } => {
-                    walk(body, out)
-                }
-                Node::Stmt { stmt, .. } => out.push(*stmt),
-            }
-        }
-        let mut stmts = Vec::new();
-        walk(node, &mut stmts);
         let scop = self.scop;
-        stmts
+        crate::transform::promote::statements_under(node)
             .iter()
             .flat_map(|&t| &scop.statements[t].accesses)
             .filter(|a| a.kind == AccessKind::Write)
