@@ -240,7 +240,7 @@ fn choose(
                     let note = format!(
                         "point loop φ{} moved innermost (independent iterations \
                          across a recurrence)",
-                        band.first + d,
+                        band.first + d
                     );
                     if !notes.contains(&note) {
                         notes.push(note);

@@ -122,12 +122,7 @@ fn choose(
             // The rows of the blocks that the default tiles get (below):
             // the new tiles keep them (12-row blocks, contract=true on
             // AVX-512, made syrk 1.4x and cholesky 28x slower).
-            let default_u = sizes_of[members[0]][*u];
-            let su = if opts.register_tile_wide > 0 {
-                (1..=ru).rev().find(|&d| default_u % d == 0).unwrap_or(ru)
-            } else {
-                ru
-            };
+            let su = block_rows(ru, opts, &[sizes_of[members[0]][*u]]);
             let sizes = triangle_tile_sizes(
                 scop,
                 sched,
@@ -186,18 +181,11 @@ fn choose(
     // on AVX2 (6 x 8 blocks), syrk's, trmm's and symm's tiles of 32 rows
     // get 4 (without any register tile: 4-7x slower); explicit block
     // sizes are taken as given.
-    let ru = if opts.register_tile_wide > 0 {
-        (1..=ru)
-            .rev()
-            .find(|&d| {
-                candidates
-                    .iter()
-                    .all(|(members, u, _, _)| sizes_of[members[0]][*u] % d == 0)
-            })
-            .unwrap_or(ru)
-    } else {
-        ru
-    };
+    let tiles: Vec<i64> = candidates
+        .iter()
+        .map(|(members, u, _, _)| sizes_of[members[0]][*u])
+        .collect();
+    let ru = block_rows(ru, opts, &tiles);
     for (members, u, v, r) in candidates {
         let sizes = &sizes_of[members[0]];
         if sizes[u] % ru != 0 || sizes[v] % rv != 0 {
@@ -208,6 +196,19 @@ fn choose(
         }
     }
     RegisterTiles { reg, ru, rv }
+}
+
+/// The rows of blocks of the target's shape (`ru` rows) in tiles of
+/// `tiles` rows: the most that divide every tile; explicit block sizes
+/// (`register-tile-sizes`) are taken as given.
+fn block_rows(ru: i64, opts: &Options, tiles: &[i64]) -> i64 {
+    if opts.register_tile_wide <= 0 {
+        return ru;
+    }
+    (1..=ru)
+        .rev()
+        .find(|&d| tiles.iter().all(|t| t % d == 0))
+        .unwrap_or(ru)
 }
 
 /// The reads of `members` that move along point dimension `v` (the
