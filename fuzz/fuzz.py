@@ -99,6 +99,10 @@ OPTION_SETS = collections.OrderedDict([
     # Loops moved innermost across a recurrence kept scalar
     # (llvm.loop_annotation through the lowering) whatever the host.
     ("slow-gathers", "cpu=skylake-avx512 gathers=slow threads=2"),
+    # Zen 4's sizes whatever the host: slow gathers and slow 512-bit
+    # broadcasts, whose bit-exact register blocks are one vector wide
+    # (16x8).
+    ("zen4", "cpu=znver4 threads=2"),
     # FMA contraction allowed (contract=true): programs drawn with dyadic
     # initial values (gen.INIT_DENOMINATOR), compared bit for bit when
     # their arithmetic is exact (then a fused multiply-add rounds nothing

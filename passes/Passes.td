@@ -197,6 +197,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "L2 cache per core in KiB, in place of the CPU's (0: the CPU's)">,
     Option<"gathers", "gathers", "std::string", /*default=*/"\"cpu\"",
            "Whether the CPU's vector gathers and scatters are slow, in place of what is known of it: cpu (slow on znver4: AMD's Zen 4 runs them as long sequences of micro-ops), slow or fast. Where they are slow, a loop that the plan moves innermost for its independent iterations across a recurrence and along which an access is strided runs scalar (its loop carries llvm.loop_annotation with vectorization disabled) instead of being vectorized by LLVM with gathers and scatters">,
+    Option<"broadcasts", "broadcasts", "std::string", /*default=*/"\"cpu\"",
+           "Whether the CPU's broadcasts of one value to a whole 512-bit register are slow (take a slot on the floating-point pipes), in place of what is known of it: cpu (slow on znver4: AMD's Zen 4 runs 512-bit operations as two 256-bit halves), slow or fast. Where they are slow, the bit-exact register blocks are one vector wide (16x8 on a CPU with 32 registers of 8 doubles), so that each multiply reads its broadcast operand from memory itself (AVX-512's embedded broadcast); contract=true's blocks keep two vectors">,
     Option<"threads", "threads", "unsigned", /*default=*/"0",
            "Threads the generated parallel loops are tuned for (a parallel loop of register-tiled blocks is cut into this many tiles; 0: the host's cores); the code is correct with any thread count">,
     Option<"l2Tile", "l2-tile", "unsigned", /*default=*/"0",

@@ -133,6 +133,14 @@ fn short_slow_gathers_campaign() {
     campaign("mixed", "60", &["slow-gathers"]);
 }
 
+/// Zen 4's plans whatever the host (`cpu=znver4`: 16x8 register blocks,
+/// one vector wide, where its 512-bit broadcasts are slow).
+#[test]
+fn short_zen4_campaign() {
+    campaign_with("zen4-mixed", "mixed", "40", &["zen4"], &[]);
+    campaign_with("zen4-factor", "factor", "20", &["zen4"], &[]);
+}
+
 #[test]
 fn short_factor_campaign() {
     campaign("factor", "40", &[]);

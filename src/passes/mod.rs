@@ -212,7 +212,7 @@ pub fn check_value(name: &str, value: &str) -> Result<(), OptionError> {
             "cpu" | "gpu" => Ok(()),
             _ => Err(bad("expected cpu or gpu".into())),
         },
-        "gathers" => match value {
+        "gathers" | "broadcasts" => match value {
             "cpu" | "slow" | "fast" => Ok(()),
             _ => Err(bad("expected cpu, slow or fast".into())),
         },

@@ -15,13 +15,20 @@
 //!   accumulators; blocks are [`WIDE_VECTORS`] vectors wide (one where the
 //!   vector loop's tile is not a multiple of that), and `u` takes what is
 //!   left: on AVX-512 (32 x 8 doubles) 8 x 16, on AVX2 (16 x 4) 4 x 8.
+//!   Where broadcasts to 512-bit registers are slow
+//!   ([`CpuTarget::slow_zmm_broadcasts`]: Zen 4), the blocks where no
+//!   domain constraint cuts them and one operand streams are one vector
+//!   wide and every accumulator is a row (16 x 8): each row's broadcast
+//!   value then feeds one multiply, which reads it from memory itself
+//!   (AVX-512's embedded broadcast), and no instruction broadcasts it.
 //!   Where multiply-adds may be fused (`contract=true` on a target with
 //!   FMA) no product waits for its add, and [`FMA_ACCUMULATOR_SHARE`]
 //!   holds accumulators: 12 x 16 on AVX-512, 6 x 8 on AVX2 (BLIS's
 //!   haswell kernel).
 //! * **Tile of the loop inside the blocks** `r`: the block's slice of the
-//!   vector operand (`r x v` values) fills [`L1_SHARE`] of the L1 data
-//!   cache, rounded down to a power of two.
+//!   vector operand (`r x v` values, `v` the columns of those blocks)
+//!   fills [`L1_SHARE`] of the L1 data cache, rounded down to a power of
+//!   two.
 //! * **Tile of the vector loop** over register blocks: the panel of the
 //!   vector operand that one tile of `r` reads (`r x V` values) fills
 //!   [`L2_SHARE`] of L2, in whole blocks.
@@ -143,9 +150,12 @@ pub struct Sizes {
     /// Register block `(u, v)`: iterations of the outer and of the vector
     /// point loop per block where the domain may cut blocks.
     pub register_block: (i64, i64),
-    /// Iterations of the vector loop per block where no domain constraint
-    /// cuts them.
-    pub register_block_wide: i64,
+    /// Register block `(u, v)` where no domain constraint cuts the blocks
+    /// and at most one operand streams along the vector loop: as wide as
+    /// [`WIDE_VECTORS`] vectors, with the rows of `register_block`; where
+    /// broadcasts to 512-bit registers are slow and the multiplies and
+    /// adds stay apart, one vector wide with every accumulator a row.
+    pub register_block_wide: (i64, i64),
     /// Tile of the loop inside register blocks (a power of two).
     pub reduction_tile: i64,
     /// Largest tile of the vector loop of register blocks.
@@ -192,15 +202,26 @@ impl Sizes {
         // Accumulators per block row: the wide block's vectors.
         let per_row = (wide - 1) / lanes + 1;
         let u = (accumulators / per_row).clamp(1, MAX_BLOCK);
+        // Where broadcasts to 512-bit registers are slow, the bit-exact
+        // wide blocks are one vector wide and take every accumulator as a
+        // row: each broadcast value then feeds one multiply, which reads it
+        // itself (an embedded broadcast).
+        let block_wide =
+            if target.slow_zmm_broadcasts && target.vector_bits >= 512 && !(fused && target.fma) {
+                (accumulators.clamp(1, MAX_BLOCK), narrow)
+            } else {
+                (u, wide)
+            };
         let elem = i64::from(ELEMENT_BYTES);
         let l1 = i64::try_from(target.l1d_bytes / L1_SHARE).unwrap_or(i64::MAX);
         let l2 = i64::try_from(target.l2_bytes / L2_SHARE).unwrap_or(i64::MAX);
-        let reduction_tile = floor_pow2(l1 / (wide * elem)).max(8);
-        let panel_tile = ((l2 / (reduction_tile * elem)) / wide).max(1) * wide;
+        let columns = block_wide.1;
+        let reduction_tile = floor_pow2(l1 / (columns * elem)).max(8);
+        let panel_tile = ((l2 / (reduction_tile * elem)) / columns).max(1) * columns;
         let threads = i64::from(target.cores.max(1));
         Sizes {
             register_block: (u, narrow),
-            register_block_wide: wide,
+            register_block_wide: block_wide,
             reduction_tile,
             panel_tile,
             vector_tile: VECTOR_TILE_VECTORS * lanes,
@@ -226,13 +247,15 @@ mod tests {
 
     /// The AVX-512 machine the earlier constants were measured on (32
     /// registers of 8 doubles, 32 KiB L1d, 1 MiB L2, 2 cores) gets them
-    /// back: 8 x 8 and 8 x 16 blocks, 64 x 1024 tiles, 256-wide vector
-    /// tiles, 8 parallel tiles.
+    /// back where its 512-bit broadcasts are fast: 8 x 8 and 8 x 16 blocks,
+    /// 64 x 1024 tiles, 256-wide vector tiles, 8 parallel tiles.
     #[test]
     fn avx512_gives_the_measured_sizes() {
-        let s = Sizes::of(&preset("znver4", 2), false);
+        let mut zen4 = preset("znver4", 2);
+        zen4.slow_zmm_broadcasts = false;
+        let s = Sizes::of(&zen4, false);
         assert_eq!(s.register_block, (8, 8));
-        assert_eq!(s.register_block_wide, 16);
+        assert_eq!(s.register_block_wide, (8, 16));
         assert_eq!((s.reduction_tile, s.panel_tile), (64, 1024));
         assert_eq!(s.vector_tile, 256);
         assert_eq!((s.min_parallel_tiles, s.threads), (8, 2));
@@ -240,12 +263,39 @@ mod tests {
         assert_eq!(s.stream_tile, 1024);
     }
 
+    /// Where 512-bit broadcasts are slow (Zen 4), the bit-exact wide
+    /// blocks are one vector wide with every accumulator a row: 16 x 8,
+    /// each row's broadcast value read by its one multiply; the reduction
+    /// tile doubles (blocks half as wide). The narrow blocks (two streamed
+    /// operands) and the fused ones keep their shapes.
+    #[test]
+    fn slow_zmm_broadcasts_give_blocks_one_vector_wide() {
+        let zen4 = preset("znver4", 2);
+        assert!(zen4.slow_zmm_broadcasts);
+        let s = Sizes::of(&zen4, false);
+        assert_eq!((s.register_block, s.register_block_wide), ((8, 8), (16, 8)));
+        assert_eq!((s.reduction_tile, s.panel_tile), (128, 512));
+        // Half the registers accumulate, as in the 8 x 16 blocks; the
+        // broadcast values stay in memory (test/opt/spills.test: no spills).
+        let (u, v) = s.register_block_wide;
+        assert_eq!(u * v / 8, 16);
+        let fused = Sizes::of(&zen4, true);
+        assert_eq!(
+            (fused.register_block, fused.register_block_wide),
+            ((12, 8), (12, 16))
+        );
+        // Only with 512-bit vectors.
+        let mut ymm = zen4.clone();
+        ymm.vector_bits = 256;
+        assert_eq!(Sizes::of(&ymm, false).register_block_wide, (8, 8));
+    }
+
     /// Skylake-SP: LLVM vectorizes with ymm (see `PREFER_256_BIT`), of
     /// which AVX-512 has 32: 8x8 blocks of 4-wide vectors, 16 accumulators.
     #[test]
     fn intel_avx512_blocks_are_sized_for_ymm() {
         let s = Sizes::of(&preset("skylake-avx512", 2), false);
-        assert_eq!((s.register_block, s.register_block_wide), ((8, 4), 8));
+        assert_eq!((s.register_block, s.register_block_wide), ((8, 4), (8, 8)));
         assert_eq!(
             (s.reduction_tile, s.panel_tile, s.vector_tile),
             (128, 512, 128)
@@ -259,8 +309,8 @@ mod tests {
     fn avx2_blocks_fit_sixteen_registers() {
         let s = Sizes::of(&preset("znver3", 8), false);
         assert_eq!(s.register_block, (4, 4));
-        assert_eq!(s.register_block_wide, 8);
-        let (u, v) = (s.register_block.0, s.register_block_wide);
+        assert_eq!(s.register_block_wide, (4, 8));
+        let (u, v) = s.register_block_wide;
         let lanes = 4;
         // Accumulators + streamed vectors + broadcast + products.
         assert!(u * v / lanes + v / lanes + 1 + u <= 16);
@@ -283,9 +333,9 @@ mod tests {
         );
         assert_eq!(
             (fused.register_block, fused.register_block_wide),
-            ((6, 4), 8)
+            ((6, 4), (6, 8))
         );
-        let (u, v, lanes) = (fused.register_block.0, fused.register_block_wide, 4);
+        let ((u, v), lanes) = (fused.register_block_wide, 4);
         // Accumulators + streamed vectors + the broadcast one.
         let broadcast = 1;
         assert!(u * v / lanes + v / lanes + broadcast <= 16);
@@ -296,7 +346,7 @@ mod tests {
         let zen4 = Sizes::of(&preset("znver4", 2), true);
         assert_eq!(
             (zen4.register_block, zen4.register_block_wide),
-            ((12, 8), 16)
+            ((12, 8), (12, 16))
         );
         let mut no_fma = preset("znver3", 2);
         no_fma.fma = false;
@@ -312,12 +362,13 @@ mod tests {
         t.l2_bytes = 1024;
         let s = Sizes::of(&t, false);
         assert!(s.register_block.0 >= 1 && s.register_block.1 >= 1);
-        assert!(s.reduction_tile >= 8 && s.panel_tile >= s.register_block_wide);
+        assert!(s.reduction_tile >= 8 && s.panel_tile >= s.register_block_wide.1);
         assert!(s.stream_tile >= 1);
         t.vector_bits = 1024;
         t.vector_registers = 256;
         let s = Sizes::of(&t, false);
-        assert!(s.register_block.0 <= MAX_BLOCK && s.register_block_wide <= MAX_BLOCK);
+        assert!(s.register_block.0 <= MAX_BLOCK && s.register_block_wide.0 <= MAX_BLOCK);
+        assert!(s.register_block_wide.1 <= MAX_BLOCK);
         assert_eq!(floor_pow2(1000), 512);
         assert_eq!(floor_pow2(0), 1);
     }

@@ -51,6 +51,14 @@ pub struct CpuTarget {
     /// scalar where it makes them innermost for their independent
     /// iterations.
     pub slow_gathers: bool,
+    /// A broadcast of one value to a whole 512-bit register takes a slot on
+    /// the floating-point pipes, beside the multiplies and adds: the CPUs
+    /// of [`SLOW_ZMM_BROADCASTS`], unless overridden. The bit-exact
+    /// register blocks are then one vector wide, so that each broadcast
+    /// value feeds one multiply, which reads it from memory itself
+    /// (AVX-512's embedded broadcast) and no instruction broadcasts it
+    /// ([`cpu::Sizes::of`]).
+    pub slow_zmm_broadcasts: bool,
 }
 
 /// One named CPU: LLVM's name and what the plan needs of it.
@@ -172,6 +180,20 @@ pub const PREFER_256_BIT: &[&str] = &[
 /// gathers.
 pub const SLOW_GATHERS: &[&str] = &["znver4"];
 
+/// The AVX-512 CPUs on which a broadcast to a 512-bit register
+/// (`vbroadcastsd zmm`) takes a slot on the floating-point pipes: AMD's Zen
+/// 4 runs each 512-bit operation as two 256-bit halves, its multiplies on
+/// two pipes and its adds on two others, so separate multiplies and adds
+/// could reach the FMA peak, but every such broadcast takes a slot on those
+/// pipes too. `bench/microkernel.c` on a Zen 4 VM (LLVM `znver4`), one
+/// core, GFLOP/s: an 8x16 block (8 broadcasts per 16 multiplies) 40, a
+/// 16x8 block (each value read by its multiply's embedded broadcast) 58,
+/// the FMA peak 58; gemm at LARGE, 2 threads, 0.0355 s against 0.0310 s
+/// ([`CpuTarget::slow_zmm_broadcasts`], which the option `broadcasts`
+/// overrides). Not Zen 5 (unmeasured) nor the Intel CPUs, whose
+/// broadcasts run on the load ports.
+pub const SLOW_ZMM_BROADCASTS: &[&str] = &["znver4"];
+
 /// Fields given on the command line in place of the target's own (`None`
 /// or zero: the target's).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -188,6 +210,8 @@ pub struct Overrides {
     pub cores: Option<u32>,
     /// Whether gathers and scatters are slow.
     pub slow_gathers: Option<bool>,
+    /// Whether broadcasts to 512-bit registers are slow.
+    pub slow_zmm_broadcasts: Option<bool>,
 }
 
 /// A target that cannot be made. A user error: an unknown CPU name or a
@@ -242,6 +266,7 @@ impl CpuTarget {
             l2_bytes: p.l2_kib * 1024,
             cores: host_cores(),
             slow_gathers: SLOW_GATHERS.contains(&p.name),
+            slow_zmm_broadcasts: SLOW_ZMM_BROADCASTS.contains(&p.name),
         })
     }
 
@@ -294,6 +319,7 @@ impl CpuTarget {
             l2_bytes: l2,
             cores: host_cores(),
             slow_gathers: SLOW_GATHERS.contains(&name),
+            slow_zmm_broadcasts: SLOW_ZMM_BROADCASTS.contains(&name),
         }
     }
 
@@ -342,6 +368,9 @@ impl CpuTarget {
         if let Some(g) = o.slow_gathers {
             self.slow_gathers = g;
         }
+        if let Some(b) = o.slow_zmm_broadcasts {
+            self.slow_zmm_broadcasts = b;
+        }
         Ok(self)
     }
 
@@ -369,17 +398,23 @@ impl CpuTarget {
 }
 
 impl fmt::Display for CpuTarget {
-    /// `znver4 (512-bit vectors, 32 registers, FMA, slow gathers, L1d 32 KiB, L2 1024 KiB, 2 cores)`.
+    /// `znver4 (512-bit vectors, 32 registers, FMA, slow gathers, slow
+    /// 512-bit broadcasts, L1d 32 KiB, L2 1024 KiB, 2 cores)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} ({}-bit vectors, {} registers, {}{}L1d {} KiB, L2 {} KiB, {} core{})",
+            "{} ({}-bit vectors, {} registers, {}{}{}L1d {} KiB, L2 {} KiB, {} core{})",
             self.name,
             self.vector_bits,
             self.vector_registers,
             if self.fma { "FMA, " } else { "" },
             if self.slow_gathers {
                 "slow gathers, "
+            } else {
+                ""
+            },
+            if self.slow_zmm_broadcasts {
+                "slow 512-bit broadcasts, "
             } else {
                 ""
             },

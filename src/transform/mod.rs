@@ -109,14 +109,18 @@ pub struct Options {
     pub panel_tile: i64,
     /// Wavefront over tiles of bands without a parallel loop.
     pub wavefront: bool,
-    /// Register blocks' iterations of the vector loop where the vector
-    /// loop's tiles are a multiple of it: wider blocks reuse each broadcast
-    /// operand for more columns (gemm, 2mm, 3mm: 8x16 is 12-15% faster than
-    /// 8x8; triangles with one streamed operand, whose full blocks code
-    /// generation separates from the diagonal's partial ones, 3-15%). 0
-    /// when `register_tile` is given explicitly (taken as given then: no
-    /// wider blocks, no fewer rows where the tiles are not a multiple).
-    pub register_tile_wide: i64,
+    /// Register blocks `(u, v)` where the vector loop's tiles are a
+    /// multiple of `v` and at most one operand streams along it (or the
+    /// blocks are rectangular): wider blocks reuse each broadcast operand
+    /// for more columns (gemm, 2mm, 3mm: 8x16 is 12-15% faster than 8x8;
+    /// triangles with one streamed operand, whose full blocks code
+    /// generation separates from the diagonal's partial ones, 3-15%);
+    /// where broadcasts to 512-bit registers are slow, blocks one vector
+    /// wide with more rows ([`crate::target::cpu::Sizes::register_block_wide`]).
+    /// `(0, 0)` when `register_tile` is given explicitly (taken as given
+    /// then: no other shape, no fewer rows where the tiles are not a
+    /// multiple).
+    pub register_tile_wide: (i64, i64),
     /// Inside the tiles of a band whose innermost point loop carries a
     /// recurrence and that has no coincident loop, run the points along
     /// wavefronts (the first point dimension the sum of the band's

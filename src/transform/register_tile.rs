@@ -72,12 +72,12 @@ fn choose(
 ) -> RegisterTiles {
     // Register tiles, per group of statements; groups without one keep
     // their point order (and constant dimensions in the tile's place).
-    let (ru, narrow) = opts.register_tile;
+    let (nu, narrow) = opts.register_tile;
     let mut reg: Vec<Option<(usize, usize, usize)>> = vec![None; vector_group.len()];
-    // Blocks twice as wide along the vector loop (see
-    // `register_tile_wide`): one rv per band.
+    // The other shape where the blocks allow it (see `register_tile_wide`:
+    // wider, or one vector wide with more rows): one shape per band.
     let mut candidates = Vec::new();
-    if narrow > 1 && ru >= 1 && jam_count == 0 && band.len >= 3 {
+    if narrow > 1 && nu >= 1 && jam_count == 0 && band.len >= 3 {
         for (_, members) in groups {
             if !members.iter().all(|&s| vector_group[s]) {
                 continue;
@@ -102,11 +102,25 @@ fn choose(
             }
         }
     }
-    let wide = opts.register_tile_wide;
+    let (wu, wide) = opts.register_tile_wide;
     let rectangular = !candidates.is_empty()
         && candidates
             .iter()
             .all(|(members, u, v, _)| blocks_rectangular(scop, sched, band, *u, *v, members));
+    // Triangles take the other shape where one operand streams along the
+    // vector loop: syr2k's two (`A[j][k]`, `B[j][k]`) with 4 x 8 blocks
+    // on AVX2 spill in the blocks' loops (16 ymm registers), and with 16
+    // x 8 blocks where 512-bit broadcasts are slow ran 9 % slower than
+    // with 8 x 8.
+    let one_stream = candidates
+        .iter()
+        .all(|(members, _, v, _)| streams(scop, sched, band, *v, members) <= 1);
+    let other = wide > 0 && (wu, wide) != (nu, narrow) && (rectangular || one_stream);
+    // The blocks' rows, in the shape the band's blocks will take (the
+    // other one falls back to `narrow` below only where its columns do
+    // not divide the tiles: its rows then divide them too, as many or
+    // fewer).
+    let ru = if other { wu } else { nu };
     // Triangular blocks (syrk's `j <= i`) keep the default sizes: with
     // these, syrk, syr2k and covariance ran 10-20% slower. Those that read
     // their vector operand from rows of an array (syrk's `A[j][k]` along
@@ -139,7 +153,7 @@ fn choose(
         }
     }
     if opts.auto_sizes && rectangular {
-        let step = if wide > narrow { wide } else { narrow };
+        let step = if other { wide } else { narrow };
         for (members, u, v, r) in &candidates {
             let sizes = register_tile_sizes(
                 scop,
@@ -157,21 +171,14 @@ fn choose(
             }
         }
     }
-    // Triangles take wide blocks where one operand streams along the
-    // vector loop: syr2k's two (`A[j][k]`, `B[j][k]`) with 4 x 8 blocks
-    // on AVX2 spill in the blocks' loops (16 ymm registers).
-    let one_stream = candidates
-        .iter()
-        .all(|(members, _, v, _)| streams(scop, sched, band, *v, members) <= 1);
-    let rv = if wide > narrow
-        && (rectangular || one_stream)
+    let (ru, rv) = if other
         && candidates
             .iter()
             .all(|(members, _, v, _)| sizes_of[members[0]][*v] % wide == 0)
     {
-        wide
+        (ru, wide)
     } else {
-        narrow
+        (nu, narrow)
     };
     // Blocks inside tiles only: a block straddling two tiles is never
     // full, and would leave the loop over `r` innermost without its cells
@@ -202,7 +209,7 @@ fn choose(
 /// `tiles` rows: the most that divide every tile; explicit block sizes
 /// (`register-tile-sizes`) are taken as given.
 fn block_rows(ru: i64, opts: &Options, tiles: &[i64]) -> i64 {
-    if opts.register_tile_wide <= 0 {
+    if opts.register_tile_wide.1 <= 0 {
         return ru;
     }
     (1..=ru)

@@ -1,7 +1,8 @@
 // print-stages prints the plan after tiling and after each stage of the plan
 // that changed it, in print-plan's form: stage-level output. Worked out by
 // hand for gemm (512^3, C[i][j] += A[i][k] * B[k][j]) on the AVX-512 preset
-// (32 registers of 8 doubles), 2 threads:
+// (32 registers of 8 doubles; its 512-bit broadcasts taken as fast), 2
+// threads:
 //  - tile: one band of the three loops, tiled by the base size 32 each;
 //  - parallel: i and j carry no dependence; the first one, i's tile loop,
 //    becomes the parallel loop (the k loop carries the reduction);
@@ -14,10 +15,10 @@
 //    (under 1024), and 64 along k (a 32 KiB L1 and 16-wide blocks);
 //  - unroll-and-jam and gather change nothing: not printed.
 //
-// RUN: %polyrs-opt %s --poly-opt='cpu=znver4 threads=2 print-stages=true' -o /dev/null 2>&1 | FileCheck %s --implicit-check-not='after the unroll-and-jam stage' --implicit-check-not='after the gather stage'
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} print-stages=true' -o /dev/null 2>&1 | FileCheck %s --implicit-check-not='after the unroll-and-jam stage' --implicit-check-not='after the gather stage'
 //
 // Without print-stages, no stage is printed.
-// RUN: %polyrs-opt %s --poly-opt='cpu=znver4 threads=2' -o /dev/null 2>&1 | FileCheck %s --check-prefix=QUIET
+// RUN: %polyrs-opt %s --poly-opt='%{avx512}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=QUIET
 // QUIET-NOT: after the
 //
 // CHECK: remark: poly-opt plan after the tile stage:

@@ -24,7 +24,7 @@
 // SUMS-COUNT-2: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 
-// ZEN4: scalar-strided.mlir:[[@LINE+31]]:3: remark: poly-opt: {{.*}}point loop φ{{[0-9]}} moved innermost (independent iterations across a recurrence);{{.*}} innermost loops across a recurrence run scalar: vectorized, their strided accesses would be slow gathers and scatters (1 loop); legality verified; target znver4 (512-bit vectors, 32 registers, FMA, slow gathers, L1d
+// ZEN4: scalar-strided.mlir:[[@LINE+31]]:3: remark: poly-opt: {{.*}}point loop φ{{[0-9]}} moved innermost (independent iterations across a recurrence);{{.*}} innermost loops across a recurrence run scalar: vectorized, their strided accesses would be slow gathers and scatters (1 loop); legality verified; target znver4 (512-bit vectors, 32 registers, FMA, slow gathers, slow 512-bit broadcasts, L1d
 // ZEN4-LABEL: func.func @sweep
 // ZEN4:       affine.for
 // ZEN4:       affine.for
@@ -33,7 +33,7 @@
 // ZEN4:       return
 // SKX:        remark: poly-opt: {{.*}}moved innermost (independent iterations across a recurrence);
 // SKX-NOT:    run scalar
-// SKX-SAME:   legality verified; target {{[a-z0-9-]+}} ({{[0-9]+}}-bit vectors, 32 registers, FMA, L1d
+// SKX-SAME:   legality verified; target {{[a-z0-9-]+}} ({{[0-9]+}}-bit vectors, 32 registers, FMA, {{(slow 512-bit broadcasts, )?}}L1d
 // SKX-LABEL:  func.func @sweep
 // SKX-NOT:    llvm.loop_annotation
 // SKX:        return

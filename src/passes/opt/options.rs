@@ -32,6 +32,7 @@ pub(super) struct Translated {
 pub(super) fn translate(options: &OptOptions) -> Result<Translated, PassError> {
     check_value("fuse", &options.fuse)?;
     check_value("gathers", &options.gathers)?;
+    check_value("broadcasts", &options.broadcasts)?;
     let sched_options = SchedOptions {
         fuse: options.fuse.parse().unwrap_or_default(),
         max_coef: options.max_coef.clamp(1, 64) as i64,
@@ -139,7 +140,7 @@ fn plan_options(options: &OptOptions, target: &CpuTarget) -> PlanOptions {
         register_tile_wide: if options.register_tile_sizes.is_empty() {
             derived.register_block_wide
         } else {
-            0
+            (0, 0)
         },
         trace_stages: options.print_stages,
     }
@@ -158,6 +159,11 @@ fn cpu_target(options: &OptOptions) -> Result<CpuTarget, PassError> {
         l2_kib: (options.l2_cache > 0).then_some(options.l2_cache),
         cores: given(options.threads),
         slow_gathers: match options.gathers.as_str() {
+            "slow" => Some(true),
+            "fast" => Some(false),
+            _ => None,
+        },
+        slow_zmm_broadcasts: match options.broadcasts.as_str() {
             "slow" => Some(true),
             "fast" => Some(false),
             _ => None,
