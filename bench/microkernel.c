@@ -89,11 +89,12 @@ static double now(void) {
 #define MULADD ADD(acc[u][v], MUL(x, bv[v]))
 #define FUSED FMA(x, bv[v], acc[u][v])
 
-/* Shapes: the default bit-exact block (half the registers accumulate, two
-   vectors wide), contract=true's (three quarters), and blocks four vectors
+/* Shapes: the bit-exact block (half the registers accumulate, two vectors
+   wide; one vector wide, every accumulator a row, where 512-bit broadcasts
+   are slow), contract=true's (three quarters), and blocks four vectors
    wide with as many or fewer rows. */
 #if LANES == 8
-#define SHAPES(F) F(8, 2) F(12, 2) F(4, 4) F(6, 4)
+#define SHAPES(F) F(8, 2) F(16, 1) F(12, 2) F(4, 4) F(6, 4)
 #else
 #define SHAPES(F) F(4, 2) F(6, 2) F(2, 4) F(3, 4)
 #endif
