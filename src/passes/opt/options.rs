@@ -146,6 +146,16 @@ fn plan_options(options: &OptOptions, target: &CpuTarget) -> PlanOptions {
     }
 }
 
+/// A `cpu|slow|fast` option's value (checked by `check_value`): whether
+/// the operations it names are slow, `None` for what is known of the CPU.
+fn slow_or_fast(value: &str) -> Option<bool> {
+    match value {
+        "slow" => Some(true),
+        "fast" => Some(false),
+        _ => None,
+    }
+}
+
 /// The CPU the plan is made for: `cpu` (the host by default) with the
 /// fields the options give in its place.
 fn cpu_target(options: &OptOptions) -> Result<CpuTarget, PassError> {
@@ -158,16 +168,8 @@ fn cpu_target(options: &OptOptions) -> Result<CpuTarget, PassError> {
         l1d_kib: (options.l1_cache > 0).then_some(options.l1_cache),
         l2_kib: (options.l2_cache > 0).then_some(options.l2_cache),
         cores: given(options.threads),
-        slow_gathers: match options.gathers.as_str() {
-            "slow" => Some(true),
-            "fast" => Some(false),
-            _ => None,
-        },
-        slow_zmm_broadcasts: match options.broadcasts.as_str() {
-            "slow" => Some(true),
-            "fast" => Some(false),
-            _ => None,
-        },
+        slow_gathers: slow_or_fast(&options.gathers),
+        slow_zmm_broadcasts: slow_or_fast(&options.broadcasts),
     };
     let invalid = |option: &str, value: String, reason: String| {
         PassError::Options(crate::passes::OptionError::Invalid { option: option.into(), value, reason })
