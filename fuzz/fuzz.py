@@ -32,6 +32,12 @@ a shrinker for the failures, and a campaign of malformed inputs.
   fuzz.py check --seed N --options 'OPTS' [--json FILE]
       One case, with its class and the diagnostics.
 
+  fuzz.py file PATH [--options-set NAME ...]
+      One MLIR file with a @main under every option set of the rotation
+      (or those named), each classified as in `run`: one line per set,
+      `NAME: CLASS DETAIL`; exits 1 when any failed. The lit tests of
+      hand-written programs use it.
+
   fuzz.py shrink --seed N --options 'OPTS' [--json FILE] [--out FILE]
       Reduces a failing program (statements, loops, guards, bounds,
       subscripts, values) while it keeps failing the same way.
@@ -238,14 +244,15 @@ class Tools:
         self.run_limit = run_limit
 
 
-def classify(tools, text, opts, work, run_programs=True, expected=None, compare=True):
+def classify(tools, text, opts, work, run_programs=True, expected=None, compare=True, reference=None):
     """Runs one program through the differential check. Returns a dict:
     class, detail, scops (list of (status, reason)), compile seconds,
     stderr of poly-opt. Without `run_programs`, only poly-opt runs: the
     class is then None unless poly-opt's exit and diagnostics decide it
     (internal, panic, bad-exit, timeout), or "unchanged"/"ok". Without
     `compare`, results that differ from the untransformed program's are
-    "inexact" instead of "wrong" (see `expectations`)."""
+    "inexact" instead of "wrong" (see `expectations`). `reference`, when
+    given, is the untransformed program's output (not run again)."""
     src = os.path.join(work, "case.mlir")
     with open(src, "w") as f:
         f.write(text)
@@ -290,7 +297,10 @@ def classify(tools, text, opts, work, run_programs=True, expected=None, compare=
         res["class"] = "unchanged" if unchanged else "ok"
         res["detail"] = unchanged[0] if unchanged else ""
         return res
-    rc, ref, err, _ = run([tools.runner, "--threads=2", "--gpu=emulate", src], timeout=tools.run_limit)
+    if reference is not None:
+        rc, ref = 0, reference
+    else:
+        rc, ref, err, _ = run([tools.runner, "--threads=2", "--gpu=emulate", src], timeout=tools.run_limit)
     if rc != 0:
         res["class"] = "gen"
         res["detail"] = "the untransformed program does not run: " + (err.strip().splitlines() or ["timeout"])[-1]
@@ -810,6 +820,29 @@ def cmd_check(args):
     return 1 if res["class"] in FAILURES else 0
 
 
+def cmd_file(args):
+    """Every option set (the default rotation unless --options-set) on one
+    MLIR file with a @main: one line per set, `NAME: CLASS DETAIL`."""
+    tools = Tools(args.bin_dir, args.compile_limit)
+    names = args.options_set or DEFAULT_ROTATION
+    with open(args.path) as f:
+        text = f.read()
+    failed = 0
+    rc, ref, err, _ = run([tools.runner, "--threads=2", "--gpu=emulate", args.path], timeout=tools.run_limit)
+    if rc != 0:
+        print("the untransformed program does not run: " + (err.strip().splitlines() or ["timeout"])[-1])
+        return 1
+    with tempfile.TemporaryDirectory(prefix="polyrs-fuzz-") as work:
+        for nm in names:
+            if nm not in OPTION_SETS:
+                sys.exit("unknown option set '%s' (known: %s)" % (nm, ", ".join(OPTION_SETS)))
+            opts = OPTION_SETS[nm]
+            res = classify(tools, text, opts, work, compare=not contracts(opts), reference=ref)
+            failed += res["class"] in FAILURES
+            print("%s: %s %s" % (nm, res["class"], res["detail"][:300]), flush=True)
+    return 1 if failed else 0
+
+
 def cmd_shrink(args):
     tools = Tools(args.bin_dir, args.compile_limit)
     prog = load_case(args)
@@ -1076,6 +1109,10 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json")
     p.add_argument("--options", default="")
+    p = sub.add_parser("file", help="one MLIR file (with a @main) under every option set")
+    common(p)
+    p.add_argument("path")
+    p.add_argument("--options-set", action="append", help="only these option sets (default: the rotation)")
     p = sub.add_parser("shrink", help="shrink a failing case")
     common(p)
     p.add_argument("--seed", type=int, default=0)
@@ -1092,7 +1129,8 @@ def main():
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out", default="fuzz-out")
     args = ap.parse_args()
-    sys.exit({"run": cmd_run, "check": cmd_check, "shrink": cmd_shrink, "malformed": cmd_malformed}[args.cmd](args))
+    sys.exit({"run": cmd_run, "check": cmd_check, "file": cmd_file, "shrink": cmd_shrink,
+              "malformed": cmd_malformed}[args.cmd](args))
 
 
 if __name__ == "__main__":

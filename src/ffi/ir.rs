@@ -403,6 +403,20 @@ impl Val {
         }
     }
 
+    /// The operations that use this value, one entry per use.
+    pub fn users(self) -> Vec<Op> {
+        let mut out = Vec::new();
+        // SAFETY: live value; iteration stops at the null use.
+        unsafe {
+            let mut u = mlirValueGetFirstUse(self.0);
+            while !mlirOpOperandIsNull(u) {
+                out.push(Op(mlirOpOperandGetOwner(u)));
+                u = mlirOpOperandGetNextUse(u);
+            }
+        }
+        out
+    }
+
     /// The block owning this value if it is a block argument.
     pub fn owner_block(self) -> Option<Block> {
         // SAFETY: live value; the owner query matches the value kind.

@@ -17,7 +17,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{
-    affine_for, in_scop, is_nested_in_loop, straight_line, subscript_rows, EmitError, Emitter,
+    affine_for, cloned_with_statements, in_scop, straight_line, subscript_rows, EmitError, Emitter,
     Instances,
 };
 use crate::codegen::{Bound, Node, Row};
@@ -440,7 +440,7 @@ impl Emitter<'_> {
                         }
                     }
                     // Defined outside the loops: a parameter or a constant.
-                    Some(d) if !(in_scop(scop, d) && is_nested_in_loop(scop, d)) => {}
+                    Some(d) if !cloned_with_statements(scop, d) => {}
                     Some(_) => ok = false,
                     // A block argument: an induction variable (not
                     // mapped ahead), or a function argument.

@@ -42,8 +42,8 @@
 //! chains of adds are independent, which the core overlaps.
 
 use super::{
-    in_scop, is_nest, is_nested_in_loop, loop_args, stepped_for, straight_line, subscript_rows,
-    EmitError, Emitter, Instances,
+    cloned_with_statements, loop_args, stepped_for, straight_line, subscript_rows, EmitError,
+    Emitter, Instances,
 };
 use crate::codegen::{Bound, Node, Row};
 use crate::ffi::build::{self, Point};
@@ -103,7 +103,7 @@ pub(crate) fn lane_wise(scop: &Scop, s: usize) -> bool {
         }
         for v in op.operands() {
             if let Some(def) = v.defining_op() {
-                if in_scop(scop, def) && !is_nest(def) && is_nested_in_loop(scop, def) {
+                if cloned_with_statements(scop, def) {
                     stack.push(def);
                 }
             }

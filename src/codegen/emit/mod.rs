@@ -147,6 +147,16 @@ pub fn check(scop: &Scop, tree: &Tree) -> Result<(), EmitError> {
         if is_nest(op) && build::has_outside_uses(op) {
             return Err("a value computed inside the loops is used after them".into());
         }
+        // A value loaded between the nests, or computed from one, is
+        // cloned into the statements that use it, and the original goes.
+        let results = (0..op.num_results()).filter_map(|k| op.result(k));
+        let used_after = || results.flat_map(Val::users).any(|u| !in_scop(scop, u));
+        if !is_nest(op) && touches_memory(scop, op) && used_after() {
+            return Err(format!(
+                "a value computed from memory between the loop nests ('{}') is used after them",
+                op.name()
+            ));
+        }
     }
     Ok(())
 }
@@ -317,9 +327,10 @@ pub fn emit(
     for &op in &scop.ops {
         number(op, &mut order, &mut counter);
     }
-    // Pure top-level operations move in front of the new code.
+    // Top-level operations that do not touch memory move in front of the
+    // new code; the others are cloned with the statements.
     for &op in &scop.ops {
-        if !is_nest(op) {
+        if !is_nest(op) && !touches_memory(scop, op) {
             build::move_before(op, first);
         }
     }
@@ -406,6 +417,13 @@ pub fn emit(
     e.node(&tree.root, Point::Before(first), &mut created)?;
     for &op in &scop.ops {
         if is_nest(op) {
+            build::erase(op);
+        }
+    }
+    // Then the top-level operations the statements cloned, users first
+    // (`check` made sure none is used after the SCoP).
+    for &op in scop.ops.iter().rev() {
+        if cloned_with_statements(scop, op) {
             build::erase(op);
         }
     }
@@ -687,7 +705,7 @@ impl Emitter<'_> {
         let Some(def) = v.defining_op() else {
             return Ok(v);
         };
-        if !in_scop(self.scop, def) || !is_nested_in_loop(self.scop, def) {
+        if !cloned_with_statements(self.scop, def) {
             return Ok(v);
         }
         let operands = def.operands();
@@ -1121,8 +1139,7 @@ impl Emitter<'_> {
             slice.push(op);
             for v in op.operands() {
                 if let Some(def) = v.defining_op() {
-                    if in_scop(self.scop, def) && !is_nest(def) && is_nested_in_loop(self.scop, def)
-                    {
+                    if cloned_with_statements(self.scop, def) {
                         stack.push(def);
                     }
                 }
@@ -1311,6 +1328,42 @@ fn is_nested_in_loop(scop: &Scop, op: Op) -> bool {
     scop.ops
         .iter()
         .any(|&r| is_nest(r) && op.key() != r.key() && op.is_within(r))
+}
+
+/// True when `op`, one of the SCoP's top-level operations between its
+/// loop nests, reads or writes memory or uses a value computed from such an
+/// access: a store between two nests (a statement of its own), a load (the
+/// model reads it at each statement that uses its value) and the arithmetic
+/// on what it loaded. Such operations belong to statements and run where
+/// the schedule puts them; the other top-level operations (constants, index
+/// arithmetic, arithmetic on values defined before the SCoP) are the same
+/// wherever they run and move in front of the new code.
+fn touches_memory(scop: &Scop, op: Op) -> bool {
+    let mut stack = vec![op];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(o) = stack.pop() {
+        if !seen.insert(o.key()) {
+            continue;
+        }
+        if !shim::is_memory_effect_free(o) {
+            return true;
+        }
+        for v in o.operands() {
+            if let Some(def) = v.defining_op() {
+                if in_scop(scop, def) && !is_nest(def) && !is_nested_in_loop(scop, def) {
+                    stack.push(def);
+                }
+            }
+        }
+    }
+    false
+}
+
+/// True when statement instances clone `op`: an operation of the SCoP
+/// inside its loop nests, or one between them that [`touches_memory`].
+/// The originals of all of them are erased with the old code.
+fn cloned_with_statements(scop: &Scop, op: Op) -> bool {
+    in_scop(scop, op) && !is_nest(op) && (is_nested_in_loop(scop, op) || touches_memory(scop, op))
 }
 
 /// The statements of `node`'s instances, `None` when a loop is among its

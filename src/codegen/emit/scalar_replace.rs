@@ -4,7 +4,7 @@
 //! exact (no other access of the loop may touch them).
 
 use super::{
-    affine_for, in_scop, is_nested_in_loop, loop_args, straight_line, subscript_rows, EmitError,
+    affine_for, cloned_with_statements, loop_args, straight_line, subscript_rows, EmitError,
     Emitter,
 };
 use crate::codegen::minima::ContextMinima;
@@ -141,7 +141,7 @@ impl Emitter<'_> {
                 };
                 let inside = memref
                     .defining_op()
-                    .is_some_and(|d| in_scop(self.scop, d) && is_nested_in_loop(self.scop, d));
+                    .is_some_and(|d| cloned_with_statements(self.scop, d));
                 let mut ok = !elem.is_empty() && !inside;
                 // An expanded array: its buffer (the model's subscripts
                 // already start with the expanded iterators).
