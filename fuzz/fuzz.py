@@ -408,7 +408,8 @@ def subst_nodes(nodes, iv, by):
             n["then"] = subst_nodes(n["then"], iv, by)
             n["else"] = subst_nodes(n["else"], iv, by) if n["else"] else None
         else:
-            n["idx"] = [subst(e, iv, by) for e in n["idx"]]
+            if n["k"] == "stmt":
+                n["idx"] = [subst(e, iv, by) for e in n["idx"]]
             n["val"] = subst_val(n["val"], iv, by)
         out.append(n)
     return out
@@ -416,8 +417,8 @@ def subst_nodes(nodes, iv, by):
 
 def subst_val(v, iv, by):
     if v[0] == "ld":
-        return ["ld", v[1], [subst(e, iv, by) for e in v[2]]]
-    if v[0] == "f":
+        return ["ld", v[1], [subst(e, iv, by) for e in v[2]]] + v[3:]
+    if v[0] in ("f", "use"):
         return v
     return [v[0], subst_val(v[1], iv, by), subst_val(v[2], iv, by)]
 
@@ -455,6 +456,8 @@ def renumber(prog, gone):
                 if n["arr"] > gone:
                     n["arr"] -= 1
                 val(n["val"])
+            elif n["k"] == "let":
+                val(n["val"])
     for a, arr in enumerate(prog["arrays"]):
         arr["name"] = "A%d" % a
 
@@ -463,9 +466,18 @@ def simpler_values(v):
     out = []
     if v[0] in ("+", "-", "*"):
         out += [v[1], v[2]]
-    if v[0] == "ld":
+    if v[0] in ("ld", "use"):
         out.append(["f", 1.5])
+    if v[0] == "ld" and len(v) > 3:
+        out.append(v[:3])  # affine.load for memref.load
     return out
+
+
+def candidates(prog):
+    """Programs one step smaller than prog (generator: each a deep copy),
+    every use of a let still in its scope."""
+    for p in raw_candidates(prog):
+        yield gen.fix_uses(p)
 
 
 def blocks_of(prog):
@@ -488,7 +500,7 @@ def blocks_of(prog):
     return out
 
 
-def candidates(prog):
+def raw_candidates(prog):
     """Programs one step smaller than prog (generator: each a deep copy)."""
     # 1. Drop a node; replace a loop by its body at one iteration, an if by
     #    one of its branches.
@@ -543,16 +555,20 @@ def candidates(prog):
                     p = copy.deepcopy(prog)
                     blocks_of(p)[bi][ni]["else"] = None
                     yield p
-    # 3. Simplify statements: values, then subscripts.
+    # 3. Simplify statements and lets: values, then subscripts.
     for bi in range(len(blocks_of(prog))):
         for ni, node in enumerate(blocks_of(prog)[bi]):
-            if node["k"] != "stmt":
+            if node["k"] not in ("stmt", "let"):
                 continue
             for s in simpler_values(node["val"]):
                 p = copy.deepcopy(prog)
                 blocks_of(p)[bi][ni]["val"] = copy.deepcopy(s)
                 yield p
-            for j, e in enumerate(node["idx"]):
+            if node.get("m"):
+                p = copy.deepcopy(prog)
+                del blocks_of(p)[bi][ni]["m"]  # affine.store for memref.store
+                yield p
+            for j, e in enumerate(node.get("idx", [])):
                 for s in simpler_exprs(e):
                     p = copy.deepcopy(prog)
                     blocks_of(p)[bi][ni]["idx"][j] = copy.deepcopy(s)

@@ -43,6 +43,7 @@ Only the Python 3 standard library is used.
 """
 
 import argparse
+import copy
 import json
 import random
 import sys
@@ -150,7 +151,16 @@ def text(e, name):
 #            "body": [node]}
 #         | {"k": "if", "conds": [[e, is_eq]], "then": [node], "else": [node] | None}
 #         | {"k": "stmt", "arr": index, "idx": [e], "val": value}
-# value   = ["ld", array index, [e]] | ["f", float] | ["+"|"-"|"*", value, value]
+#         | {"k": "let", "name": "x0", "val": value}
+# value   = ["ld", array index, [e]] | ["ld", array index, [e], "m"]
+#         | ["use", let name] | ["f", float] | ["+"|"-"|"*", value, value]
+#
+# A "stmt" with "m": True stores with memref.store, a load with "m" loads
+# with memref.load (its subscripts computed by affine.apply); the others use
+# affine.store and affine.load. A "let" computes its value where it stands
+# (its loads read memory there) and names it; a "use" of the name, in the
+# same block after the let or in a block nested there, is that value (an
+# SSA value defined at one depth and used at another).
 # ---------------------------------------------------------------------------
 
 
@@ -654,7 +664,373 @@ class Gen:
             body.append(self.loop([], list(params), 0, max_depth, budget))
         arrays = [{"name": "A%d" % a, "rank": self.ranks[a], "shape": None,
                    "dynamic": self.chance(0.3)} for a in range(narr)]
-        return {"seed": self.seed, "params": params, "arrays": arrays, "body": body}
+        prog = {"seed": self.seed, "params": params, "arrays": arrays, "body": body}
+        # What front ends put around the nests, drawn apart so that the
+        # programs without it stay those of earlier campaigns.
+        d = random.Random("around-%d" % self.seed)
+        if d.random() < MIXED_AROUND:
+            Around(d, prog, self.ranks).decorate()
+        return prog
+
+    # -- the "around" family ----------------------------------------------------
+
+    def around(self):
+        """A program of the "around" family: two to four nests of the mixed
+        family with what front ends put around and between them (see
+        `Around`): statements and scalar arithmetic at depth 0, values
+        loaded or computed in one place and used in others, memref.load and
+        memref.store (0-d cells among them), loads of cells that later
+        statements overwrite."""
+        r = self.r
+        nparams = r.choice([0, 0, 1, 1, 2])
+        params = {"n%d" % k: r.randint(5, 12) for k in range(nparams)}
+        narr = r.randint(2, 4)
+        self.ranks = [r.choice([0, 0, 1, 1, 2, 2, 3]) for _ in range(narr)]
+        budget = r.randint(2, 7)
+        max_depth = r.randint(1, 3)
+        body = []
+        for _ in range(r.randint(2, 4)):
+            body.append(self.loop([], list(params), 0, max_depth, budget + len(body)))
+        arrays = [{"name": "A%d" % a, "rank": self.ranks[a], "shape": None,
+                   "dynamic": self.chance(0.3)} for a in range(narr)]
+        prog = {"seed": self.seed, "params": params, "arrays": arrays, "body": body,
+                "family": "around"}
+        Around(self.r, prog, self.ranks).decorate(rate=1.0)
+        return prog
+
+
+# The share of the mixed family's programs that get what front ends put
+# around their nests (`Around`).
+MIXED_AROUND = 0.35
+
+
+def loads_of(v, out=None):
+    """The load leaves of a value, in order."""
+    out = [] if out is None else out
+    if v[0] == "ld":
+        out.append(v)
+    elif v[0] in ("+", "-", "*"):
+        loads_of(v[1], out)
+        loads_of(v[2], out)
+    return out
+
+
+def fix_uses(prog):
+    """Replaces each use of a let that is not in scope where it stands (the
+    shrinker dropped or moved the let) by a constant; returns prog."""
+
+    def value(v, seen):
+        if v[0] == "use" and v[1] not in seen:
+            return ["f", 1.5]
+        if v[0] in ("+", "-", "*"):
+            return [v[0], value(v[1], seen), value(v[2], seen)]
+        return v
+
+    def block(nodes, seen):
+        seen = list(seen)
+        for n in nodes:
+            if n["k"] == "for":
+                block(n["body"], seen)
+            elif n["k"] == "if":
+                block(n["then"], seen)
+                block(n["else"] or [], seen)
+            else:
+                n["val"] = value(n["val"], seen)
+                if n["k"] == "let":
+                    seen.append(n["name"])
+
+    block(prog["body"], [])
+    return prog
+
+
+class Around:
+    """Adds to a program what front ends produce around and between its
+    loop nests (C raised to affine, linalg lowered, MLIR's own tests):
+
+    * at depth 0, before, between and after the nests: stores of cells at
+      constant subscripts, loads of such cells (often ones a nest writes)
+      and scalar arithmetic on them, their values named (`let`) and used by
+      later depth-0 statements and by statements inside later nests;
+    * inside the nests: loads moved out of a statement into a `let` at an
+      outer position of its loop body (a value loaded at one depth and used
+      at a deeper one, or after an inner loop), sometimes used by a second
+      statement too; whether a statement in between overwrites the cell
+      is left to chance (the model then refuses the SCoP, or must order
+      it right);
+    * memref.load and memref.store instead of the affine forms, always now
+      and then for 0-d memrefs; and a sum into a 0-d cell in one nest read
+      back at depth 0 and used by the next.
+
+    Draws come from its own random source `r`."""
+
+    def __init__(self, r, prog, ranks):
+        self.r = r
+        self.prog = prog
+        self.ranks = ranks
+        self.nlet = 0
+        # Per depth-0 let: the arrays its value was loaded from, and those
+        # written since.
+        self.deps = {}
+        self.dirty = {}
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    def fresh(self):
+        self.nlet += 1
+        return "x%d" % self.nlet
+
+    def const_index(self, arr):
+        params = list(self.prog["params"])
+        out = []
+        for _ in range(self.ranks[arr]):
+            if params and self.chance(0.15):
+                out.append(add(P(self.r.choice(params)), C(-self.r.randint(1, 4))))
+            else:
+                out.append(C(self.r.randint(0, 3)))
+        return out
+
+    def mem_flag(self, arr):
+        return self.chance(0.5 if self.ranks[arr] == 0 else 0.15)
+
+    def const_load(self, arr=None, written=()):
+        """A load at constant subscripts, preferably of an array an earlier
+        nest writes."""
+        if arr is None:
+            if written and self.chance(0.7):
+                arr = self.r.choice(sorted(written))
+            else:
+                arr = self.r.randrange(len(self.ranks))
+        v = ["ld", arr, self.const_index(arr)]
+        if self.mem_flag(arr):
+            v.append("m")
+        return v
+
+    def pick_let(self, lets, writes=()):
+        """A let of `lets` to use at a point, mostly one whose loaded arrays
+        no statement since the let (nor `writes`, about to run) wrote: a
+        value loaded before a store that may change its cell and used
+        after it is outside the model (the SCoP is left unchanged), so such
+        uses come now and then only. None when there is no such let (and
+        the draw did not take one anyway)."""
+        safe = [x for x in lets if not (self.deps[x] & (self.dirty[x] | set(writes)))]
+        if self.chance(0.9):
+            return self.r.choice(safe) if safe else None
+        return self.r.choice(lets)
+
+    def let(self, name, val):
+        """A let node; records the arrays its value depends on."""
+        deps = set()
+
+        def walk(v):
+            if v[0] == "ld":
+                deps.add(v[1])
+            elif v[0] == "use":
+                deps.update(self.deps[v[1]])
+            elif v[0] in ("+", "-", "*"):
+                walk(v[1])
+                walk(v[2])
+
+        walk(val)
+        self.deps[name] = deps
+        self.dirty[name] = set()
+        return {"k": "let", "name": name, "val": val}
+
+    def wrote(self, lets, arrays):
+        for x in lets:
+            self.dirty[x].update(arrays)
+
+    def top_leaf(self, lets, written, writes=()):
+        roll = self.r.random()
+        x = self.pick_let(lets, writes) if lets and roll < 0.45 else None
+        if x is not None:
+            return ["use", x]
+        if roll < 0.8:
+            return self.const_load(written=written)
+        return ["f", self.r.choice([0.5, 1.25, -0.75, 2.0])]
+
+    def top_items(self, lets, written, last_let):
+        """One to three depth-0 items; `lets` grows with the names defined."""
+        items = []
+        for _ in range(self.r.randint(1, 3)):
+            roll = self.r.random()
+            x = self.pick_let(lets) if lets and 0.4 <= roll < 0.55 else None
+            if roll < 0.4:
+                items.append(self.let(self.fresh(), self.const_load(written=written)))
+                lets.append(items[-1]["name"])
+                last_let[0] = items[-1]
+            elif x is not None:
+                val = [self.r.choice(["+", "-", "*"]), ["use", x], self.top_leaf(lets, written)]
+                items.append(self.let(self.fresh(), val))
+                lets.append(items[-1]["name"])
+            else:
+                # A store at depth 0: sometimes of the cell a let just read
+                # (a load whose cell a later statement overwrites).
+                prev = last_let[0]
+                if prev is not None and prev["val"][0] == "ld" and self.chance(0.3):
+                    arr, idx = prev["val"][1], copy.deepcopy(prev["val"][2])
+                else:
+                    arr = self.r.randrange(len(self.ranks))
+                    idx = self.const_index(arr)
+                val = self.top_leaf(lets, written)
+                if self.chance(0.6):
+                    val = [self.r.choice(["+", "-", "*"]), val, self.top_leaf(lets, written)]
+                st = {"k": "stmt", "arr": arr, "idx": idx, "val": val}
+                if self.mem_flag(arr):
+                    st["m"] = True
+                items.append(st)
+                written.add(arr)
+                self.wrote(lets, [arr])
+        return items
+
+    def statements(self, nodes, ivs, out):
+        """(statement, its iterators) of `nodes`, in program order."""
+        for n in nodes:
+            if n["k"] == "for":
+                self.statements(n["body"], ivs + [n["iv"]], out)
+            elif n["k"] == "if":
+                self.statements(n["then"], ivs, out)
+                self.statements(n["else"] or [], ivs, out)
+            elif n["k"] == "stmt":
+                out.append((n, ivs))
+        return out
+
+    def use_lets(self, nest, lets):
+        """Statements of `nest` read some of the depth-0 values `lets`."""
+        sts = self.statements([nest], [], [])
+        writes = set(st["arr"] for st, _ in sts)
+        for st, _ in sts:
+            x = self.pick_let(lets, writes) if lets and self.chance(0.35) else None
+            if x is not None:
+                self.replace_leaf(st, ["use", x])
+
+    def replace_leaf(self, st, by):
+        """Replaces a random leaf of the statement's value by `by` (or
+        combines it in, when the value is a single leaf)."""
+        v = st["val"]
+        if v[0] in ("ld", "f", "use"):
+            st["val"] = [self.r.choice(["+", "*"]), v, by]
+            return
+        while True:
+            side = self.r.choice([1, 2])
+            if v[side][0] in ("+", "-", "*"):
+                v = v[side]
+            else:
+                v[side] = by
+                return
+
+    def inner_lets(self, block, ivs):
+        """In the loop body `block` (iterators `ivs` in scope) and the
+        bodies nested in it: loads moved out of later statements into lets
+        at this level."""
+        for n in list(block):
+            if n["k"] == "for":
+                self.inner_lets(n["body"], ivs + [n["iv"]])
+            elif n["k"] == "if":
+                self.inner_lets(n["then"], ivs)
+                self.inner_lets(n["else"] or [], ivs)
+        if not ivs or not block or not self.chance(0.35):
+            return
+        pos = self.r.randrange(len(block))
+        later = self.statements(block[pos:], ivs, [])
+        cands = []
+        for st, _ in later:
+            for ld in loads_of(st["val"]):
+                used = []
+                for e in ld[2]:
+                    names_in(e, "v", used)
+                if all(u in ivs for u in used):
+                    cands.append((st, ld))
+        if not cands:
+            return
+        # Mostly a load of an array nothing after the let writes.
+        writes = set(st["arr"] for st, _ in later)
+        safe = [(st, ld) for st, ld in cands if ld[1] not in writes]
+        if not safe and not self.chance(0.15):
+            return
+        st, ld = self.r.choice(safe if safe and self.chance(0.85) else cands)
+        name = self.fresh()
+        val = list(ld)
+        if self.chance(0.25):
+            val = ["*", val, ["f", self.r.choice([0.5, 1.25])]]
+        block.insert(pos, {"k": "let", "name": name, "val": val})
+        # The load becomes the use (the same cell, read earlier).
+        arr = ld[1]
+        ld[:] = ["use", name]
+        if self.chance(0.4):
+            others = [s for s, _ in later
+                      if s is not st and (arr not in writes or self.chance(0.15))]
+            if others:
+                self.replace_leaf(self.r.choice(others), ["use", name])
+
+    def zero_d_sum(self, body):
+        """A sum into a new 0-d cell in a nest (memref.load/store), read
+        back at depth 0 after it and used by the next nest."""
+        nests = [k for k, n in enumerate(body) if n["k"] == "for"]
+        if len(nests) < 2:
+            return
+        k = self.r.choice(nests[:-1])
+        arr = len(self.ranks)
+        self.ranks.append(0)
+        self.prog["arrays"].append({"name": "A%d" % arr, "rank": 0, "shape": None,
+                                    "dynamic": False})
+        sts = self.statements([body[k]], [], [])
+        st, ivs = self.r.choice(sts)
+        src = [x for x in loads_of(st["val"])]
+        term = copy.deepcopy(src[0]) if src else ["f", 0.5]
+        cell = ["ld", arr, [], "m"]
+        acc = {"k": "stmt", "arr": arr, "idx": [], "m": True, "val": ["+", cell, term]}
+        # Beside the chosen statement, in its block.
+        def insert(nodes):
+            for n in nodes:
+                if n is st:
+                    nodes.insert(nodes.index(n) + 1, acc)
+                    return True
+                for key in ("body", "then", "else"):
+                    if n.get(key) and insert(n[key]):
+                        return True
+            return False
+        insert([body[k]])
+        name = self.fresh()
+        body.insert(k + 1, self.let(name, ["ld", arr, [], "m"]))
+        nxt = body[k + 2]
+        targets = self.statements([nxt], [], [])
+        if targets:
+            self.replace_leaf(self.r.choice(targets)[0], ["use", name])
+
+    def decorate(self, rate=0.6):
+        body = self.prog["body"]
+        for nest in body:
+            self.inner_lets([nest], [])
+        if self.chance(0.35 * rate + 0.1):
+            self.zero_d_sum(body)
+        out = []
+        lets = []
+        written = set()
+        last_let = [None]
+        nests = [n for n in body]
+        for g, n in enumerate(nests):
+            # Before the first nest less often (not part of the SCoP).
+            if self.chance(rate * (0.2 if g == 0 else 0.7)):
+                out.extend(self.top_items(lets, written, last_let))
+            if n["k"] == "for":
+                self.use_lets(n, lets)
+                arrays = [st["arr"] for st, _ in self.statements([n], [], [])]
+                written.update(arrays)
+                self.wrote(lets, arrays)
+            elif n["k"] == "let":
+                lets.append(n["name"])
+            out.append(n)
+        if self.chance(rate * 0.25):
+            out.extend(self.top_items(lets, written, last_let))
+        body[:] = out
+        # Now and then memref.load/memref.store on the cells of the nests.
+        for st, _ in self.statements(body, [], []):
+            if not st.get("m") and self.chance(0.1 if self.ranks[st["arr"]] else 0.4):
+                st["m"] = True
+            for ld in loads_of(st["val"]):
+                if len(ld) == 3 and self.chance(0.1 if self.ranks[ld[1]] else 0.4):
+                    ld.append("m")
 
 
 # ---------------------------------------------------------------------------
@@ -688,6 +1064,7 @@ def walk(nodes, env, stmt):
             elif n["else"]:
                 walk(n["else"], env, stmt)
         else:
+            # A statement, or a let (the callback tells them apart).
             stmt(n, env)
 
 
@@ -709,7 +1086,8 @@ def walk_accesses(prog, visit):
         if count[0] > MAX_INSTANCES:
             raise TooBig()
         loads = reads(n["val"], [])
-        visit(n, 0, n["arr"], [ev(e, env) for e in n["idx"]])
+        if n["k"] == "stmt":
+            visit(n, 0, n["arr"], [ev(e, env) for e in n["idx"]])
         for j, ld in enumerate(loads):
             visit(n, j + 1, ld[1], [ev(e, env) for e in ld[2]])
 
@@ -767,6 +1145,8 @@ def oracle_exact(prog, track=True):
             return arrays[v[1]][flat(v[1], [ev(e, env) for e in v[2]])]
         if op == "f":
             return float(v[1])
+        if op == "use":
+            return env[v[1]]
         x, y = value(v[1], env), value(v[2], env)
         r = x + y if op == "+" else x - y if op == "-" else x * y
         if exact[0]:
@@ -779,7 +1159,10 @@ def oracle_exact(prog, track=True):
 
     def stmt(n, env):
         v = value(n["val"], env)
-        arrays[n["arr"]][flat(n["arr"], [ev(e, env) for e in n["idx"]])] = v
+        if n["k"] == "let":
+            env[n["name"]] = v
+        else:
+            arrays[n["arr"]][flat(n["arr"], [ev(e, env) for e in n["idx"]])] = v
 
     walk(prog["body"], dict(prog["params"]), stmt)
     out = []
@@ -815,7 +1198,8 @@ def all_accesses(prog):
                 visit(n["then"])
                 visit(n["else"] or [])
             else:
-                out.append((n, 0, n["arr"], n["idx"]))
+                if n["k"] == "stmt":
+                    out.append((n, 0, n["arr"], n["idx"]))
                 for j, ld in enumerate(reads(n["val"], [])):
                     out.append((n, j + 1, ld[1], ld[2]))
 
@@ -859,7 +1243,7 @@ def fit_arrays(prog):
 # after it: Gram-Schmidt's shape, see Gen.steps) and "matvec" (nests of two
 # loops reducing along rows or down columns of matrices: gesummv's, bicg's
 # and atax's shapes, see Gen.matvec).
-FAMILIES = ("mixed", "steps", "matvec", "factor")
+FAMILIES = ("mixed", "steps", "matvec", "factor", "around")
 
 
 def generate(seed, family="mixed"):
@@ -867,7 +1251,8 @@ def generate(seed, family="mixed"):
     its arrays sized."""
     for attempt in range(50):
         g = Gen(seed * 1000 + attempt)
-        prog = {"steps": g.steps, "matvec": g.matvec, "factor": g.factor}.get(family, g.program)()
+        prog = {"steps": g.steps, "matvec": g.matvec, "factor": g.factor,
+                "around": g.around}.get(family, g.program)()
         prog["seed"] = seed
         try:
             fit_arrays(prog)
@@ -898,6 +1283,8 @@ class Printer:
         self.lines = []
         self.tmp = 0
         self.ind = 2
+        # The SSA value of each let, by name.
+        self.names = {}
 
     def emit(self, s):
         self.lines.append(" " * self.ind + s)
@@ -938,13 +1325,37 @@ class Printer:
 
         return ", ".join(text(e, name) for e in idx)
 
+    def index_values(self, idx):
+        """SSA index values of subscripts, for memref.load and memref.store:
+        an iterator as it is, a constant by arith.constant, anything else by
+        affine.apply."""
+        out = []
+        for e in idx:
+            if e[0] == "v":
+                out.append("%" + e[1])
+                continue
+            t = self.fresh()
+            if e[0] == "c":
+                self.emit("%s = arith.constant %d : index" % (t, e[1]))
+            else:
+                self.emit("%s = affine.apply %s" % (t, self.map_of([e], "map")))
+            out.append(t)
+        return ", ".join(out)
+
     def value(self, v):
         if v[0] == "ld":
             arr = self.prog["arrays"][v[1]]
+            if len(v) > 3:
+                idx = self.index_values(v[2])
+                t = self.fresh()
+                self.emit("%s = memref.load %%%s[%s] : %s" % (t, arr["name"], idx, memref_type(arr)))
+                return t
             t = self.fresh()
             self.emit("%s = affine.load %%%s[%s] : %s" % (t, arr["name"], self.index_text(v[2]),
                                                         memref_type(arr)))
             return t
+        if v[0] == "use":
+            return self.names[v[1]]
         if v[0] == "f":
             t = self.fresh()
             self.emit("%s = arith.constant %s : f64" % (t, repr(float(v[1]))))
@@ -993,6 +1404,13 @@ class Printer:
                     self.nodes(n["else"])
                     self.ind -= 2
                 self.emit("}")
+            elif k == "let":
+                self.names[n["name"]] = self.value(n["val"])
+            elif n.get("m"):
+                v = self.value(n["val"])
+                arr = self.prog["arrays"][n["arr"]]
+                idx = self.index_values(n["idx"])
+                self.emit("memref.store %s, %%%s[%s] : %s" % (v, arr["name"], idx, memref_type(arr)))
             else:
                 v = self.value(n["val"])
                 arr = self.prog["arrays"][n["arr"]]
