@@ -44,6 +44,8 @@
 //!   descriptions, presets, the host) and the sizes derived from it.
 //! * [`transform`] — tiling, intra-tile order, parallel loops, wavefronts,
 //!   point-loop sinking.
+//! * [`validate`] — translation validation: the rewritten code, run by an
+//!   interpreter on symbolic values, computes what the SCoP computed.
 //! * [`plugin`] — the `mlirGetPassPluginInfo` entry point of the plugin.
 
 #![deny(missing_docs)]
@@ -62,6 +64,7 @@ pub mod sched;
 pub mod scop;
 pub mod target;
 pub mod transform;
+pub mod validate;
 
 /// Silences Rust's default panic message: polyrs catches panics at the pass
 /// boundary and reports them as MLIR diagnostics instead. With

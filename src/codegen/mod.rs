@@ -44,6 +44,7 @@
 pub mod contract;
 pub mod emit;
 mod minima;
+pub mod mutate;
 pub mod scatter;
 
 use thiserror::Error;

@@ -156,6 +156,13 @@ impl Op {
         (!p.ptr.is_null()).then_some(Op(p))
     }
 
+    /// The block holding the operation, if any.
+    pub fn block(self) -> Option<Block> {
+        // SAFETY: live operation.
+        let b = unsafe { mlirOperationGetBlock(self.0) };
+        (!b.ptr.is_null()).then_some(Block(b))
+    }
+
     /// True when `self` is `ancestor` or nested (at any depth) inside it.
     pub fn is_within(self, ancestor: Op) -> bool {
         let mut cur = Some(self);

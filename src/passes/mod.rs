@@ -224,6 +224,10 @@ pub fn check_value(name: &str, value: &str) -> Result<(), OptionError> {
             "" | "no-barrier" | "short-footprint" => Ok(()),
             _ => Err(bad("expected no-barrier or short-footprint".into())),
         },
+        "emit-test-mutation" => match value {
+            "" | "duplicate" | "hoist" => Ok(()),
+            _ => Err(bad("expected duplicate or hoist".into())),
+        },
         "gpu-chip" => crate::target::gpu::GpuTarget::preset(value)
             .map(drop)
             .ok_or_else(|| bad("expected sm_80 or sm_90".into())),

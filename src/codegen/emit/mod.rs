@@ -1359,6 +1359,18 @@ fn touches_memory(scop: &Scop, op: Op) -> bool {
     false
 }
 
+/// The SCoP's operations that [`emit`] erases (its loop nests and the
+/// top-level operations the statements clone), in order; the others (its
+/// top-level operations that do not touch memory) it moves in front of the
+/// new code.
+pub fn replaced_ops(scop: &Scop) -> Vec<Op> {
+    scop.ops
+        .iter()
+        .copied()
+        .filter(|&op| is_nest(op) || touches_memory(scop, op))
+        .collect()
+}
+
 /// True when statement instances clone `op`: an operation of the SCoP
 /// inside its loop nests, or one between them that [`touches_memory`].
 /// The originals of all of them are erased with the old code.

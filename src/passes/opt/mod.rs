@@ -33,6 +33,7 @@ mod plan;
 mod privatize;
 mod profitability;
 mod split;
+mod verify_emit;
 
 use std::time::{Duration, Instant};
 
@@ -312,7 +313,7 @@ fn rewrite(
     let skip = |why: String| left_unchanged(at, options, why);
     let Planned {
         plan,
-        tree,
+        mut tree,
         fallback_note,
         jam_note,
         wide,
@@ -407,6 +408,15 @@ fn rewrite(
                 return Ok(());
             }
         }
+        // The emitted-code check's run of the input, on the CPU.
+        let mut verify_note = None;
+        let pending = match (options.verify_emit, gpu) {
+            (limit @ 1.., None) => verify_emit::before(scop, limit).map_err(|n| verify_note = n).ok(),
+            _ => None,
+        };
+        if !options.emit_test_mutation.is_empty() {
+            crate::codegen::mutate::apply(&mut tree, &options.emit_test_mutation);
+        }
         let (hoisted, launches, copies, registers, shared) = match emit::emit(
             scop,
             &tree,
@@ -427,6 +437,22 @@ fn rewrite(
             }),
         ) {
             Ok(done) => {
+                if let Some(p) = pending {
+                    match verify_emit::after(p) {
+                        Ok(note) => verify_note = note,
+                        Err(why) => {
+                            diag(
+                                at,
+                                Severity::Warning,
+                                &format!(
+                                    "poly-opt: internal error: the rewritten code does not compute what the SCoP computed: {why}; the SCoP is left unchanged"
+                                ),
+                                None,
+                            );
+                            return Ok(());
+                        }
+                    }
+                }
                 rewritten.extend(done.created);
                 // Device buffers stand for the arguments in the kernels:
                 // no `noalias` from a GPU rewrite.
@@ -547,6 +573,7 @@ fn rewrite(
         } else {
             format!("target {target}")
         });
+        what.extend(verify_note);
         diag(at, Severity::Remark, &format!("poly-opt: {}", what.join("; ")), None);
         if options.print_stages {
             for (stage, text) in &plan.stages {
