@@ -150,7 +150,15 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     (`verify`, on by default) before any code is generated; the SCoP is then
     replaced in place by loops generated from the schedule (`affine.for`,
     `affine.parallel`, `affine.if` with max/min bounds), and code around it
-    is untouched.
+    is untouched. On the CPU, the new code is then re-checked against the
+    SCoP by translation validation (`verify-emit`): both run in an
+    interpreter of symbolic values, at small parameter values, and must
+    leave every cell with the same tree of operations, with no two
+    iterations of a parallel loop touching a cell one of them writes;
+    otherwise the SCoP is put back as it was, with an internal-error
+    warning. It runs on SCoPs whose input takes at most `verify-emit`
+    operations to interpret (the fuzzer's programs, small kernels; not
+    PolyBench's LARGE sizes), and the remark says when it ran.
 
     With `profitability` (on by default), a tiled plan whose innermost loops
     would need statement guards is replaced by the untiled one, and a SCoP
