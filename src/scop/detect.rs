@@ -155,6 +155,14 @@ fn flush(run: &mut Run, min_depth: usize, d: &mut Detection) {
     }
     let mut ops = r.ops;
     ops.truncate(r.last_nest_end);
+    if let Some(cut) = escaping_read(&ops) {
+        // The read stays where it is, outside any SCoP: the run ends
+        // before it and starts anew after it.
+        let rest = ops.split_off(cut);
+        push_run(ops, min_depth, d);
+        push_run(rest[1..].to_vec(), min_depth, d);
+        return;
+    }
     // Statements after the last nest were dropped with their ops; recount.
     let statements = ops.iter().map(|&op| count_stores(op)).sum();
     d.scops.push(Scop {
@@ -164,6 +172,63 @@ fn flush(run: &mut Run, min_depth: usize, d: &mut Detection) {
         statements,
         parameters: r.stats.params.len(),
     });
+}
+
+/// A run of operations that already passed the rules (a part of a longer
+/// one), as a SCoP: from its first loop nest to its last, split again
+/// where [`escaping_read`] says.
+fn push_run(ops: Vec<Op>, min_depth: usize, d: &mut Detection) {
+    let mut run = Run::default();
+    for op in ops {
+        if is_nest_root(&op.name()) {
+            run.nests += 1;
+        } else if run.ops.is_empty() {
+            continue;
+        }
+        if let Ok(stats) = check_tree(op, op) {
+            run.stats.merge(stats);
+        }
+        run.ops.push(op);
+        if is_nest_root(&op.name()) {
+            run.last_nest_end = run.ops.len();
+        }
+    }
+    flush(&mut run, min_depth, d);
+}
+
+/// The position of a read between the nests of `ops` (a top-level load)
+/// whose value, or a value computed from it there, is used after them:
+/// the rewrite moves the statements' reads to where the schedule puts
+/// them, so such a value would have no place to come from. The earliest
+/// read the first such use depends on.
+fn escaping_read(ops: &[Op]) -> Option<usize> {
+    let within = |u: Op| ops.iter().any(|&r| u.is_within(r));
+    // Per top-level operation that reads memory or uses such a value: the
+    // earliest read it depends on.
+    let mut reads: Vec<(usize, usize)> = Vec::new();
+    for (k, &op) in ops.iter().enumerate() {
+        if is_nest_root(&op.name()) {
+            continue;
+        }
+        let own = (!is_memory_effect_free(op) && op.num_results() > 0).then_some(k);
+        let from = op
+            .operands()
+            .iter()
+            .filter_map(|v| v.defining_op())
+            .filter_map(|def| reads.iter().find(|(key, _)| *key == def.key()).map(|r| r.1))
+            .chain(own)
+            .min();
+        let Some(first) = from else { continue };
+        reads.push((op.key(), first));
+        let escapes = (0..op.num_results())
+            .filter_map(|r| op.result(r))
+            .flat_map(|v| v.users())
+            .any(|u| !within(u));
+        if escapes {
+            return Some(first);
+        }
+    }
+    None
 }
 
 fn count_stores(op: Op) -> usize {

@@ -193,3 +193,47 @@ func.func @no_loops(%A: memref<10xf64>) {
   affine.store %a, %A[1] : memref<10xf64>
   return
 }
+
+// -----
+
+// A value loaded between two nests and used after them (issue 67): the load
+// stays where it is, outside any SCoP, and the run of nests is split there
+// (the rewrite moves each statement's reads to where the schedule puts
+// them; this value would have no place left to come from).
+func.func @escaping_load(%A: memref<16xf64>, %B: memref<16xf64>, %out: memref<f64>) {
+  // expected-remark@+1 {{static control part: 1 loop nest, depth 1, 1 statement, 0 parameters}}
+  affine.for %i = 0 to 16 {
+    %a = affine.load %A[%i] : memref<16xf64>
+    %d = arith.addf %a, %a : f64
+    affine.store %d, %A[%i] : memref<16xf64>
+  }
+  %v = affine.load %A[3] : memref<16xf64>
+  %w = arith.mulf %v, %v : f64
+  // expected-remark@+1 {{static control part: 1 loop nest, depth 1, 1 statement, 0 parameters}}
+  affine.for %i = 0 to 16 {
+    %b = affine.load %B[%i] : memref<16xf64>
+    %s = arith.addf %b, %v : f64
+    affine.store %s, %B[%i] : memref<16xf64>
+  }
+  affine.store %w, %out[] : memref<f64>
+  return
+}
+
+// -----
+
+// The same load used only by the second nest: one SCoP of both nests.
+func.func @kept_load(%A: memref<16xf64>, %B: memref<16xf64>) {
+  // expected-remark@+1 {{static control part: 2 loop nests, depth 1, 2 statements, 0 parameters}}
+  affine.for %i = 0 to 16 {
+    %a = affine.load %A[%i] : memref<16xf64>
+    %d = arith.addf %a, %a : f64
+    affine.store %d, %A[%i] : memref<16xf64>
+  }
+  %v = affine.load %A[3] : memref<16xf64>
+  affine.for %i = 0 to 16 {
+    %b = affine.load %B[%i] : memref<16xf64>
+    %s = arith.addf %b, %v : f64
+    affine.store %s, %B[%i] : memref<16xf64>
+  }
+  return
+}
