@@ -188,6 +188,7 @@ def bin_dir_default():
 # every program the generator draws (its instances are bounded by
 # gen.MAX_INSTANCES), so that each transformed SCoP is re-checked by
 # interpretation (poly-opt's default, 200000, skips the largest).
+# `--verify-emit 0` leaves the option out (for binaries before it).
 VERIFY_EMIT = "verify-emit=5000000"
 
 
@@ -195,7 +196,7 @@ def options_text(opts):
     """The poly-opt option string of an option set's text."""
     if opts == "PROFITABILITY":
         return VERIFY_EMIT
-    return ("profitability=false " + VERIFY_EMIT + " " + opts).strip()
+    return ("profitability=false " + VERIFY_EMIT + " " + opts).strip().replace("  ", " ")
 
 
 def run(cmd, stdin=None, timeout=None):
@@ -913,7 +914,8 @@ def lit_test(prog, opts, why):
     o = options_text(opts)
     popt = "--poly-opt='%s'" % o if o else "--poly-opt"
     head = [
-        "// A fuzz regression (fuzz/fuzz.py, program %s, shrunk): %s" % (prog.get("seed"), why),
+        "// A fuzz regression (fuzz/fuzz.py, program %s%s, shrunk): %s" % (
+            prog.get("seed"), " of the %s family" % prog["family"] if prog.get("family") else "", why),
         "// The results must be identical before and after poly-opt (2 OpenMP",
         "// threads), and every SCoP transformed without an internal error.",
         "//",
@@ -1120,6 +1122,9 @@ def main():
                             "cholesky's, lu's, ludcmp's shapes)")
         p.add_argument("--compile-limit", type=float, default=10.0,
                        help="seconds poly-opt may take per program (default 10)")
+        p.add_argument("--verify-emit", type=int, default=5000000,
+                       help="poly-opt's verify-emit budget in every option set (default 5000000, enough "
+                            "for every program drawn; 0: the option left out, for binaries before it)")
 
     p = sub.add_parser("run", help="a differential campaign")
     common(p)
@@ -1162,6 +1167,8 @@ def main():
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out", default="fuzz-out")
     args = ap.parse_args()
+    global VERIFY_EMIT
+    VERIFY_EMIT = "verify-emit=%d" % args.verify_emit if args.verify_emit else ""
     sys.exit({"run": cmd_run, "check": cmd_check, "file": cmd_file, "shrink": cmd_shrink,
               "malformed": cmd_malformed}[args.cmd](args))
 
