@@ -1073,19 +1073,11 @@ def walk_accesses(prog, visit):
     for every access of every instance (access 0 the write)."""
     count = [0]
 
-    def reads(v, out):
-        if v[0] == "ld":
-            out.append(v)
-        elif v[0] in ("+", "-", "*"):
-            reads(v[1], out)
-            reads(v[2], out)
-        return out
-
     def stmt(n, env):
         count[0] += 1
         if count[0] > MAX_INSTANCES:
             raise TooBig()
-        loads = reads(n["val"], [])
+        loads = loads_of(n["val"])
         if n["k"] == "stmt":
             visit(n, 0, n["arr"], [ev(e, env) for e in n["idx"]])
         for j, ld in enumerate(loads):
@@ -1182,14 +1174,6 @@ def all_accesses(prog):
     subscript expressions of each access, in AST order)."""
     out = []
 
-    def reads(v, acc):
-        if v[0] == "ld":
-            acc.append(v)
-        elif v[0] in ("+", "-", "*"):
-            reads(v[1], acc)
-            reads(v[2], acc)
-        return acc
-
     def visit(nodes):
         for n in nodes:
             if n["k"] == "for":
@@ -1200,7 +1184,7 @@ def all_accesses(prog):
             else:
                 if n["k"] == "stmt":
                     out.append((n, 0, n["arr"], n["idx"]))
-                for j, ld in enumerate(reads(n["val"], [])):
+                for j, ld in enumerate(loads_of(n["val"])):
                     out.append((n, j + 1, ld[1], ld[2]))
 
     visit(prog["body"])
