@@ -187,25 +187,9 @@ impl Original {
             return Ok(Value::Scalar(Scalar::Int(k)));
         }
         // Constants (the folds put some at the function's start).
-        if let Some(def) = v.defining_op() {
-            if def.name() == "arith.constant" {
-                let p = translate(&[def], &mut self.exprs).map_err(Stop::Skip)?;
-                let mut run = Run::new(
-                    &p,
-                    Vec::new(),
-                    Memory::default(),
-                    &mut self.exprs,
-                    1,
-                    Vec::new(),
-                    DYNAMIC_SIZE,
-                );
-                run.run(&p.insts)?;
-                let mut out = Value::None;
-                if let Some(program::Inst::Pure { result, .. }) = p.insts.first() {
-                    out = run_value(&run, *result);
-                }
-                return Ok(out);
-            }
+        if let Some(def) = v.defining_op().filter(|d| d.name() == "arith.constant") {
+            let c = program::constant(def).map_err(Stop::Skip)?;
+            return Ok(run::constant_value(&c, &mut self.exprs));
         }
         if ty.starts_with("vector<") {
             return Err(Stop::Skip(format!("a vector defined outside: {ty}")));
@@ -281,8 +265,4 @@ impl Original {
             .collect();
         vals.join(", ")
     }
-}
-
-fn run_value(run: &Run, slot: program::Slot) -> Value {
-    run.value(slot)
 }

@@ -316,7 +316,7 @@ fn float_literal(text: &str, single: bool) -> Option<f64> {
 }
 
 /// The value of an `arith.constant` (from its attribute's text).
-fn constant(op: Op) -> Result<Constant, Unsupported> {
+pub fn constant(op: Op) -> Result<Constant, Unsupported> {
     let attr = op.attr(c"value").ok_or("arith.constant without value")?;
     if let Some(k) = attr.as_int() {
         return Ok(Constant::Int(k));

@@ -252,11 +252,6 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    /// The value in slot `s`.
-    pub fn value(&self, s: Slot) -> Value {
-        self.get(s).clone()
-    }
-
     fn get(&self, s: Slot) -> &Value {
         &self.regs[s as usize]
     }
@@ -646,16 +641,7 @@ impl<'a> Run<'a> {
         }
         let single = single_precision(ty).unwrap_or(false);
         Ok(match op {
-            Pure::Const(c) => match c {
-                Constant::Int(k) => Value::Scalar(Scalar::Int(*k)),
-                Constant::Float(v, s) => Value::Scalar(Scalar::Sym(self.exprs.float(*v, *s))),
-                Constant::Floats(vs, s) => Value::Lanes(
-                    vs.iter()
-                        .map(|&v| Scalar::Sym(self.exprs.float(v, *s)))
-                        .collect(),
-                ),
-                Constant::Ints(ks) => Value::Lanes(ks.iter().map(|&k| Scalar::Int(k)).collect()),
-            },
+            Pure::Const(c) => constant_value(c, self.exprs),
             Pure::Broadcast(n) => {
                 let [x] = self.scalars(args[0])?[..] else {
                     return Err(skip("a broadcast of a vector"));
@@ -772,6 +758,20 @@ impl<'a> Run<'a> {
         self.exprs
             .op(id, xs, single_precision(ty))
             .ok_or_else(|| skip(format!("'{name}' of more than three operands")))
+    }
+}
+
+/// The value of a constant.
+pub fn constant_value(c: &Constant, exprs: &mut Exprs) -> Value {
+    match c {
+        Constant::Int(k) => Value::Scalar(Scalar::Int(*k)),
+        Constant::Float(v, s) => Value::Scalar(Scalar::Sym(exprs.float(*v, *s))),
+        Constant::Floats(vs, s) => Value::Lanes(
+            vs.iter()
+                .map(|&v| Scalar::Sym(exprs.float(v, *s)))
+                .collect(),
+        ),
+        Constant::Ints(ks) => Value::Lanes(ks.iter().map(|&k| Scalar::Int(k)).collect()),
     }
 }
 
