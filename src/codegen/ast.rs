@@ -1,0 +1,545 @@
+//! The loop tree: what code generation scans out of a plan and the emitter
+//! prints. [`Tree`] holds [`Node`]s (sequences, loops with their [`Bound`]s
+//! and [`Stride`]s, guards with their [`Cond`]s, fixed dimensions,
+//! statement instances) over rows of [`Row`] form, with the integer
+//! divisions they use; [`interpret`] runs it (for the checks that each
+//! statement instance runs exactly once) and [`Tree::to_text`] prints it
+//! (for stage-level tests). Nothing here decides how code is generated.
+
+use crate::math::MathError;
+
+pub use super::scatter::Div;
+
+/// A row over `[params | t_0 … t_{n-1} | divisions | constant]`; the
+/// divisions are the [`Tree`]'s (`⌊e / c⌋` of the parameters, the outer
+/// dimensions and earlier divisions: strides and `floordiv`/`mod`).
+pub type Row = Vec<i64>;
+
+/// A generated loop tree with the integer divisions its rows use.
+#[derive(Debug, Clone)]
+pub struct Tree {
+    /// The loop tree.
+    pub root: Node,
+    /// The divisions: column `np + n + j` of every row is `divs[j]`.
+    pub divs: Vec<Div>,
+}
+
+impl Tree {
+    /// See [`Node::inner_guards`].
+    pub fn inner_guards(&self) -> usize {
+        self.root.inner_guards()
+    }
+
+    /// See [`Node::has_loop_over`].
+    pub fn has_loop_over(&self, pred: impl Fn(usize) -> bool + Copy) -> bool {
+        self.root.has_loop_over(pred)
+    }
+
+    /// See [`Node::has_let_over`].
+    pub fn has_let_over(&self, pred: impl Fn(usize) -> bool + Copy) -> bool {
+        self.root.has_let_over(pred)
+    }
+
+    /// See [`Node::counts`].
+    pub fn counts(&self) -> (usize, usize, usize) {
+        self.root.counts()
+    }
+}
+
+/// A lower bound `⌈row / div⌉` or an upper bound `⌊row / div⌋` (inclusive).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bound {
+    /// The affine expression over `[params | t | constant]` (its own
+    /// dimension's column is zero).
+    pub row: Row,
+    /// The positive divisor.
+    pub div: i64,
+}
+
+/// The values of a strided loop: `t ≡ offset (mod step)`, from the first
+/// such value at or above its lower bound, in steps of `step`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stride {
+    /// The step, at least 2.
+    pub step: i64,
+    /// The residue: an affine expression of the outer dimensions and
+    /// parameters (over `[params | t | divisions | constant]`, own column
+    /// zero).
+    pub offset: Row,
+}
+
+/// A guard `row >= 0` (or `row == 0`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cond {
+    /// The affine expression over `[params | t | constant]`.
+    pub row: Row,
+    /// An equality.
+    pub eq: bool,
+}
+
+/// The generated loop tree.
+#[derive(Debug, Clone)]
+pub enum Node {
+    /// Children in order.
+    Seq(Vec<Node>),
+    /// A loop over dimension `dim` from `max(lower)` to `min(upper)`.
+    Loop {
+        /// The schedule dimension.
+        dim: usize,
+        /// Lower bounds (the loop starts at their maximum).
+        lower: Vec<Bound>,
+        /// Upper bounds, inclusive (the loop ends at their minimum).
+        upper: Vec<Bound>,
+        /// Only the values of one residue class run (a step).
+        stride: Option<Stride>,
+        /// Iterations are independent.
+        parallel: bool,
+        /// The body.
+        body: Box<Node>,
+    },
+    /// The body runs when every condition holds.
+    If {
+        /// The conditions.
+        conds: Vec<Cond>,
+        /// The body.
+        body: Box<Node>,
+    },
+    /// Dimension `dim` takes a single value, `row` (an affine expression of
+    /// the outer dimensions and parameters): no loop is needed.
+    Let {
+        /// The schedule dimension.
+        dim: usize,
+        /// Its value over `[params | t | constant]` (own column zero).
+        row: Row,
+        /// The body.
+        body: Box<Node>,
+    },
+    /// One statement instance; `iters[k]` is its iterator `k` as an affine
+    /// expression of the loop dimensions and parameters.
+    Stmt {
+        /// The statement.
+        stmt: usize,
+        /// Its iterators.
+        iters: Vec<Row>,
+    },
+}
+
+impl Node {
+    /// Number of guards (`affine.if`) directly inside an innermost loop:
+    /// they are evaluated at every iteration and keep the loop from
+    /// vectorizing.
+    pub fn inner_guards(&self) -> usize {
+        fn has_loop(n: &Node) -> bool {
+            match n {
+                Node::Seq(v) => v.iter().any(has_loop),
+                Node::Loop { .. } => true,
+                Node::If { body, .. } | Node::Let { body, .. } => has_loop(body),
+                Node::Stmt { .. } => false,
+            }
+        }
+        fn ifs(n: &Node) -> usize {
+            match n {
+                Node::Seq(v) => v.iter().map(ifs).sum(),
+                Node::If { body, .. } => 1 + ifs(body),
+                Node::Let { body, .. } => ifs(body),
+                _ => 0,
+            }
+        }
+        match self {
+            Node::Seq(v) => v.iter().map(Node::inner_guards).sum(),
+            Node::Loop { body, .. } => {
+                if has_loop(body) {
+                    body.inner_guards()
+                } else {
+                    ifs(body)
+                }
+            }
+            Node::If { body, .. } | Node::Let { body, .. } => body.inner_guards(),
+            Node::Stmt { .. } => 0,
+        }
+    }
+
+    /// True when the tree has a loop over a dimension `k` with `pred(k)`.
+    pub fn has_loop_over(&self, pred: impl Fn(usize) -> bool + Copy) -> bool {
+        match self {
+            Node::Seq(v) => v.iter().any(|n| n.has_loop_over(pred)),
+            Node::Loop { dim, body, .. } => pred(*dim) || body.has_loop_over(pred),
+            Node::If { body, .. } | Node::Let { body, .. } => body.has_loop_over(pred),
+            Node::Stmt { .. } => false,
+        }
+    }
+
+    /// True when the tree fixes a dimension `k` with `pred(k)` by a
+    /// [`Node::Let`] (an unrolled iteration).
+    pub fn has_let_over(&self, pred: impl Fn(usize) -> bool + Copy) -> bool {
+        match self {
+            Node::Seq(v) => v.iter().any(|n| n.has_let_over(pred)),
+            Node::Let { dim, body, .. } => pred(*dim) || body.has_let_over(pred),
+            Node::Loop { body, .. } | Node::If { body, .. } => body.has_let_over(pred),
+            Node::Stmt { .. } => false,
+        }
+    }
+
+    /// Number of loops and guards in the tree: (loops, parallel loops, ifs).
+    pub fn counts(&self) -> (usize, usize, usize) {
+        match self {
+            Node::Seq(v) => v
+                .iter()
+                .map(Node::counts)
+                .fold((0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2)),
+            Node::Loop { parallel, body, .. } => {
+                let (l, p, i) = body.counts();
+                (l + 1, p + usize::from(*parallel), i)
+            }
+            Node::If { body, .. } => {
+                let (l, p, i) = body.counts();
+                (l, p, i + 1)
+            }
+            Node::Let { body, .. } => body.counts(),
+            Node::Stmt { .. } => (0, 0, 0),
+        }
+    }
+}
+
+/// Runs `tree` for the parameter values `params` (schedule length `n`),
+/// calling `visit(stmt, iterators)` for each statement instance in
+/// execution order (parallel loops run in order): the generated code
+/// interpreted, for the checks that code generation scans each domain
+/// exactly once. Stops with `Err` past `limit` instances.
+pub fn interpret(
+    tree: &Tree,
+    params: &[i64],
+    n: usize,
+    limit: usize,
+    visit: &mut dyn FnMut(usize, &[i64]),
+) -> Result<(), MathError> {
+    struct St<'a> {
+        divs: &'a [Div],
+        np: usize,
+        n: usize,
+        vals: Vec<i64>,
+        count: usize,
+        limit: usize,
+    }
+    impl St<'_> {
+        /// `row` at the current values (divisions recomputed first).
+        fn eval(&mut self, row: &[i64]) -> Result<i64, MathError> {
+            let base = self.np + self.n;
+            if row[base..row.len() - 1].iter().all(|&c| c == 0) {
+                return self.dot(row);
+            }
+            for (j, d) in self.divs.iter().enumerate() {
+                let v = self.dot(&d.row)?;
+                self.vals[base + j] = v.div_euclid(d.den);
+            }
+            self.dot(row)
+        }
+        fn dot(&self, row: &[i64]) -> Result<i64, MathError> {
+            let w = row.len();
+            let mut acc = i128::from(row[w - 1]);
+            for (k, &c) in row[..w - 1].iter().enumerate() {
+                acc += i128::from(c) * i128::from(*self.vals.get(k).unwrap_or(&0));
+            }
+            i64::try_from(acc).map_err(|_| MathError::Overflow)
+        }
+        fn run(
+            &mut self,
+            node: &Node,
+            visit: &mut dyn FnMut(usize, &[i64]),
+        ) -> Result<(), MathError> {
+            match node {
+                Node::Seq(v) => {
+                    for c in v {
+                        self.run(c, visit)?;
+                    }
+                }
+                Node::Loop {
+                    dim,
+                    lower,
+                    upper,
+                    stride,
+                    body,
+                    ..
+                } => {
+                    let mut lo = i64::MIN;
+                    for b in lower {
+                        let v = self.eval(&b.row)?;
+                        lo = lo.max(v.div_euclid(b.div) + i64::from(v.rem_euclid(b.div) != 0));
+                    }
+                    let mut hi = i64::MAX;
+                    for b in upper {
+                        hi = hi.min(self.eval(&b.row)?.div_euclid(b.div));
+                    }
+                    let mut t = lo;
+                    if let Some(s) = stride {
+                        let off = self.eval(&s.offset)?;
+                        t += (off - t).rem_euclid(s.step);
+                    }
+                    let step = stride.as_ref().map_or(1, |s| s.step);
+                    while t <= hi {
+                        self.vals[self.np + dim] = t;
+                        self.run(body, visit)?;
+                        t += step;
+                    }
+                }
+                Node::If { conds, body } => {
+                    for c in conds {
+                        let v = self.eval(&c.row)?;
+                        if (c.eq && v != 0) || v < 0 {
+                            return Ok(());
+                        }
+                    }
+                    self.run(body, visit)?;
+                }
+                Node::Let { dim, row, body } => {
+                    let v = self.eval(row)?;
+                    self.vals[self.np + dim] = v;
+                    self.run(body, visit)?;
+                }
+                Node::Stmt { stmt, iters } => {
+                    self.count += 1;
+                    if self.count > self.limit {
+                        return Err(MathError::Overflow);
+                    }
+                    let mut it = Vec::with_capacity(iters.len());
+                    for r in iters {
+                        it.push(self.eval(r)?);
+                    }
+                    visit(*stmt, &it);
+                }
+            }
+            Ok(())
+        }
+    }
+    let np = params.len();
+    let mut st = St {
+        divs: &tree.divs,
+        np,
+        n,
+        vals: [params.to_vec(), vec![0; n + tree.divs.len()]].concat(),
+        count: 0,
+        limit,
+    };
+    st.run(&tree.root, visit)
+}
+
+impl Tree {
+    /// The tree as indented text, rows over `p0…`, `t0…`, `d0…`
+    /// (`np` parameters, `n` schedule dimensions): for stage-level tests
+    /// and debugging.
+    pub fn to_text(&self, np: usize, n: usize) -> String {
+        fn row_text(r: &[i64], np: usize, n: usize) -> String {
+            let w = r.len();
+            let mut s = String::new();
+            for (k, &c) in r[..w - 1].iter().enumerate() {
+                if c == 0 {
+                    continue;
+                }
+                let name = if k < np {
+                    format!("p{k}")
+                } else if k < np + n {
+                    format!("t{}", k - np)
+                } else {
+                    format!("d{}", k - np - n)
+                };
+                let sign = if c < 0 {
+                    "-"
+                } else if s.is_empty() {
+                    ""
+                } else {
+                    "+"
+                };
+                let a = c.abs();
+                if a == 1 {
+                    s += &format!("{sign}{name}");
+                } else {
+                    s += &format!("{sign}{a}*{name}");
+                }
+            }
+            let c = r[w - 1];
+            if s.is_empty() {
+                return c.to_string();
+            }
+            if c != 0 {
+                s += &format!("{}{}", if c < 0 { "-" } else { "+" }, c.abs());
+            }
+            s
+        }
+        fn bound(b: &Bound, np: usize, n: usize) -> String {
+            if b.div == 1 {
+                row_text(&b.row, np, n)
+            } else {
+                format!("({})/{}", row_text(&b.row, np, n), b.div)
+            }
+        }
+        fn go(node: &Node, np: usize, n: usize, depth: usize, out: &mut String) {
+            let pad = "  ".repeat(depth);
+            match node {
+                Node::Seq(v) => {
+                    for c in v {
+                        go(c, np, n, depth, out);
+                    }
+                }
+                Node::Loop {
+                    dim,
+                    lower,
+                    upper,
+                    stride,
+                    parallel,
+                    body,
+                } => {
+                    let lo: Vec<String> = lower.iter().map(|b| bound(b, np, n)).collect();
+                    let up: Vec<String> = upper.iter().map(|b| bound(b, np, n)).collect();
+                    let st = stride
+                        .as_ref()
+                        .map(|s| format!(" step {} at {}", s.step, row_text(&s.offset, np, n)))
+                        .unwrap_or_default();
+                    out.push_str(&format!(
+                        "{pad}{} t{dim} = max({}) to min({}){st}\n",
+                        if *parallel { "parfor" } else { "for" },
+                        lo.join(", "),
+                        up.join(", ")
+                    ));
+                    go(body, np, n, depth + 1, out);
+                }
+                Node::If { conds, body } => {
+                    let cs: Vec<String> = conds
+                        .iter()
+                        .map(|c| {
+                            format!(
+                                "{} {} 0",
+                                row_text(&c.row, np, n),
+                                if c.eq { "==" } else { ">=" }
+                            )
+                        })
+                        .collect();
+                    out.push_str(&format!("{pad}if {}\n", cs.join(" and ")));
+                    go(body, np, n, depth + 1, out);
+                }
+                Node::Let { dim, row, body } => {
+                    out.push_str(&format!("{pad}let t{dim} = {}\n", row_text(row, np, n)));
+                    go(body, np, n, depth + 1, out);
+                }
+                Node::Stmt { stmt, iters } => {
+                    let its: Vec<String> = iters.iter().map(|r| row_text(r, np, n)).collect();
+                    out.push_str(&format!("{pad}S{stmt}({})\n", its.join(", ")));
+                }
+            }
+        }
+        let mut out = String::new();
+        for (j, d) in self.divs.iter().enumerate() {
+            out.push_str(&format!(
+                "d{j} = floor(({}) / {})\n",
+                row_text(&d.row, np, n),
+                d.den
+            ));
+        }
+        go(&self.root, np, n, 0, &mut out);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{interpret, Bound, Cond, Div, Node, Stride, Tree};
+
+    /// Rows over `[p0 | t0 t1 | d0 | 1]`.
+    fn tree() -> Tree {
+        let row = |v: [i64; 5]| v.to_vec();
+        Tree {
+            // d0 = floor(t0 / 2)
+            divs: vec![Div {
+                row: row([0, 1, 0, 0, 0]),
+                den: 2,
+            }],
+            root: Node::Loop {
+                dim: 0,
+                // t0 from ceil(p0 / 1) to 5
+                lower: vec![Bound {
+                    row: row([1, 0, 0, 0, 0]),
+                    div: 1,
+                }],
+                upper: vec![Bound {
+                    row: row([0, 0, 0, 0, 5]),
+                    div: 1,
+                }],
+                stride: None,
+                parallel: false,
+                body: Box::new(Node::Seq(vec![
+                    // if t0 - 2·d0 == 0 (t0 even): S0(t0)
+                    Node::If {
+                        conds: vec![Cond {
+                            row: row([0, 1, 0, -2, 0]),
+                            eq: true,
+                        }],
+                        body: Box::new(Node::Stmt {
+                            stmt: 0,
+                            iters: vec![row([0, 1, 0, 0, 0])],
+                        }),
+                    },
+                    // t1 from t0 to 7, the values ≡ 1 (mod 3): S1(t0, t1)
+                    Node::Loop {
+                        dim: 1,
+                        lower: vec![Bound {
+                            row: row([0, 1, 0, 0, 0]),
+                            div: 1,
+                        }],
+                        upper: vec![Bound {
+                            row: row([0, 0, 0, 0, 7]),
+                            div: 1,
+                        }],
+                        stride: Some(Stride {
+                            step: 3,
+                            offset: row([0, 0, 0, 0, 1]),
+                        }),
+                        parallel: true,
+                        body: Box::new(Node::Let {
+                            dim: 1,
+                            row: row([0, 0, 1, 0, 0]),
+                            body: Box::new(Node::Stmt {
+                                stmt: 1,
+                                iters: vec![row([0, 1, 0, 0, 0]), row([0, 0, 1, 0, -1])],
+                            }),
+                        }),
+                    },
+                ])),
+            },
+        }
+    }
+
+    #[test]
+    fn interpreter_runs_instances_in_order() {
+        let mut seen = Vec::new();
+        interpret(&tree(), &[3], 2, 100, &mut |s, it| {
+            seen.push((s, it.to_vec()))
+        })
+        .unwrap();
+        // t0 = 3: S1 at t1 = 4, 7; t0 = 4: S0, S1 at 4, 7; t0 = 5: S1 at 7.
+        let want = vec![
+            (1, vec![3, 3]),
+            (1, vec![3, 6]),
+            (0, vec![4]),
+            (1, vec![4, 3]),
+            (1, vec![4, 6]),
+            (1, vec![5, 6]),
+        ];
+        assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn interpreter_stops_at_the_limit() {
+        assert!(interpret(&tree(), &[3], 2, 5, &mut |_, _| {}).is_err());
+    }
+
+    #[test]
+    fn tree_prints_as_text() {
+        let want = "d0 = floor((t0) / 2)\n\
+                    for t0 = max(p0) to min(5)\n  \
+                    if t0-2*d0 == 0\n    \
+                    S0(t0)\n  \
+                    parfor t1 = max(t0) to min(7) step 3 at 1\n    \
+                    let t1 = t1\n      \
+                    S1(t0, t1-1)\n";
+        assert_eq!(tree().to_text(1, 2), want);
+    }
+}
