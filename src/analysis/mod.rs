@@ -7,3 +7,4 @@
 //! answer the checker shares.
 
 pub mod carried;
+pub mod lanes;

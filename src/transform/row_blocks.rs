@@ -22,7 +22,7 @@ use super::analysis::{
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::balanced_tile;
 
-use crate::codegen::emit::lane_wise;
+use crate::analysis::lanes::{lane_wise, MAX_LANE_VECTORS};
 use crate::scop::model::AccessKind;
 
 /// The row-blocks stage, after the register tiles and the gather stage,
@@ -215,7 +215,7 @@ fn solve_rows(cx: &Cx, band: &Band, members: &[usize]) -> bool {
 /// faster with 16). Only as many copies as [`super::MAX_JAM_COPIES`]
 /// allows, and tiles of whole blocks.
 fn row_factor(bp: &BandPlan, fitting: &[&Vec<usize>], streams: &[&Vec<usize>], lanes: i64) -> i64 {
-    let wide = lanes * crate::codegen::emit::MAX_LANE_VECTORS;
+    let wide = lanes * MAX_LANE_VECTORS;
     let single = !fitting.is_empty() && fitting.iter().chain(streams).all(|m| m.len() == 1);
     let whole = fitting
         .iter()

@@ -21,6 +21,7 @@ use super::{subst_row, Bound, Cond, Div, Node, Row, Stride, Tree};
 use crate::ffi::build::{self, AttrHandle, Builder, Point};
 use crate::ffi::ir::{Op, Val};
 use crate::ffi::shim;
+use crate::scop::body::{cloned_with_statements, in_scop, is_nest, touches_memory};
 use crate::scop::model::{Access, Scop};
 
 mod copy_back;
@@ -30,7 +31,6 @@ mod hoist;
 mod lanes;
 
 pub use hoist::PackFill;
-pub(crate) use lanes::{lane_wise, MAX_LANE_VECTORS};
 mod scalar_replace;
 
 use copy_back::{copy_back, expanded_map};
@@ -39,17 +39,6 @@ use scalar_replace::Carry;
 
 /// Why the SCoP cannot be rewritten here.
 pub type EmitError = String;
-
-fn is_nest(op: Op) -> bool {
-    matches!(
-        op.name().as_str(),
-        "affine.for" | "affine.parallel" | "affine.if"
-    )
-}
-
-fn in_scop(scop: &Scop, op: Op) -> bool {
-    scop.ops.iter().any(|&r| op.is_within(r))
-}
 
 /// The parameters that bounds, guards or iterators of `tree` use, directly
 /// or through the divisions they use (the symbols of the new affine maps;
@@ -1323,42 +1312,6 @@ fn subscript_rows(a: &Access, its: &[Row], np: usize, plain: usize, w: usize) ->
     Some(index)
 }
 
-/// True when `op` lies inside one of the SCoP's loop nests (not at its top level).
-fn is_nested_in_loop(scop: &Scop, op: Op) -> bool {
-    scop.ops
-        .iter()
-        .any(|&r| is_nest(r) && op.key() != r.key() && op.is_within(r))
-}
-
-/// True when `op`, one of the SCoP's top-level operations between its
-/// loop nests, reads or writes memory or uses a value computed from such an
-/// access: a store between two nests (a statement of its own), a load (the
-/// model reads it at each statement that uses its value) and the arithmetic
-/// on what it loaded. Such operations belong to statements and run where
-/// the schedule puts them; the other top-level operations (constants, index
-/// arithmetic, arithmetic on values defined before the SCoP) are the same
-/// wherever they run and move in front of the new code.
-fn touches_memory(scop: &Scop, op: Op) -> bool {
-    let mut stack = vec![op];
-    let mut seen = std::collections::HashSet::new();
-    while let Some(o) = stack.pop() {
-        if !seen.insert(o.key()) {
-            continue;
-        }
-        if !shim::is_memory_effect_free(o) {
-            return true;
-        }
-        for v in o.operands() {
-            if let Some(def) = v.defining_op() {
-                if in_scop(scop, def) && !is_nest(def) && !is_nested_in_loop(scop, def) {
-                    stack.push(def);
-                }
-            }
-        }
-    }
-    false
-}
-
 /// The SCoP's operations that [`emit`] erases (its loop nests and the
 /// top-level operations the statements clone), in order; the others (its
 /// top-level operations that do not touch memory) it moves in front of the
@@ -1369,13 +1322,6 @@ pub fn replaced_ops(scop: &Scop) -> Vec<Op> {
         .copied()
         .filter(|&op| is_nest(op) || touches_memory(scop, op))
         .collect()
-}
-
-/// True when statement instances clone `op`: an operation of the SCoP
-/// inside its loop nests, or one between them that [`touches_memory`].
-/// The originals of all of them are erased with the old code.
-fn cloned_with_statements(scop: &Scop, op: Op) -> bool {
-    in_scop(scop, op) && !is_nest(op) && (is_nested_in_loop(scop, op) || touches_memory(scop, op))
 }
 
 /// The statements of `node`'s instances, `None` when a loop is among its
