@@ -48,6 +48,7 @@ pub mod emit;
 mod minima;
 pub mod mutate;
 pub mod scatter;
+pub mod tree;
 
 use thiserror::Error;
 

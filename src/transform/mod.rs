@@ -58,7 +58,6 @@ mod inner_distribute;
 mod interleave;
 mod parallel;
 mod point_order;
-pub mod promote;
 mod register_tile;
 mod row_blocks;
 mod sink_point;

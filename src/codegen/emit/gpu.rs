@@ -34,13 +34,13 @@
 //!   new code) and the kernels use them in place.
 
 use super::{EmitError, Emitter};
+use crate::codegen::tree::promote::{statements_under, Promotion};
 use crate::codegen::{Bound, Cond, Node, Row};
 use crate::ffi::build::{self, Builder, Point};
 use crate::ffi::ir::{Block, Op, Val};
 use crate::scop::model::Scop;
 use crate::scop::privatize::memref_shape;
 use crate::transform::gpu::{self, GpuRole};
-use crate::transform::promote::{statements_under, Promotion};
 
 /// Most threads of a block the emitter maps (the CUDA limit).
 const MAX_THREADS: i64 = 1024;

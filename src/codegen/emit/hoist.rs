@@ -382,7 +382,7 @@ impl Emitter<'_> {
     fn written_in(&self, node: &Node) -> Vec<usize> {
         use crate::scop::model::AccessKind;
         let scop = self.scop;
-        crate::transform::promote::statements_under(node)
+        crate::codegen::tree::promote::statements_under(node)
             .iter()
             .flat_map(|&t| &scop.statements[t].accesses)
             .filter(|a| a.kind == AccessKind::Write)
@@ -448,9 +448,7 @@ impl Emitter<'_> {
                         if st.iv_values.iter().any(|iv| iv.key() == v.key())
                             || v.owner_block()
                                 .and_then(|b| b.parent_op())
-                                .is_some_and(|p| {
-                                    in_scop(scop, p) || scop.ops.iter().any(|r| p.is_within(*r))
-                                })
+                                .is_some_and(|p| in_scop(scop, p))
                         {
                             ok = false;
                         }

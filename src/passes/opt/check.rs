@@ -9,7 +9,7 @@ use crate::sched::{describe_sample, verify, verify_parallel, ScheduleError};
 use crate::math::{BasicRel, MathError};
 use crate::scop::form::Form;
 use crate::scop::model::{AccessKind, Scop, StmtId};
-use crate::transform::promote::Promotion;
+use crate::codegen::tree::promote::Promotion;
 use crate::transform::Plan;
 
 /// Why the checker turned a plan down.

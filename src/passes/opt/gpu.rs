@@ -9,7 +9,7 @@ use crate::scop::model::Scop;
 use crate::scop::privatize;
 use crate::target::gpu::GpuTarget;
 use crate::transform::gpu::{original_schedule, plan as gpu_plan, GpuPlan, GpuRole, Shape};
-use crate::transform::promote::{self, Found};
+use crate::codegen::tree::promote::{self, Found};
 
 use super::plan::Planned;
 

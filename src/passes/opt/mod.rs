@@ -276,7 +276,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
 #[derive(Clone, Copy)]
 struct GpuSide<'a> {
     roles: &'a [GpuRole],
-    shared: &'a crate::transform::promote::Found,
+    shared: &'a crate::codegen::tree::promote::Found,
     /// Bytes of shared memory a launch may use.
     shared_limit: i64,
 }

@@ -23,8 +23,6 @@
 //! GPU's shared memory per block, in order; the others are left in global
 //! memory (a remark says which and why).
 
-use super::gpu::GpuRole;
-use super::Plan;
 use crate::codegen::{Node, Tree};
 use crate::math::fm::project_rational;
 use crate::math::matrix::rank;
@@ -33,6 +31,8 @@ use crate::scop::form::Form;
 use crate::scop::model::{piece_rows, AccessKind, ArrayId, Scop};
 use crate::scop::privatize::memref_shape;
 use crate::target::gpu::GpuTarget;
+use crate::transform::gpu::GpuRole;
+use crate::transform::Plan;
 
 /// An array box in shared memory, copied at each step of the cooperative
 /// loop for the statements `stmts`.
