@@ -26,7 +26,7 @@ const MLIR_PLUGIN_API_VERSION: u32 = 1;
 
 extern "C" fn register() {
     crate::install_panic_hook();
-    crate::ffi::shim::register_passes();
+    crate::passes::register();
 }
 
 /// Called by `mlir-opt --load-pass-plugin` to find the passes.

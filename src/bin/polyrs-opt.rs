@@ -13,7 +13,7 @@ fn main() {
         eprintln!("{message}");
         std::process::exit(1);
     }
-    std::process::exit(polyrs::ffi::shim::opt_main(&args));
+    std::process::exit(polyrs::passes::opt_main(&args));
 }
 
 #[cfg(unix)]

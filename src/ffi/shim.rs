@@ -1,16 +1,75 @@
 //! Bindings to `cpp/shim.cpp`: pass registration with options, diagnostics
 //! with notes, the side-effect query, and the mlir-opt main loop.
 //!
-//! The pass descriptors handed to C++ are built once from
-//! [`crate::passes::PASSES`] and live for the rest of the process (MLIR's pass
-//! registry keeps pointers into them).
+//! The pass descriptors handed to C++ are built once from the [`Hooks`] the
+//! registry gives (`crate::passes` builds them from its table; this module
+//! imports nothing above it) and live for the rest of the process (MLIR's
+//! pass registry keeps pointers into them).
 
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::sync::OnceLock;
 
 use mlir_sys::{MlirLocation, MlirOperation};
 
-use crate::passes::{OptionKind, PassDef};
+use crate::ffi::ir::Op;
+
+/// The type of a pass option, as declared in Passes.td.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionKind {
+    /// `bool`.
+    Bool,
+    /// A signed integer.
+    Int,
+    /// An unsigned integer.
+    UInt,
+    /// `std::string`.
+    String,
+    /// `ListOption<int64_t>`.
+    IntList,
+}
+
+/// One option of a pass.
+#[derive(Debug)]
+pub struct OptionDef {
+    /// The option name on the command line (`tile-sizes`).
+    pub argument: &'static str,
+    /// The value type.
+    pub kind: OptionKind,
+    /// The default value as text ("" when there is none).
+    pub default: &'static str,
+    /// The help text, with the default appended.
+    pub help: &'static str,
+}
+
+/// A pass as the shim registers it.
+#[derive(Debug)]
+pub struct PassInfo {
+    /// The pass argument (`poly-detect-scops`).
+    pub argument: &'static str,
+    /// The TableGen def name (`DetectScops`).
+    pub name: &'static str,
+    /// One-line summary.
+    pub summary: &'static str,
+    /// The anchor operation name; "" for any operation.
+    pub op_name: &'static str,
+    /// The options.
+    pub options: &'static [OptionDef],
+}
+
+/// The passes to register and the entry points C++ calls back into: run
+/// pass `k` on an operation with its options' text (false: the pass
+/// failed), and check an options' text (`Err`: the message).
+pub struct Hooks {
+    /// The passes, in the order the callbacks' indices refer to.
+    pub passes: Vec<PassInfo>,
+    /// Runs pass `k`.
+    pub run: fn(usize, Op, &str) -> bool,
+    /// Checks the options of pass `k`.
+    pub validate: fn(usize, &str) -> Result<(), String>,
+}
+
+/// The hooks, given once, by the first registration.
+static HOOKS: OnceLock<Hooks> = OnceLock::new();
 
 /// One pass option as C++ sees it (`PolyrsPassOption`).
 #[repr(C)]
@@ -89,12 +148,15 @@ fn cstring(s: &str) -> CString {
     CString::new(s.replace('\0', " ")).unwrap_or_default()
 }
 
-fn descriptors() -> &'static Descriptors {
+/// The descriptors, built on first use from the hooks (given by `hooks`
+/// unless an earlier registration gave them).
+fn descriptors(hooks: impl FnOnce() -> Hooks) -> &'static Descriptors {
     static DESCRIPTORS: OnceLock<Descriptors> = OnceLock::new();
-    DESCRIPTORS.get_or_init(|| build_descriptors(crate::passes::PASSES))
+    let h = HOOKS.get_or_init(hooks);
+    DESCRIPTORS.get_or_init(|| build_descriptors(&h.passes))
 }
 
-fn build_descriptors(defs: &[PassDef]) -> Descriptors {
+fn build_descriptors(defs: &[PassInfo]) -> Descriptors {
     let mut strings = Vec::new();
     let mut keep = |s: &str| {
         let c = cstring(s);
@@ -151,7 +213,10 @@ extern "C" fn run_callback(index: usize, op: MlirOperation, options: *const c_ch
     let text = unsafe { CStr::from_ptr(options) }
         .to_string_lossy()
         .into_owned();
-    crate::passes::run_pass(index, crate::ffi::ir::Op::from_raw(op), &text)
+    match HOOKS.get() {
+        Some(h) => (h.run)(index, Op::from_raw(op), &text),
+        None => false,
+    }
 }
 
 extern "C" fn validate_callback(index: usize, options: *const c_char) -> *const c_char {
@@ -162,7 +227,11 @@ extern "C" fn validate_callback(index: usize, options: *const c_char) -> *const 
     let text = unsafe { CStr::from_ptr(options) }
         .to_string_lossy()
         .into_owned();
-    match crate::passes::validate_options(index, &text) {
+    let checked = match HOOKS.get() {
+        Some(h) => (h.validate)(index, &text),
+        None => Err("polyrs: no passes registered".to_string()),
+    };
+    match checked {
         Ok(()) => std::ptr::null(),
         Err(message) => LAST_ERROR.with(|slot| {
             *slot.borrow_mut() = cstring(&message);
@@ -171,9 +240,9 @@ extern "C" fn validate_callback(index: usize, options: *const c_char) -> *const 
     }
 }
 
-/// Registers every polyrs pass with MLIR's global pass registry.
-pub fn register_passes() {
-    let d = descriptors();
+/// Registers the passes of `hooks` with MLIR's global pass registry.
+pub fn register_passes(hooks: impl FnOnce() -> Hooks) {
+    let d = descriptors(hooks);
     // SAFETY: the descriptors live for the rest of the process.
     unsafe { polyrsRegisterPasses(d.passes.as_ptr(), d.passes.len(), callbacks()) }
 }
@@ -323,20 +392,13 @@ pub fn instrument_calls(
     }
 }
 
-/// Registers the polyrs passes once per process (for tools that build their
-/// own pass managers; `opt_main` registers them itself).
-pub fn register_passes_once() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(register_passes);
-}
-
 /// Runs MLIR's `MlirOptMain` with all upstream dialects and passes and the
-/// polyrs passes registered; returns the process exit code.
-pub fn opt_main(args: &[String]) -> i32 {
+/// passes of `hooks` registered; returns the process exit code.
+pub fn opt_main(args: &[String], hooks: impl FnOnce() -> Hooks) -> i32 {
     let owned: Vec<CString> = args.iter().map(|a| cstring(a)).collect();
     let mut argv: Vec<*mut c_char> = owned.iter().map(|a| a.as_ptr() as *mut c_char).collect();
     argv.push(std::ptr::null_mut());
-    let d = descriptors();
+    let d = descriptors(hooks);
     // SAFETY: argv is a NULL-terminated array of NUL-terminated strings that
     // outlive the call; LLVM's command line parser does not write through it.
     unsafe {

@@ -280,7 +280,7 @@ impl Compiler {
         context.load_all_available_dialects();
         register_all_passes();
         register_all_llvm_translations(&context);
-        crate::ffi::shim::register_passes_once();
+        crate::passes::register_once();
         context.attach_diagnostic_handler(|d| {
             print_diagnostic(&d);
             true

@@ -15,35 +15,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use thiserror::Error;
 
 use crate::ffi::ir::Op;
-use crate::ffi::shim::{emit, Severity};
+use crate::ffi::shim::{emit, Hooks, PassInfo, Severity};
 
-/// The type of a pass option, as declared in Passes.td.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OptionKind {
-    /// `bool`.
-    Bool,
-    /// A signed integer.
-    Int,
-    /// An unsigned integer.
-    UInt,
-    /// `std::string`.
-    String,
-    /// `ListOption<int64_t>`.
-    IntList,
-}
-
-/// One option of a pass.
-#[derive(Debug)]
-pub struct OptionDef {
-    /// The option name on the command line (`tile-sizes`).
-    pub argument: &'static str,
-    /// The value type.
-    pub kind: OptionKind,
-    /// The default value as text ("" when there is none).
-    pub default: &'static str,
-    /// The help text, with the default appended.
-    pub help: &'static str,
-}
+pub use crate::ffi::shim::{OptionDef, OptionKind};
 
 /// A runner: parses the option text and runs the pass on one anchor op.
 pub type RunFn = fn(Op, &str) -> Result<(), PassError>;
@@ -65,6 +39,43 @@ pub struct PassDef {
     pub options: &'static [OptionDef],
     /// The runner.
     pub run: RunFn,
+}
+
+/// What the shim registers: every pass's name, summary, anchor and
+/// options, and the entry points C++ calls back (run, validate options).
+fn hooks() -> Hooks {
+    Hooks {
+        passes: PASSES
+            .iter()
+            .map(|d| PassInfo {
+                argument: d.argument,
+                name: d.name,
+                summary: d.summary,
+                op_name: d.op_name,
+                options: d.options,
+            })
+            .collect(),
+        run: run_pass,
+        validate: validate_options,
+    }
+}
+
+/// Registers every polyrs pass with MLIR's global pass registry.
+pub fn register() {
+    crate::ffi::shim::register_passes(hooks);
+}
+
+/// Registers the polyrs passes once per process (for tools that build their
+/// own pass managers; [`opt_main`] registers them itself).
+pub fn register_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(register);
+}
+
+/// Runs MLIR's `MlirOptMain` with all upstream dialects and passes and the
+/// polyrs passes registered; returns the process exit code.
+pub fn opt_main(args: &[String]) -> i32 {
+    crate::ffi::shim::opt_main(args, hooks)
 }
 
 /// Time each analysis pass (`poly-print-deps`, `poly-print-schedule`,
