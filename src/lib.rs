@@ -36,8 +36,11 @@
 //! * [`math`] — the exact integer/rational core: sets, maps, simplex, the
 //!   lexicographic ILP solver of the scheduler, projection, isl text form.
 //! * [`passes`] — the generated registry and one file per pass.
-//! * [`scop`] — static control parts: detection and the polyhedral model,
-//!   and its rewrites (embedding, privatization, index-set splitting).
+//! * [`scop`] — static control parts: detection and the polyhedral model
+//!   (with which operations form the statements' bodies, and the arrays
+//!   expanded by loops).
+//! * [`rewrite`] — rewrites of the model that the dependences and
+//!   schedules justify: embedding, privatization, index-set splitting.
 //! * [`sched`] — schedules, the Pluto-style scheduler, retiming for fusion,
 //!   and the independent legality checker (dependences and parallel loops).
 //! * [`target`] — what the plan may know about the machine (CPU and GPU
@@ -60,6 +63,7 @@ pub mod lower;
 pub mod math;
 pub mod passes;
 pub mod plugin;
+pub mod rewrite;
 pub mod sched;
 pub mod scop;
 pub mod target;

@@ -72,7 +72,7 @@
 //! hyperplane is searched for the distributed groups, whose dependences
 //! between each other no longer count. isl's scheduler does the same
 //! (`schedule_outer_coincidence`). Floyd-Warshall split at `i = k`
-//! ([`crate::scop::split`]): one hyperplane `i` fits all three pieces but
+//! ([`crate::rewrite::split`]): one hyperplane `i` fits all three pieces but
 //! carries row `k`'s dependences from the rows before it (which read its old
 //! value) and to the rows after it (which read its new one); cut apart, the
 //! rows of each piece are independent.
@@ -136,7 +136,7 @@ pub struct Options {
     /// not coincident and the unsatisfied dependences form several strongly
     /// connected components, cut between them instead (see
     /// [`schedule`]). Off by default; `poly-opt` turns it on for the
-    /// pieces of a split statement ([`crate::scop::split`]).
+    /// pieces of a split statement ([`crate::rewrite::split`]).
     pub coincidence_cut: bool,
 }
 

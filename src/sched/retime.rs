@@ -5,7 +5,7 @@
 //! loops as the other's step `k + 1`.
 //!
 //! Gram-Schmidt's two column updates at step `k` (after embedding,
-//! `scop::embed`), in the band `(k, j)` and then each in a loop over the
+//! `rewrite::embed`), in the band `(k, j)` and then each in a loop over the
 //! rows `i`:
 //!
 //! ```text
@@ -26,7 +26,7 @@
 //! A dependence from the retimed statement to one that runs before the
 //! slot at the next step (the next step's norm reads column `k + 1`) makes
 //! it illegal: the caller first splits those instances off
-//! ([`crate::scop::split::next_step_sources`]).
+//! ([`crate::rewrite::split::next_step_sources`]).
 //!
 //! The result keeps every band dimension's rows (one shifted by a
 //! constant), so a band stays a band; coincidence flags from the band on

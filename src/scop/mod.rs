@@ -1,12 +1,11 @@
 //! Static control parts: detection ([`detect`]), affine forms ([`form`]) and
 //! the polyhedral model — domains, accesses, original schedule ([`model`]),
-//! which operations form the statements' bodies ([`body`]), and its rewrites: embedding ([`embed`]), privatization ([`privatize`]) and
-//! index-set splitting ([`split`]).
+//! which operations form the statements' bodies ([`body`]) and the arrays
+//! expanded by loops ([`expansion`]). The rewrites of the model that need
+//! dependences are in `crate::rewrite`.
 
 pub mod body;
 pub mod detect;
-pub mod embed;
+pub mod expansion;
 pub mod form;
 pub mod model;
-pub mod privatize;
-pub mod split;

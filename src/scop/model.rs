@@ -159,8 +159,8 @@ pub struct Scop {
     /// operations between them), in block order.
     pub ops: Vec<Op>,
     /// Arrays expanded per iteration of their enclosing loops (empty for
-    /// the model of the input; see [`super::privatize`]).
-    pub expansions: Vec<super::privatize::Expansion>,
+    /// the model of the input; see [`super::expansion`]).
+    pub expansions: Vec<super::expansion::Expansion>,
 }
 
 /// Most loops around a statement (polyhedra of twice as many dimensions

@@ -217,7 +217,7 @@ pub(super) fn access_deltas(
 /// statements of `deps`, at least one of them is carried by `i_m`'s loop,
 /// and each one carried there has its source or its sink at one iteration
 /// of that loop per iteration of the loops around it
-/// ([`crate::scop::split::endpoint_fixed`]): values broadcast along the
+/// ([`crate::rewrite::split::endpoint_fixed`]): values broadcast along the
 /// loop rather than a recurrence from one iteration to the next. False
 /// when that cannot be told (a skewed hyperplane, say).
 pub(super) fn broadcast_only(
@@ -249,7 +249,7 @@ pub(super) fn broadcast_only(
             continue;
         }
         carried += 1;
-        if !crate::scop::split::endpoint_fixed(scop, d, a).unwrap_or(false) {
+        if !crate::rewrite::split::endpoint_fixed(scop, d, a).unwrap_or(false) {
             return false;
         }
     }

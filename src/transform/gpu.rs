@@ -578,7 +578,7 @@ pub struct Copies {
 /// (`written_everywhere`); a limit of the math core counts as "may".
 ///
 /// A privatized temporary's expanded accesses (the arrays that
-/// [`crate::scop::privatize::expand`] appends: `is_expanded`) go to
+/// [`crate::scop::expansion::expand`] appends: `is_expanded`) go to
 /// their own device buffer and read no value from before the SCoP; the
 /// last iteration's slice of the expansion that writes the array last
 /// goes back into its device buffer, and it covers every cell (a
@@ -590,7 +590,7 @@ pub fn copies(scop: &Scop, root: usize, ty: &str) -> Copies {
                 .iter()
                 .enumerate()
                 .filter(move |(_, a)| {
-                    !crate::scop::privatize::is_expanded(scop, a.array)
+                    !crate::scop::expansion::is_expanded(scop, a.array)
                         && scop.arrays[a.array.0].root().key() == root
                 })
                 .map(move |(k, a)| (s, k, a.kind))
@@ -621,7 +621,7 @@ pub fn copies(scop: &Scop, root: usize, ty: &str) -> Copies {
 /// value of the parameters; `Ok(false)` when they do not or the shape is
 /// dynamic; errors of the math core mean "not shown".
 fn written_everywhere(scop: &Scop, writes: &[(usize, usize)], ty: &str) -> Result<bool, MathError> {
-    let Some((shape, _)) = crate::scop::privatize::static_shape(ty) else {
+    let Some((shape, _)) = crate::scop::expansion::static_shape(ty) else {
         return Ok(false);
     };
     let mut pieces = Vec::new();

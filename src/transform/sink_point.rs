@@ -5,7 +5,7 @@
 //! unrolled inside it.
 //!
 //! A band tiled around statements that have loops of their own after a
-//! scalar dimension (embedded Gram-Schmidt, `scop::embed`: the band
+//! scalar dimension (embedded Gram-Schmidt, `rewrite::embed`: the band
 //! `(k, j)`, then `R[k][j] += Q[i][k] * A[i][j]` and
 //! `A[i][j] -= Q[i][k] * R[k][j]` each in a loop over `i`) runs those
 //! loops innermost, down the columns of `A`. With the band's last point
@@ -127,7 +127,7 @@ pub(super) fn run(cx: &Cx, plan: &mut Plan) {
             return;
         }
         // No access moves along `p` (a statement embedded at one point of
-        // it, `scop::embed`): the move does not change its accesses' order.
+        // it, `rewrite::embed`): the move does not change its accesses' order.
         let uses = |it: usize| {
             cx.scop.statements[s]
                 .accesses

@@ -1,5 +1,5 @@
 //! Privatization's copy-back: an array expanded along leading iterators
-//! (a temporary given a cell per iteration, see [`crate::scop::privatize`])
+//! (a temporary given a cell per iteration, see [`crate::rewrite::privatize`])
 //! is copied back from its last iteration's slice after the SCoP, and its
 //! accesses' maps are rewritten for the expanded buffer.
 
@@ -10,7 +10,7 @@ use crate::ffi::ir::{Op, Val};
 /// Emits `X[e] = X'[last - lb][e]` for every cell `e` of `X`, before `at`.
 pub(super) fn copy_back(
     b: &Builder,
-    x: &crate::scop::privatize::Expansion,
+    x: &crate::scop::expansion::Expansion,
     last: &[i64],
     buf: Val,
     array: Val,

@@ -38,8 +38,8 @@ use crate::codegen::tree::promote::{statements_under, Promotion};
 use crate::codegen::{Bound, Cond, Node, Row};
 use crate::ffi::build::{self, Builder, Point};
 use crate::ffi::ir::{Block, Op, Val};
+use crate::scop::expansion::memref_shape;
 use crate::scop::model::Scop;
-use crate::scop::privatize::memref_shape;
 use crate::transform::gpu::{self, GpuRole};
 
 /// Most threads of a block the emitter maps (the CUDA limit).
@@ -580,7 +580,7 @@ impl Emitter<'_> {
     /// device buffer then goes back to the host with the others.
     pub(super) fn device_copy_back(
         &mut self,
-        x: &crate::scop::privatize::Expansion,
+        x: &crate::scop::expansion::Expansion,
         last: &[i64],
         buf: Val,
         array: Val,

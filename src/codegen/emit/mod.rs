@@ -1154,7 +1154,7 @@ impl Emitter<'_> {
         };
         self.b.set_loc_of(st.op);
         let mut map: HashMap<usize, Val> = HashMap::new();
-        // Iterators past the input's loops (embedded: `scop::embed`) have
+        // Iterators past the input's loops (embedded: `rewrite::embed`) have
         // no induction variable, and no operation uses them.
         for (row, iv) in iters.iter().zip(&st.iv_values) {
             let v = self.apply(row, at, created)?;

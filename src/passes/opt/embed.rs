@@ -1,5 +1,5 @@
 //! The embed stage: statements with loops of their own beside a sibling
-//! loop get that loop's dimension ([`crate::scop::embed`]), and the
+//! loop get that loop's dimension ([`crate::rewrite::embed`]), and the
 //! embedded SCoP replaces the original when its schedule's outermost band
 //! grows to take the sibling loop and its plan tiles that band, keeping
 //! parallel loops where the original plan had them. Inside that band, a
@@ -8,7 +8,7 @@
 //! it ([`crate::sched::retime`]; Gram-Schmidt's update of the columns with
 //! the next step's sums over them: one sweep of the rows per step instead
 //! of two), its instances that the next step's other statements read first
-//! split off ([`crate::scop::split::next_step_sources`]), when the
+//! split off ([`crate::rewrite::split::next_step_sources`]), when the
 //! relational analysis finds the result legal.
 
 use crate::analysis::carried::reverses;
@@ -16,7 +16,7 @@ use crate::deps::{compute, DepKind, DepOptions, Dependence};
 use crate::sched::pluto::{schedule, DimKind, PlutoSchedule};
 use crate::sched::retime::retime;
 use crate::scop::model::Scop;
-use crate::scop::{embed, split};
+use crate::rewrite::{embed, split};
 use crate::transform::Tiling;
 
 use super::plan::{has_parallel, plan_with, Planned};

@@ -6,7 +6,7 @@ use crate::deps::{compute, DepOptions, Dependence};
 use crate::sched::pluto::{schedule, Options as SchedOptions, PlutoSchedule};
 use crate::analysis::carried::carries;
 use crate::scop::model::Scop;
-use crate::scop::privatize;
+use crate::rewrite::privatize;
 use crate::target::gpu::GpuTarget;
 use crate::transform::gpu::{original_schedule, plan as gpu_plan, GpuPlan, GpuRole, Shape};
 use crate::codegen::tree::promote::{self, Found};
@@ -133,7 +133,7 @@ pub(super) struct Mapped {
 }
 
 /// The SCoP with its small temporaries expanded per iteration
-/// ([`crate::scop::privatize`], as the CPU's privatize stage does), its
+/// ([`crate::rewrite::privatize`], as the CPU's privatize stage does), its
 /// dependences and its GPU plan (symm's `temp2`, deriche's `ym1`,
 /// doitgen's `sum`, ...); the caller decides whether it beats the
 /// original's.
@@ -147,7 +147,7 @@ pub(super) fn privatized(
     if exps.is_empty() {
         return None;
     }
-    let escop = privatize::expand(scop, &exps).ok()?;
+    let escop = crate::scop::expansion::expand(scop, &exps).ok()?;
     let edeps = compute(&escop, DepOptions::default()).ok()?;
     let esched = schedule(&escop, &edeps, sched_options);
     let sched = esched.as_ref().map_err(|e| e.to_string());

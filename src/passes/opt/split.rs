@@ -1,11 +1,11 @@
-//! The split stage: index-set splitting ([`crate::scop::split`]) for a
+//! The split stage: index-set splitting ([`crate::rewrite::split`]) for a
 //! plan whose band runs as a wavefront restarted inside sequential loops;
 //! the split SCoP replaces the original when its plan has parallel loops.
 
 use crate::deps::{compute, DepOptions, Dependence};
 use crate::sched::pluto::{DimKind, Options as SchedOptions, PlutoSchedule};
 use crate::scop::model::Scop;
-use crate::scop::split;
+use crate::rewrite::split;
 
 use super::plan::{plan_scop, PlanSet, Planned};
 use super::{Candidate, Cx, OptOptions};
@@ -65,7 +65,7 @@ fn sequential_band_inside_loops(sched: &PlutoSchedule) -> Option<usize> {
 /// Most splits tried per SCoP (each is a scheduling and planning run).
 const MAX_SPLITS_TRIED: usize = 4;
 
-/// Index-set splitting ([`crate::scop::split`]) for a plan whose band at
+/// Index-set splitting ([`crate::rewrite::split`]) for a plan whose band at
 /// schedule dimension `outer` runs as a wavefront inside the sequential
 /// loops before it: the candidates from the dependences those loops leave
 /// unordered are tried in turn, each scheduled with distribution for

@@ -46,8 +46,8 @@
 use crate::deps::Dependence;
 use crate::math::MathError;
 
-use super::form::Form;
-use super::model::{Scop, Statement, StmtId};
+use crate::scop::form::Form;
+use crate::scop::model::{Scop, Statement, StmtId};
 
 /// A split of one statement at `form = 0`.
 #[derive(Debug, Clone, PartialEq, Eq)]

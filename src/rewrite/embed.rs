@@ -58,8 +58,8 @@
 use crate::deps::shared_iters;
 use crate::math::MathError;
 
-use super::form::Form;
-use super::model::{Scop, StmtId};
+use crate::scop::form::Form;
+use crate::scop::model::{Scop, StmtId};
 
 /// The embedding of one statement.
 #[derive(Debug, Clone, PartialEq, Eq)]
