@@ -77,6 +77,34 @@ pub struct Cond {
     pub eq: bool,
 }
 
+/// How a loop runs: the decision recorded in the tree, for the printer to
+/// print (more roles come as the decisions the emitter still makes move
+/// into stages on the tree: issue 68).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopRole {
+    /// Its iterations run in order.
+    Serial,
+    /// Its iterations are independent and run in parallel
+    /// (`affine.parallel`).
+    Parallel,
+}
+
+impl LoopRole {
+    /// [`LoopRole::Parallel`] when `parallel`, else [`LoopRole::Serial`].
+    pub fn parallel_if(parallel: bool) -> LoopRole {
+        if parallel {
+            LoopRole::Parallel
+        } else {
+            LoopRole::Serial
+        }
+    }
+
+    /// True for [`LoopRole::Parallel`].
+    pub fn is_parallel(self) -> bool {
+        self == LoopRole::Parallel
+    }
+}
+
 /// The generated loop tree.
 #[derive(Debug, Clone)]
 pub enum Node {
@@ -92,8 +120,8 @@ pub enum Node {
         upper: Vec<Bound>,
         /// Only the values of one residue class run (a step).
         stride: Option<Stride>,
-        /// Iterations are independent.
-        parallel: bool,
+        /// How it runs.
+        role: LoopRole,
         /// The body.
         body: Box<Node>,
     },
@@ -187,9 +215,9 @@ impl Node {
                 .iter()
                 .map(Node::counts)
                 .fold((0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2)),
-            Node::Loop { parallel, body, .. } => {
+            Node::Loop { role, body, .. } => {
                 let (l, p, i) = body.counts();
-                (l + 1, p + usize::from(*parallel), i)
+                (l + 1, p + usize::from(role.is_parallel()), i)
             }
             Node::If { body, .. } => {
                 let (l, p, i) = body.counts();
@@ -385,7 +413,7 @@ impl Tree {
                     lower,
                     upper,
                     stride,
-                    parallel,
+                    role,
                     body,
                 } => {
                     let lo: Vec<String> = lower.iter().map(|b| bound(b, np, n)).collect();
@@ -396,7 +424,7 @@ impl Tree {
                         .unwrap_or_default();
                     out.push_str(&format!(
                         "{pad}{} t{dim} = max({}) to min({}){st}\n",
-                        if *parallel { "parfor" } else { "for" },
+                        if role.is_parallel() { "parfor" } else { "for" },
                         lo.join(", "),
                         up.join(", ")
                     ));
@@ -441,7 +469,7 @@ impl Tree {
 
 #[cfg(test)]
 mod tests {
-    use super::{interpret, Bound, Cond, Div, Node, Stride, Tree};
+    use super::{interpret, Bound, Cond, Div, LoopRole, Node, Stride, Tree};
 
     /// Rows over `[p0 | t0 t1 | d0 | 1]`.
     fn tree() -> Tree {
@@ -464,7 +492,7 @@ mod tests {
                     div: 1,
                 }],
                 stride: None,
-                parallel: false,
+                role: LoopRole::Serial,
                 body: Box::new(Node::Seq(vec![
                     // if t0 - 2·d0 == 0 (t0 even): S0(t0)
                     Node::If {
@@ -492,7 +520,7 @@ mod tests {
                             step: 3,
                             offset: row([0, 0, 0, 0, 1]),
                         }),
-                        parallel: true,
+                        role: LoopRole::Parallel,
                         body: Box::new(Node::Let {
                             dim: 1,
                             row: row([0, 0, 1, 0, 0]),

@@ -59,7 +59,7 @@ use crate::math::simplex::lp_min;
 use crate::math::{MathError, Optimum};
 use crate::scop::model::{piece_rows, Scop};
 use crate::transform::Plan;
-pub use ast::{interpret, Bound, Cond, Div, Node, Row, Stride, Tree};
+pub use ast::{interpret, Bound, Cond, Div, LoopRole, Node, Row, Stride, Tree};
 
 /// Why no code was generated (the SCoP is then left unchanged).
 #[derive(Debug, Clone, Error)]
@@ -323,7 +323,7 @@ fn unroll(node: Node, plan: &Plan, np: usize, env: &mut Vec<(usize, Row)>) -> No
             lower,
             upper,
             stride,
-            parallel,
+            role,
             body,
         } => {
             let trip = match (&lower[..], &upper[..]) {
@@ -379,7 +379,7 @@ fn unroll(node: Node, plan: &Plan, np: usize, env: &mut Vec<(usize, Row)>) -> No
                                             lower: lower.clone(),
                                             upper: upper.clone(),
                                             stride: stride.clone(),
-                                            parallel,
+                                            role,
                                             body: Box::new(cells),
                                         }),
                                     })
@@ -392,7 +392,7 @@ fn unroll(node: Node, plan: &Plan, np: usize, env: &mut Vec<(usize, Row)>) -> No
                         lower,
                         upper,
                         stride,
-                        parallel,
+                        role,
                         body: Box::new(body),
                     }
                 }
@@ -1777,7 +1777,7 @@ impl Gen<'_> {
             lower: self.to_bounds(&lo, k, true),
             upper: self.to_bounds(&up, k, false),
             stride: stride.map(|(_, s)| s),
-            parallel,
+            role: LoopRole::parallel_if(parallel),
             body: Box::new(body),
         };
         Ok(wrap(node, guard))

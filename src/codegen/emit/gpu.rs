@@ -35,7 +35,7 @@
 
 use super::{EmitError, Emitter};
 use crate::codegen::tree::promote::{statements_under, Promotion};
-use crate::codegen::{Bound, Cond, Node, Row};
+use crate::codegen::{Bound, Cond, LoopRole, Node, Row};
 use crate::ffi::build::{self, Builder, Point};
 use crate::ffi::ir::{Block, Op, Val};
 use crate::scop::expansion::memref_shape;
@@ -860,7 +860,7 @@ impl Emitter<'_> {
             lower,
             upper,
             stride: None,
-            parallel: false,
+            role: LoopRole::Serial,
             body,
         } = node
         else {
@@ -1932,14 +1932,14 @@ fn rebuilt_around(n: &Node, is_block: &dyn Fn(usize) -> bool, child: &Node) -> O
             lower,
             upper,
             stride: None,
-            parallel,
+            role,
             body,
         } if is_block(*dim) => Some(Node::Loop {
             dim: *dim,
             lower: lower.clone(),
             upper: upper.clone(),
             stride: None,
-            parallel: *parallel,
+            role: *role,
             body: Box::new(rebuilt_around(body, is_block, child)?),
         }),
         Node::Let { dim, row, body } if is_block(*dim) => Some(Node::Let {

@@ -915,7 +915,7 @@ impl Emitter<'_> {
             dim,
             lower,
             upper,
-            parallel,
+            role,
             body,
             ..
         } = n
@@ -985,7 +985,16 @@ impl Emitter<'_> {
         }
         self.hoisted_loops += 1;
         self.hoist = Some(Hoist::new(plan, buffer, None));
-        let r = self.plain_loop(*dim, lower, upper, None, *parallel, body, inside, created);
+        let r = self.plain_loop(
+            *dim,
+            lower,
+            upper,
+            None,
+            role.is_parallel(),
+            body,
+            inside,
+            created,
+        );
         let h = self.hoist.take();
         r?;
         if h.is_some_and(|h| h.next != h.instances.len()) {

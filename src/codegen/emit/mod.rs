@@ -782,7 +782,7 @@ impl Emitter<'_> {
                 dim,
                 lower,
                 upper,
-                parallel,
+                role,
                 body,
             } => {
                 // A strided loop runs as it is (no carried cells: they
@@ -793,7 +793,7 @@ impl Emitter<'_> {
                     lower,
                     upper,
                     Some(stride),
-                    *parallel,
+                    role.is_parallel(),
                     body,
                     at,
                     created,
@@ -803,7 +803,7 @@ impl Emitter<'_> {
                 dim,
                 lower,
                 upper,
-                parallel,
+                role,
                 body,
                 ..
             } => {
@@ -820,8 +820,15 @@ impl Emitter<'_> {
                     }
                 }
                 if packing {
-                    let r =
-                        self.plain_or_sequential(*dim, lower, upper, *parallel, body, at, created);
+                    let r = self.plain_or_sequential(
+                        *dim,
+                        lower,
+                        upper,
+                        role.is_parallel(),
+                        body,
+                        at,
+                        created,
+                    );
                     self.pack = None;
                     return r;
                 }
@@ -844,7 +851,15 @@ impl Emitter<'_> {
                         p.start();
                     }
                 }
-                let r = self.plain_or_sequential(*dim, lower, upper, *parallel, body, at, created);
+                let r = self.plain_or_sequential(
+                    *dim,
+                    lower,
+                    upper,
+                    role.is_parallel(),
+                    body,
+                    at,
+                    created,
+                );
                 if reads_hoisted {
                     if let Some(h) = self.hoist.as_mut() {
                         h.set_active(false);

@@ -173,7 +173,7 @@ fn in_parallel_loop(tree: &Tree, n: usize) -> Vec<bool> {
     fn walk(node: &Node, inside: bool, out: &mut [bool]) {
         match node {
             Node::Seq(v) => v.iter().for_each(|c| walk(c, inside, out)),
-            Node::Loop { parallel, body, .. } => walk(body, inside || *parallel, out),
+            Node::Loop { role, body, .. } => walk(body, inside || role.is_parallel(), out),
             Node::If { body, .. } | Node::Let { body, .. } => walk(body, inside, out),
             Node::Stmt { stmt, .. } => {
                 if let Some(o) = out.get_mut(*stmt) {
