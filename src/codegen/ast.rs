@@ -22,6 +22,16 @@ pub struct Tree {
     pub root: Node,
     /// The divisions: column `np + n + j` of every row is `divs[j]`.
     pub divs: Vec<Div>,
+    /// The schedule dimensions (the `t` columns of the rows).
+    pub dims: usize,
+    /// Per statement, the tile size of its register tile's loop inside the
+    /// tile (0: none), the depth of the buffers of
+    /// [`HoistMark`]/[`PackMark`] (`codegen/tree/buffers.rs`).
+    pub register_sizes: Vec<i64>,
+    /// After printing, the cells that an innermost loop's body loads and
+    /// stores again and again are forwarded inside it
+    /// (`codegen/tree/carry.rs`; `emit/forward.rs`).
+    pub forward: bool,
 }
 
 impl Tree {
@@ -78,8 +88,7 @@ pub struct Cond {
 }
 
 /// How a loop runs: the decision recorded in the tree, for the printer to
-/// print (more roles come as the decisions the emitter still makes move
-/// into stages on the tree: issue 68).
+/// print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoopRole {
     /// Its iterations run in order.
@@ -87,6 +96,11 @@ pub enum LoopRole {
     /// Its iterations are independent and run in parallel
     /// (`affine.parallel`).
     Parallel,
+    /// An innermost loop whose iterations run in order, one at a time:
+    /// LLVM must not vectorize it (`llvm.loop_annotation`; its strided
+    /// accesses would be gathers and scatters across a recurrence:
+    /// `codegen/tree/scalar.rs`).
+    Scalar,
 }
 
 impl LoopRole {
@@ -103,6 +117,74 @@ impl LoopRole {
     pub fn is_parallel(self) -> bool {
         self == LoopRole::Parallel
     }
+}
+
+/// What the tree stages (`codegen/tree/`) decided for a loop beside its
+/// role: the printer reads these and decides nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoopMarks {
+    /// A sequential loop with no loop inside: it keeps the cells its
+    /// statements access at loop-invariant subscripts in registers
+    /// (`iter_args`) when that is exact (`codegen/tree/carry.rs`,
+    /// `emit/scalar_replace.rs`).
+    pub carry: bool,
+    /// A loop over blocks of a register tile's vector loop: the operands of
+    /// its inner loop that do not change from block to block are computed
+    /// once, before it (`codegen/tree/buffers.rs`, `emit/hoist.rs`).
+    pub hoist: Option<HoistMark>,
+    /// A loop over the blocks' rows of a register tile: the operands that
+    /// do not change from row to row are packed once, before it
+    /// (`codegen/tree/buffers.rs`, `emit/hoist.rs`).
+    pub pack: Option<PackMark>,
+    /// Its body is unrolled copies that may run in vector lanes
+    /// (`codegen/tree/lanes.rs`, `emit/lanes.rs`).
+    pub lanes: Option<LaneMark>,
+}
+
+/// See [`LoopMarks::hoist`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HoistMark {
+    /// The dimension of the loop inside the tile, whose operands go to the
+    /// buffer.
+    pub inner: usize,
+}
+
+/// See [`LoopMarks::pack`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackMark {
+    /// The dimension of the loop over blocks of the vector loop.
+    pub blocks: usize,
+    /// The dimension of the loop inside the tile.
+    pub inner: usize,
+    /// How the loops that fill the buffer may run.
+    pub fill: PackFill,
+}
+
+/// The target's registers, for the loops that fill buffers of packed
+/// operands. Each such loop runs over `k` and computes its slots; where
+/// the slots are rows of the arrays (syr2k's `alpha * A[j + q][k]`: not
+/// side by side in memory), LLVM vectorizes it along `k`, and it holds a
+/// vector of each row as loaded and one as transposed into the slots,
+/// beside a register per value from outside the statements that the
+/// slots' arithmetic reads (`alpha`, broadcast): `2 * rows + broadcasts`
+/// must fit the `registers` (the model of `target/cpu.rs`). More rows
+/// take more loops, each over a group of slots whose size is a multiple
+/// of `lanes`, so that each vector the blocks read lies in one group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackFill {
+    /// Vector registers.
+    pub registers: usize,
+    /// Values per vector of the blocks.
+    pub lanes: usize,
+}
+
+/// See [`LoopMarks::lanes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaneMark {
+    /// The unrolled dimension whose copies are the lanes.
+    pub dim: usize,
+    /// Values per vector.
+    pub size: i64,
 }
 
 /// The generated loop tree.
@@ -122,6 +204,8 @@ pub enum Node {
         stride: Option<Stride>,
         /// How it runs.
         role: LoopRole,
+        /// What the tree stages decided beside the role.
+        marks: LoopMarks,
         /// The body.
         body: Box<Node>,
     },
@@ -206,6 +290,24 @@ impl Node {
             Node::Loop { body, .. } | Node::If { body, .. } => body.has_let_over(pred),
             Node::Stmt { .. } => false,
         }
+    }
+
+    /// The statements of the instances in the tree, `None` when a loop is
+    /// among its nodes.
+    pub fn statements_without_loops(&self) -> Option<Vec<usize>> {
+        fn walk(node: &Node, out: &mut Vec<usize>) -> Option<()> {
+            match node {
+                Node::Seq(children) => children.iter().try_for_each(|c| walk(c, out)),
+                Node::Loop { .. } => None,
+                Node::If { body, .. } | Node::Let { body, .. } => walk(body, out),
+                Node::Stmt { stmt, .. } => {
+                    out.push(*stmt);
+                    Some(())
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, &mut out).map(|()| out)
     }
 
     /// Number of loops and guards in the tree: (loops, parallel loops, ifs).
@@ -351,6 +453,36 @@ pub fn interpret(
     st.run(&tree.root, visit)
 }
 
+/// The decisions of the tree stages on a loop, as text after its bounds:
+/// empty for none (the tree as scanned), else ` [a, b]` with `scalar`,
+/// `carry`, `hoist tK`, `pack tJ tK (fill R/L)` and `lanes tD xV`.
+fn marks_text(role: LoopRole, marks: &LoopMarks) -> String {
+    let mut m = Vec::new();
+    if role == LoopRole::Scalar {
+        m.push("scalar".to_string());
+    }
+    if marks.carry {
+        m.push("carry".into());
+    }
+    if let Some(h) = marks.hoist {
+        m.push(format!("hoist t{}", h.inner));
+    }
+    if let Some(p) = marks.pack {
+        m.push(format!(
+            "pack t{} t{} (fill {}/{})",
+            p.blocks, p.inner, p.fill.registers, p.fill.lanes
+        ));
+    }
+    if let Some(l) = marks.lanes {
+        m.push(format!("lanes t{} x{}", l.dim, l.size));
+    }
+    if m.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", m.join(", "))
+    }
+}
+
 impl Tree {
     /// The tree as indented text, rows over `p0…`, `t0…`, `d0…`
     /// (`np` parameters, `n` schedule dimensions): for stage-level tests
@@ -414,6 +546,7 @@ impl Tree {
                     upper,
                     stride,
                     role,
+                    marks,
                     body,
                 } => {
                     let lo: Vec<String> = lower.iter().map(|b| bound(b, np, n)).collect();
@@ -423,10 +556,11 @@ impl Tree {
                         .map(|s| format!(" step {} at {}", s.step, row_text(&s.offset, np, n)))
                         .unwrap_or_default();
                     out.push_str(&format!(
-                        "{pad}{} t{dim} = max({}) to min({}){st}\n",
+                        "{pad}{} t{dim} = max({}) to min({}){st}{}\n",
                         if role.is_parallel() { "parfor" } else { "for" },
                         lo.join(", "),
-                        up.join(", ")
+                        up.join(", "),
+                        marks_text(*role, marks)
                     ));
                     go(body, np, n, depth + 1, out);
                 }
@@ -469,7 +603,10 @@ impl Tree {
 
 #[cfg(test)]
 mod tests {
-    use super::{interpret, Bound, Cond, Div, LoopRole, Node, Stride, Tree};
+    use super::{
+        interpret, Bound, Cond, Div, HoistMark, LaneMark, LoopMarks, LoopRole, Node, PackFill,
+        PackMark, Stride, Tree,
+    };
 
     /// Rows over `[p0 | t0 t1 | d0 | 1]`.
     fn tree() -> Tree {
@@ -493,6 +630,7 @@ mod tests {
                 }],
                 stride: None,
                 role: LoopRole::Serial,
+                marks: LoopMarks::default(),
                 body: Box::new(Node::Seq(vec![
                     // if t0 - 2·d0 == 0 (t0 even): S0(t0)
                     Node::If {
@@ -521,6 +659,7 @@ mod tests {
                             offset: row([0, 0, 0, 0, 1]),
                         }),
                         role: LoopRole::Parallel,
+                        marks: LoopMarks::default(),
                         body: Box::new(Node::Let {
                             dim: 1,
                             row: row([0, 0, 1, 0, 0]),
@@ -532,6 +671,9 @@ mod tests {
                     },
                 ])),
             },
+            dims: 2,
+            register_sizes: vec![0, 0],
+            forward: false,
         }
     }
 
@@ -569,5 +711,35 @@ mod tests {
                     let t1 = t1\n      \
                     S1(t0, t1-1)\n";
         assert_eq!(tree().to_text(1, 2), want);
+    }
+
+    #[test]
+    fn the_stages_decisions_print_after_the_bounds() {
+        let mut t = tree();
+        let Node::Loop { role, marks, .. } = &mut t.root else {
+            panic!("the root is a loop");
+        };
+        *role = LoopRole::Scalar;
+        *marks = LoopMarks {
+            carry: true,
+            hoist: Some(HoistMark { inner: 1 }),
+            pack: Some(PackMark {
+                blocks: 1,
+                inner: 2,
+                fill: PackFill {
+                    registers: 32,
+                    lanes: 8,
+                },
+            }),
+            lanes: Some(LaneMark { dim: 3, size: 4 }),
+        };
+        let text = t.to_text(1, 2);
+        let first = text.lines().nth(1).unwrap_or_default();
+        assert_eq!(
+            first,
+            "for t0 = max(p0) to min(5) [scalar, carry, hoist t1, pack t1 t2 (fill 32/8), lanes t3 x4]"
+        );
+        // The scalar role counts as a sequential loop.
+        assert_eq!(t.counts(), (2, 1, 1));
     }
 }

@@ -59,7 +59,7 @@ use crate::math::simplex::lp_min;
 use crate::math::{MathError, Optimum};
 use crate::scop::model::{piece_rows, Scop};
 use crate::transform::Plan;
-pub use ast::{interpret, Bound, Cond, Div, LoopRole, Node, Row, Stride, Tree};
+pub use ast::{interpret, Bound, Cond, Div, LoopMarks, LoopRole, Node, Row, Stride, Tree};
 
 /// Why no code was generated (the SCoP is then left unchanged).
 #[derive(Debug, Clone, Error)]
@@ -184,6 +184,9 @@ pub fn generate(scop: &Scop, plan: &Plan) -> Res<Tree> {
     Ok(Tree {
         root: unroll(root, plan, np, &mut Vec::new()),
         divs: g.divs,
+        dims: n,
+        register_sizes: vec![0; scop.statements.len()],
+        forward: false,
     })
 }
 
@@ -324,6 +327,7 @@ fn unroll(node: Node, plan: &Plan, np: usize, env: &mut Vec<(usize, Row)>) -> No
             upper,
             stride,
             role,
+            marks,
             body,
         } => {
             let trip = match (&lower[..], &upper[..]) {
@@ -380,6 +384,7 @@ fn unroll(node: Node, plan: &Plan, np: usize, env: &mut Vec<(usize, Row)>) -> No
                                             upper: upper.clone(),
                                             stride: stride.clone(),
                                             role,
+                                            marks: marks.clone(),
                                             body: Box::new(cells),
                                         }),
                                     })
@@ -393,6 +398,7 @@ fn unroll(node: Node, plan: &Plan, np: usize, env: &mut Vec<(usize, Row)>) -> No
                         upper,
                         stride,
                         role,
+                        marks,
                         body: Box::new(body),
                     }
                 }
@@ -1778,6 +1784,7 @@ impl Gen<'_> {
             upper: self.to_bounds(&up, k, false),
             stride: stride.map(|(_, s)| s),
             role: LoopRole::parallel_if(parallel),
+            marks: LoopMarks::default(),
             body: Box::new(body),
         };
         Ok(wrap(node, guard))

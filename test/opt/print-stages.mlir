@@ -14,6 +14,17 @@
 //    along i (one tile per thread), the whole 512 along the vector loop
 //    (under 1024), and 64 along k (a 32 KiB L1 and 16-wide blocks);
 //  - unroll-and-jam and gather change nothing: not printed.
+// Then the loop tree after each stage of code generation (codegen/tree/),
+// each printing its decisions after a loop's bounds:
+//  - carry: the loop inside the register tile (t5 = k, its body the
+//    unrolled blocks) keeps the tile's accumulators in registers; it is the
+//    only sequential loop without a loop inside;
+//  - buffers: the loop over blocks of the vector loop (t4) computes k's
+//    block-invariant operands (A's column) once, before it ("hoist t5"); the
+//    loop over block rows (t3) packs the operands of t4's blocks that do not
+//    change from row to row (B's rows) once, before it ("pack t4 t5"), its
+//    fill loops sized by the target's 32 registers of 8 doubles;
+//  - lanes and scalar: no row blocks, no statement kept scalar: nothing.
 //
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} print-stages=true' -o /dev/null 2>&1 | FileCheck %s --implicit-check-not='after the unroll-and-jam stage' --implicit-check-not='after the gather stage'
 //
@@ -55,6 +66,20 @@
 // CHECK-NEXT: t7: unrolled register tile (vector) [unrolled]
 // CHECK-NEXT: S0[i0, i1, i2] -> [e0, e1, e2, e3, e4, i2, i0, i1] : i0 - 256e0 >= 0 and -i0 + 256e0 + 255 >= 0 and i1 - 512e1 >= 0 and -i1 + 512e1 + 511 >= 0 and i2 - 64e2 >= 0 and -i2 + 64e2 + 63 >= 0 and i0 - 8e3 >= 0 and -i0 + 8e3 + 7 >= 0 and i1 - 16e4 >= 0 and -i1 + 16e4 + 15 >= 0
 // CHECK-NEXT: register tiles: t6 x t7: 8x16
+//
+// CHECK:      remark: poly-opt loop tree after the carry stage (1 loop marked):
+// CHECK-NEXT: parfor t0 = max(0) to min(1)
+// CHECK-NEXT:   let t1 = 0
+// CHECK-NEXT:     for t2 = max(0) to min(7){{$}}
+// CHECK-NEXT:       for t3 = max(32*t0) to min(32*t0+31){{$}}
+// CHECK-NEXT:         for t4 = max(0) to min(31){{$}}
+// CHECK-NEXT:           for t5 = max(64*t2) to min(64*t2+63) [carry]
+// CHECK:      remark: poly-opt loop tree after the buffers stage (2 loops marked):
+// CHECK:            for t3 = max(32*t0) to min(32*t0+31) [pack t4 t5 (fill 32/8)]
+// CHECK-NEXT:         for t4 = max(0) to min(31) [hoist t5]
+// CHECK-NEXT:           for t5 = max(64*t2) to min(64*t2+63) [carry]
+// CHECK:      remark: poly-opt loop tree after the lanes stage (0 loops marked):
+// CHECK:      remark: poly-opt loop tree after the scalar stage (0 loops marked):
 func.func @gemm(%A: memref<512x512xf64>, %B: memref<512x512xf64>, %C: memref<512x512xf64>) {
   affine.for %i = 0 to 512 {
     affine.for %j = 0 to 512 {

@@ -13,6 +13,15 @@
 // RUN: %polyrs-opt %s --poly-opt='cpu=znver4 gathers=fast threads=2 profitability=false' 2>&1 | FileCheck %s --check-prefix=SKX
 // RUN: %polyrs-opt %s --poly-opt='cpu=skylake-avx512 gathers=slow threads=2 profitability=false' 2>&1 | FileCheck %s --check-prefix=SLOW
 // RUN: not %polyrs-opt %s --poly-opt='gathers=sometimes' 2>&1 | FileCheck %s --check-prefix=BAD
+// The decision, in the loop tree after the scalar stage: the innermost
+// loop over the independent rows (t3) gets the scalar role.
+// RUN: %polyrs-opt %s --poly-opt='cpu=znver4 threads=2 profitability=false print-stages=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TREE
+// TREE:      loop tree after the lanes stage (0 loops marked):
+// TREE:      for t3 = max(32*t0, 1) to min(62, 32*t0+31) [carry]
+// TREE:      loop tree after the scalar stage (1 loop marked):
+// TREE:      for t3 = max(32*t0, 1) to min(62, 32*t0+31) [scalar, carry]
+// TREE-NEXT:   S0(t3, t2)
+// TREE-NEXT:   S1(t3, t2)
 // RUN: %polyrs-opt %s --poly-opt='cpu=znver4 threads=2 profitability=false' | %polyrs-translate --cpu=znver4 --emit=llvm --O=0 - | FileCheck %s --check-prefix=IR
 // RUN: %polyrs-opt %s --poly-opt='cpu=znver4 threads=2 profitability=false' | %polyrs-translate --cpu=znver4 --emit=asm - | FileCheck %s --check-prefix=ASM
 // RUN: %polyrs-runner --threads=2 %s > %t.before

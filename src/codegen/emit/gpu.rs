@@ -33,7 +33,7 @@
 //!   (`gpu.host_register` of their unranked casts, unregistered after the
 //!   new code) and the kernels use them in place.
 
-use super::{EmitError, Emitter};
+use super::{EmitError, Emitter, LoopView};
 use crate::codegen::tree::promote::{statements_under, Promotion};
 use crate::codegen::{Bound, Cond, LoopRole, Node, Row};
 use crate::ffi::build::{self, Builder, Point};
@@ -630,23 +630,9 @@ impl Emitter<'_> {
                 dim, stride: None, ..
             } if is_block(*dim) => Some(self.launch(n, &roles, at, created)),
             Node::Let { dim, .. } if is_block(*dim) => Some(self.launch(n, &roles, at, created)),
-            Node::Loop {
-                dim,
-                lower,
-                upper,
-                stride,
-                body,
-                ..
-            } => Some(self.plain_loop(
-                *dim,
-                lower,
-                upper,
-                stride.as_ref(),
-                false,
-                body,
-                at,
-                created,
-            )),
+            Node::Loop { .. } => {
+                Some(LoopView::of(n).and_then(|l| self.plain_loop(l, false, at, created)))
+            }
             _ => None,
         }
     }
@@ -861,6 +847,7 @@ impl Emitter<'_> {
             upper,
             stride: None,
             role: LoopRole::Serial,
+            marks,
             body,
         } = node
         else {
@@ -868,7 +855,7 @@ impl Emitter<'_> {
         };
         if self.carry.is_some()
             || part.chain.is_empty()
-            || !(self.carry_all || self.carry_dims.contains(k))
+            || !marks.carry
             || lower.iter().chain(upper.iter()).any(|b| b.div != 1)
         {
             return Ok(None);
@@ -1933,6 +1920,7 @@ fn rebuilt_around(n: &Node, is_block: &dyn Fn(usize) -> bool, child: &Node) -> O
             upper,
             stride: None,
             role,
+            marks,
             body,
         } if is_block(*dim) => Some(Node::Loop {
             dim: *dim,
@@ -1940,6 +1928,7 @@ fn rebuilt_around(n: &Node, is_block: &dyn Fn(usize) -> bool, child: &Node) -> O
             upper: upper.clone(),
             stride: None,
             role: *role,
+            marks: marks.clone(),
             body: Box::new(rebuilt_around(body, is_block, child)?),
         }),
         Node::Let { dim, row, body } if is_block(*dim) => Some(Node::Let {

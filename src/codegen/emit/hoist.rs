@@ -18,8 +18,9 @@ use std::collections::{HashMap, HashSet};
 
 use super::{
     affine_for, cloned_with_statements, in_scop, straight_line, subscript_rows, EmitError, Emitter,
-    Instances,
+    Instances, LoopView,
 };
+use crate::codegen::ast::PackFill;
 use crate::codegen::{Bound, Node, Row};
 use crate::ffi::build::{self, Point};
 use crate::ffi::ir::{Op, Val};
@@ -56,24 +57,6 @@ struct Panel {
     dim: usize,
     lower: Row,
     group: Option<usize>,
-}
-
-/// The target's registers, for the loops that fill buffers of packed
-/// operands. Each such loop runs over `k` and computes its slots; where
-/// the slots are rows of the arrays (syr2k's `alpha * A[j + q][k]`: not
-/// side by side in memory), LLVM vectorizes it along `k`, and it holds a
-/// vector of each row as loaded and one as transposed into the slots,
-/// beside a register per value from outside the statements that the
-/// slots' arithmetic reads (`alpha`, broadcast): `2 * rows + broadcasts`
-/// must fit the `registers` (the model of `target/cpu.rs`). More rows
-/// take more loops, each over a group of slots whose size is a multiple
-/// of `lanes`, so that each vector the blocks read lies in one group.
-#[derive(Debug, Clone, Copy)]
-pub struct PackFill {
-    /// Vector registers.
-    pub registers: usize,
-    /// Values per vector of the blocks.
-    pub lanes: usize,
 }
 
 impl PackFill {
@@ -911,17 +894,8 @@ impl Emitter<'_> {
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
-        let Node::Loop {
-            dim,
-            lower,
-            upper,
-            role,
-            body,
-            ..
-        } = n
-        else {
-            return Err("internal error: hoisting outside a loop".into());
-        };
+        let l = LoopView::of(n)?;
+        let LoopView { lower, upper, .. } = l;
         let inside = at;
         let ty = format!("memref<{}x{}x{}>", plan.size, plan.slots.len(), plan.elem);
         let segs = self.attr("array<i32: 0, 0>")?;
@@ -985,16 +959,7 @@ impl Emitter<'_> {
         }
         self.hoisted_loops += 1;
         self.hoist = Some(Hoist::new(plan, buffer, None));
-        let r = self.plain_loop(
-            *dim,
-            lower,
-            upper,
-            None,
-            role.is_parallel(),
-            body,
-            inside,
-            created,
-        );
+        let r = self.plain_loop(l, l.role.is_parallel(), inside, created);
         let h = self.hoist.take();
         r?;
         if h.is_some_and(|h| h.next != h.instances.len()) {
@@ -1012,6 +977,7 @@ impl Emitter<'_> {
     pub(super) fn fill_packed(
         &mut self,
         mut plan: HoistPlan,
+        fill: PackFill,
         lower: &[Bound],
         upper: &[Bound],
         at: Point,
@@ -1029,9 +995,7 @@ impl Emitter<'_> {
         let Some(conds) = self.runs_once_conds(lower, upper, &dims)? else {
             return Ok(false); // a constant empty range
         };
-        let group = self
-            .pack_fill
-            .group(&plan.slots, self.broadcasts(&plan.slots));
+        let group = fill.group(&plan.slots, self.broadcasts(&plan.slots));
         let ty = match group {
             Some(g) => format!(
                 "memref<{}x{}x{}x{}x{}>",

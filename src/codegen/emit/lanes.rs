@@ -41,9 +41,12 @@
 //! Each lane still computes exactly what its copy computed; the chunks'
 //! chains of adds are independent, which the core overlaps.
 
-use super::{loop_args, stepped_for, straight_line, subscript_rows, EmitError, Emitter, Instances};
+use super::{
+    loop_args, stepped_for, straight_line, subscript_rows, EmitError, Emitter, Instances, LoopView,
+};
 use crate::analysis::lanes::{lane_wise, MAX_LANE_VECTORS};
-use crate::codegen::{Bound, Node, Row};
+use crate::codegen::ast::LaneMark;
+use crate::codegen::{Node, Row};
 use crate::ffi::build::{self, Point};
 use crate::ffi::ir::{Op, Val};
 use crate::scop::model::AccessKind;
@@ -73,6 +76,8 @@ struct Shape {
     accs: Vec<Vec<usize>>,
     /// Transposed reads: the memref and, per lane, the subscripts.
     rows: Vec<(Val, Vec<Vec<Row>>)>,
+    /// The lanes: values per vector.
+    lanes: i64,
 }
 
 impl Emitter<'_> {
@@ -80,22 +85,21 @@ impl Emitter<'_> {
     /// would build it, with the copies of its body in vector lanes (see
     /// the module text); `Ok(false)` when the body is not such copies, and
     /// nothing was built.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn lanes_loop(
         &mut self,
-        dim: usize,
-        lower: &[Bound],
-        upper: &[Bound],
-        body: &Node,
-        cells: &[Cell],
-        instances: &InstanceCells,
+        l: LoopView,
+        mark: LaneMark,
+        (cells, instances): (&[Cell], &InstanceCells),
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<bool, EmitError> {
-        let Some(shapes) = self.lane_shape(dim, lower, upper, body, cells, instances)? else {
+        let LoopView {
+            dim, lower, upper, ..
+        } = l;
+        let Some(shapes) = self.lane_shape(l, mark, cells, instances)? else {
             return Ok(false);
         };
-        let v = self.lane_size;
+        let v = mark.size;
         let vt = format!("vector<{v}xf64>");
         let (dims, operands) = self.operands();
         let header = self.map_header(&dims);
@@ -231,14 +235,19 @@ impl Emitter<'_> {
     /// otherwise.
     fn lane_shape(
         &self,
-        dim: usize,
-        lower: &[Bound],
-        upper: &[Bound],
-        body: &Node,
+        l: LoopView,
+        mark: LaneMark,
         cells: &[Cell],
         instances: &InstanceCells,
     ) -> Result<Option<Vec<Shape>>, EmitError> {
-        let v = self.lane_size;
+        let LoopView {
+            dim,
+            lower,
+            upper,
+            body,
+            ..
+        } = l;
+        let v = mark.size;
         let ([lo], [hi]) = (lower, upper) else {
             return Ok(None);
         };
@@ -257,7 +266,7 @@ impl Emitter<'_> {
             _ => return Ok(None),
         };
         let lane_dim = match copies.first() {
-            Some(Node::Let { dim, .. }) if self.lane_dims.contains(dim) => *dim,
+            Some(Node::Let { dim, .. }) if *dim == mark.dim => *dim,
             _ => return Ok(None),
         };
         let chunks = copies.len() as i64 / v;
@@ -424,6 +433,7 @@ impl Emitter<'_> {
             access,
             accs,
             rows,
+            lanes: per_copy.len() as i64,
         }))
     }
 
@@ -439,7 +449,7 @@ impl Emitter<'_> {
         blocked: bool,
         created: &mut Vec<Op>,
     ) -> Result<Vec<Val>, EmitError> {
-        let v = self.lane_size;
+        let v = shape.lanes;
         let vt = format!("vector<{v}xf64>");
         let (dims, operands) = self.operands();
         let np = self.np();

@@ -17,6 +17,7 @@
 
 use std::collections::HashMap;
 
+use super::ast::{LoopMarks, LoopRole};
 use super::{subst_row, Bound, Cond, Div, Node, Row, Stride, Tree};
 use crate::ffi::build::{self, AttrHandle, Builder, Point};
 use crate::ffi::ir::{Op, Val};
@@ -29,8 +30,6 @@ mod forward;
 pub mod gpu;
 mod hoist;
 mod lanes;
-
-pub use hoist::PackFill;
 mod scalar_replace;
 
 use copy_back::{copy_back, expanded_map};
@@ -166,23 +165,11 @@ struct Emitter<'a> {
     /// Accesses to expanded arrays, by access operation: the expanded
     /// buffer, the number of leading iterators, their lower bounds.
     expanded: HashMap<usize, (Val, usize, Vec<i64>)>,
-    /// Loop dimensions whose innermost loops keep loop-invariant cells in
-    /// registers (see `emit/scalar_replace.rs`).
-    carry_dims: Vec<usize>,
-    /// While such a loop's body is emitted: the cells' current values.
+    /// While a carrying loop's body is emitted
+    /// ([`LoopMarks::carry`]): the cells' current values.
     carry: Option<Carry>,
-    /// Register tiles: (the dimension of the blocks of the vector loop, the
-    /// dimension of the loop inside the tile), whose block-invariant
-    /// operands are computed once per block row (see
-    /// [`Emitter::hoisted_operands`]).
-    hoist_dims: Vec<(usize, usize)>,
-    /// Register tiles: (the dimension of the blocks' rows, of the blocks of
-    /// the vector loop, of the loop inside the tile), whose row-invariant
-    /// operands are packed once per tile (see [`Emitter::packed_operands`]).
-    pack_dims: Vec<(usize, usize, usize)>,
-    /// How the loops that fill those buffers may run.
-    pack_fill: hoist::PackFill,
-    /// Per statement, the tile size of its register tile's inner loop.
+    /// Per statement, the tile size of its register tile's inner loop
+    /// ([`Tree::register_sizes`]).
     r_size: Vec<i64>,
     /// While a loop over such blocks is emitted: the buffer of the
     /// operands and where they go.
@@ -202,18 +189,8 @@ struct Emitter<'a> {
     /// The arrays whose cells kernels keep in registers across a thread's
     /// sequential loop (scalar replacement inside a kernel), by name.
     kernel_registers: Vec<String>,
-    /// Every innermost sequential loop keeps its loop-invariant cells in
-    /// registers, not only those of `carry_dims`.
-    carry_all: bool,
     /// The divisions of the tree's rows.
     divs: Vec<Div>,
-    /// Dimensions of unrolled copies run as vector lanes, and the lanes
-    /// ([`crate::transform::Plan::lane_dims`]; see `emit/lanes.rs`).
-    lane_dims: Vec<usize>,
-    lane_size: i64,
-    /// Statements whose innermost loops LLVM must not vectorize (empty:
-    /// none).
-    scalar_stmts: Vec<bool>,
     /// The GPU mapping, when the code is for a GPU.
     gpu: Option<gpu::Gpu>,
     /// What holds at the current point: the bounds of the loops around it,
@@ -257,44 +234,16 @@ type Instances = Vec<(usize, Vec<Row>)>;
 
 /// Replaces the SCoP by the code of `tree`. Call [`check`] first.
 ///
-/// Innermost sequential loops over the dimensions `carry_dims` (all of
-/// them, with `carry_all`) keep the array cells their statements access at
-/// loop-invariant subscripts in registers (`iter_args`) when that is exact:
-/// see `emit/scalar_replace.rs`. Loops over the dimensions `hoist_dims.0`
-/// (blocks of a register tile's vector loop) get the operands of their
-/// inner loop over `hoist_dims.1` that do not change from block to block
-/// computed once, before them: see `emit/hoist.rs`;
-/// `r_size` gives each statement's tile size of that inner loop.
-/// Loops over the dimensions `pack.0.0` (the blocks' rows) get the
-/// operands of the loop over `pack.0.2` inside their blocks over
-/// `pack.0.1` that do not change from row to row copied once, before
-/// them, into a contiguous buffer, by loops that each fill at most as many
-/// rows of the arrays as `pack.1` allows: see `emit/hoist.rs`.
-/// With `carry_all`, on a CPU, the cells that an innermost loop's body
-/// loads and stores again and again are forwarded inside it: see
-/// `emit/forward.rs`.
-/// Innermost sequential loops whose bodies are the unrolled copies of a
-/// dimension of `lanes.0` run the copies in vector lanes of `lanes.1`
-/// doubles: see `emit/lanes.rs`.
-///
-/// The innermost sequential loops of the statements of `scalar_stmts`
-/// carry an `llvm.loop_annotation` that keeps LLVM from vectorizing them
-/// ([`crate::transform::Plan::scalar_stmts`]).
+/// The tree stages (`codegen/tree/`) have decided how each loop runs: its
+/// [`LoopRole`] and its [`LoopMarks`] (cells carried in registers, buffers
+/// of hoisted or packed operands, vector lanes), and the tree's
+/// [`Tree::forward`]; this prints them.
 ///
 /// With `gpu_opts` (each dimension's [`crate::transform::gpu::GpuRole`], the memory), the code is for a GPU: see
 /// [`gpu`] (launches, device buffers and copies).
-#[allow(clippy::too_many_arguments)]
 pub fn emit(
     scop: &Scop,
     tree: &Tree,
-    n_dims: usize,
-    carry_dims: &[usize],
-    hoist_dims: &[(usize, usize)],
-    pack: (&[(usize, usize, usize)], PackFill),
-    r_size: &[i64],
-    carry_all: bool,
-    lanes: (&[usize], i64),
-    scalar_stmts: &[bool],
     gpu_opts: Option<gpu::GpuEmit>,
 ) -> Result<Emitted, EmitError> {
     let first = scop.first_op;
@@ -363,16 +312,12 @@ pub fn emit(
         scop,
         params: Vec::new(),
         used: used_params(tree, scop.params.len()),
-        ivs: vec![None; n_dims],
+        ivs: vec![None; tree.dims],
         lets: Vec::new(),
         order,
         expanded,
-        carry_dims: carry_dims.to_vec(),
         carry: None,
-        hoist_dims: hoist_dims.to_vec(),
-        pack_dims: pack.0.to_vec(),
-        pack_fill: pack.1,
-        r_size: r_size.to_vec(),
+        r_size: tree.register_sizes.clone(),
         hoist: None,
         pack: None,
         parallel_bodies: Vec::new(),
@@ -380,11 +325,7 @@ pub fn emit(
         packed_loops: 0,
         scalar_loops: 0,
         kernel_registers: Vec::new(),
-        carry_all,
         divs: tree.divs.clone(),
-        lane_dims: lanes.0.to_vec(),
-        scalar_stmts: scalar_stmts.to_vec(),
-        lane_size: lanes.1,
         gpu: gpu_opts.map(gpu::Gpu::new),
         context: Vec::new(),
     };
@@ -422,7 +363,7 @@ pub fn emit(
     let after = created.last().and_then(|&op| build::next_op(op));
     let after = || after.ok_or("no operation after the rewritten loops");
     shim::simplify_affine(&mut created);
-    if e.gpu.is_none() && carry_all {
+    if tree.forward {
         forward::run(&created, &roots);
     }
     // On a GPU, a privatized temporary's last values go to the array's
@@ -462,6 +403,44 @@ pub fn emit(
         copies,
         shared: shared.unwrap_or_default(),
     })
+}
+
+/// A loop node's parts, as the printers take them.
+#[derive(Clone, Copy)]
+struct LoopView<'n> {
+    dim: usize,
+    lower: &'n [Bound],
+    upper: &'n [Bound],
+    stride: Option<&'n Stride>,
+    role: LoopRole,
+    marks: &'n LoopMarks,
+    body: &'n Node,
+}
+
+impl<'n> LoopView<'n> {
+    /// The parts of `n`, a [`Node::Loop`].
+    fn of(n: &'n Node) -> Result<Self, EmitError> {
+        match n {
+            Node::Loop {
+                dim,
+                lower,
+                upper,
+                stride,
+                role,
+                marks,
+                body,
+            } => Ok(LoopView {
+                dim: *dim,
+                lower,
+                upper,
+                stride: stride.as_ref(),
+                role: *role,
+                marks,
+                body,
+            }),
+            _ => Err("internal error: a loop expected".into()),
+        }
+    }
 }
 
 /// An `affine.for` with step 1 at `at` whose bound maps both take
@@ -778,63 +757,43 @@ impl Emitter<'_> {
                 Ok(())
             }
             Node::Loop {
-                stride: Some(stride),
-                dim,
-                lower,
-                upper,
-                role,
-                body,
+                stride: Some(_), ..
             } => {
                 // A strided loop runs as it is (no carried cells: they
                 // would be loaded before the loop on the assumption that
                 // it runs when its bounds are in order).
-                self.plain_loop(
-                    *dim,
-                    lower,
-                    upper,
-                    Some(stride),
-                    role.is_parallel(),
-                    body,
-                    at,
-                    created,
-                )
+                let l = LoopView::of(n)?;
+                self.plain_loop(l, l.role.is_parallel(), at, created)
             }
-            Node::Loop {
-                dim,
-                lower,
-                upper,
-                role,
-                body,
-                ..
-            } => {
+            Node::Loop { .. } => {
+                let l = LoopView::of(n)?;
                 // A loop over the blocks' rows of a register tile: its
                 // blocks' row-invariant operands packed before it.
                 let mut packing = false;
                 if self.pack.is_none() && self.hoist.is_none() {
-                    if let Some(&(_, jd, k)) = self.pack_dims.iter().find(|(r, _, _)| r == dim) {
-                        if let Some(plan) =
-                            self.packed_operands(*dim, jd, k, (lower, upper), body)?
-                        {
-                            packing = self.fill_packed(plan, lower, upper, at, created)?;
+                    if let Some(mark) = l.marks.pack {
+                        if let Some(plan) = self.packed_operands(
+                            l.dim,
+                            mark.blocks,
+                            mark.inner,
+                            (l.lower, l.upper),
+                            l.body,
+                        )? {
+                            packing =
+                                self.fill_packed(plan, mark.fill, l.lower, l.upper, at, created)?;
                         }
                     }
                 }
                 if packing {
-                    let r = self.plain_or_sequential(
-                        *dim,
-                        lower,
-                        upper,
-                        role.is_parallel(),
-                        body,
-                        at,
-                        created,
-                    );
+                    let r = self.plain_or_sequential(l, at, created);
                     self.pack = None;
                     return r;
                 }
                 if self.hoist.is_none() {
-                    if let Some(&(_, k)) = self.hoist_dims.iter().find(|(b, _)| b == dim) {
-                        if let Some(plan) = self.hoisted_operands(*dim, k, (lower, upper), body)? {
+                    if let Some(mark) = l.marks.hoist {
+                        if let Some(plan) =
+                            self.hoisted_operands(l.dim, mark.inner, (l.lower, l.upper), l.body)?
+                        {
                             return self.hoisting_loop(n, plan, at, created);
                         }
                     }
@@ -851,15 +810,7 @@ impl Emitter<'_> {
                         p.start();
                     }
                 }
-                let r = self.plain_or_sequential(
-                    *dim,
-                    lower,
-                    upper,
-                    role.is_parallel(),
-                    body,
-                    at,
-                    created,
-                );
+                let r = self.plain_or_sequential(l, at, created);
                 if reads_hoisted {
                     if let Some(h) = self.hoist.as_mut() {
                         h.set_active(false);
@@ -898,40 +849,40 @@ impl Emitter<'_> {
         }
     }
 
-    /// A loop over `dim` around `body`: with carried cells when it is a
-    /// sequential loop over one of `carry_dims` (all, with `carry_all`)
-    /// outside any other such loop, else plain.
-    #[allow(clippy::too_many_arguments)]
+    /// The loop `l`: with carried cells when it is a sequential loop
+    /// marked to carry them ([`LoopMarks::carry`]) outside any other such
+    /// loop, else plain.
     fn plain_or_sequential(
         &mut self,
-        dim: usize,
-        lower: &[Bound],
-        upper: &[Bound],
-        parallel: bool,
-        body: &Node,
+        l: LoopView,
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
-        if !parallel && (self.carry_all || self.carry_dims.contains(&dim)) && self.carry.is_none() {
-            self.sequential_loop(dim, lower, upper, body, at, created)
+        if !l.role.is_parallel() && l.marks.carry && self.carry.is_none() {
+            self.sequential_loop(l, at, created)
         } else {
-            self.plain_loop(dim, lower, upper, None, parallel, body, at, created)
+            self.plain_loop(l, l.role.is_parallel(), at, created)
         }
     }
 
-    /// An `affine.for` (or `affine.parallel`) over `dim` around `body`.
-    #[allow(clippy::too_many_arguments)]
+    /// The loop `l` as an `affine.for` (or, with `parallel`, an
+    /// `affine.parallel`).
     fn plain_loop(
         &mut self,
-        dim: usize,
-        lower: &[Bound],
-        upper: &[Bound],
-        stride: Option<&Stride>,
+        l: LoopView,
         parallel: bool,
-        body: &Node,
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
+        let LoopView {
+            dim,
+            lower,
+            upper,
+            stride,
+            role,
+            body,
+            ..
+        } = l;
         // Inside a GPU kernel, the loops that are not mapped run in order.
         let parallel = parallel && !self.in_kernel();
         let (dims, operands) = self.operands();
@@ -985,7 +936,7 @@ impl Emitter<'_> {
             (op, blocks[0])
         } else {
             let (op, block) = affine_for(&self.b, at, lmap, umap, &operands, &[])?;
-            if !self.in_kernel() && self.scalar_innermost(body) {
+            if !self.in_kernel() && role == LoopRole::Scalar {
                 let scalar = self.attr(
                     "#llvm.loop_annotation<vectorize = #llvm.loop_vectorize<disable = true>>",
                 )?;
@@ -1018,16 +969,6 @@ impl Emitter<'_> {
         r?;
         self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
         Ok(())
-    }
-
-    /// A loop with body `body` is innermost (no loop inside) and every
-    /// statement in it keeps its innermost loop scalar.
-    fn scalar_innermost(&self, body: &Node) -> bool {
-        if self.scalar_stmts.is_empty() {
-            return false;
-        }
-        statements_without_loops(body)
-            .is_some_and(|stmts| !stmts.is_empty() && stmts.iter().all(|&s| self.scalar_stmts[s]))
     }
 
     /// The lower and upper bound maps (`max`/`min` of `lower`/`upper`) over
@@ -1337,22 +1278,4 @@ pub fn replaced_ops(scop: &Scop) -> Vec<Op> {
         .copied()
         .filter(|&op| is_nest(op) || touches_memory(scop, op))
         .collect()
-}
-
-/// The statements of `node`'s instances, `None` when a loop is among its
-/// nodes.
-fn statements_without_loops(node: &Node) -> Option<Vec<usize>> {
-    fn walk(node: &Node, out: &mut Vec<usize>) -> Option<()> {
-        match node {
-            Node::Seq(children) => children.iter().try_for_each(|c| walk(c, out)),
-            Node::Loop { .. } => None,
-            Node::If { body, .. } | Node::Let { body, .. } => walk(body, out),
-            Node::Stmt { stmt, .. } => {
-                out.push(*stmt);
-                Some(())
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(node, &mut out).map(|()| out)
 }

@@ -5,7 +5,7 @@
 
 use super::{
     affine_for, cloned_with_statements, loop_args, straight_line, subscript_rows, EmitError,
-    Emitter,
+    Emitter, LoopView,
 };
 use crate::codegen::minima::ContextMinima;
 use crate::codegen::{Bound, Node, Row};
@@ -52,28 +52,25 @@ impl Carry {
 }
 
 impl Emitter<'_> {
-    /// A sequential loop over `dim` around `body`, keeping in registers the
-    /// cells [`Self::carried_cells`] finds (a plain loop without any).
-    #[allow(clippy::too_many_arguments)]
+    /// The sequential loop `l`, keeping in registers the cells
+    /// [`Self::carried_cells`] finds (a plain loop without any), in vector
+    /// lanes where it is so marked ([`crate::codegen::ast::LoopMarks::lanes`]).
     pub(super) fn sequential_loop(
         &mut self,
-        dim: usize,
-        lower: &[Bound],
-        upper: &[Bound],
-        body: &Node,
+        l: LoopView,
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
-        match self.carried_cells(dim, lower, upper, body, false)? {
+        match self.carried_cells(l.dim, l.lower, l.upper, l.body, false)? {
             Some((cells, instances)) => {
-                if !self.lane_dims.is_empty()
-                    && self.lanes_loop(dim, lower, upper, body, &cells, &instances, at, created)?
-                {
-                    return Ok(());
+                if let Some(mark) = l.marks.lanes {
+                    if self.lanes_loop(l, mark, (&cells, &instances), at, created)? {
+                        return Ok(());
+                    }
                 }
-                self.carried_loop(dim, lower, upper, body, cells, instances, at, created)
+                self.carried_loop(l, cells, instances, at, created)
             }
-            None => self.plain_loop(dim, lower, upper, None, false, body, at, created),
+            None => self.plain_loop(l, false, at, created),
         }
     }
 
@@ -386,20 +383,23 @@ impl Emitter<'_> {
     /// The loop over `dim` with `cells` loaded before it, carried through
     /// `iter_args`, and the written ones stored after it, all under a guard
     /// that the loop runs at least once (unless that is a constant fact).
-    #[allow(clippy::too_many_arguments)]
     fn carried_loop(
         &mut self,
-        dim: usize,
-        lower: &[Bound],
-        upper: &[Bound],
-        body: &Node,
+        l: LoopView,
         cells: Vec<Cell>,
         instances: InstanceCells,
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
+        let LoopView {
+            dim,
+            lower,
+            upper,
+            body,
+            ..
+        } = l;
         if lower.iter().chain(upper).any(|b| b.div != 1) {
-            return self.plain_loop(dim, lower, upper, None, false, body, at, created);
+            return self.plain_loop(l, false, at, created);
         }
         let (dims, operands) = self.operands();
         let Some((point, guard_block)) = self.runs_once_guard(lower, upper, at, created)? else {

@@ -1,5 +1,254 @@
 //! Stages on the loop tree ([`super::ast`]): what code generation decides
-//! on the tree after scanning it out of the plan, one file each. So far:
-//! the GPU's promotions to shared memory ([`promote`]).
+//! on the tree after scanning it out of the plan, one file each, each
+//! recording its decisions in the tree (loop roles, [`LoopMarks`]) for the
+//! printer (`codegen/emit/`) to print.
+//!
+//! The stages run in the order of [`CPU`] or [`GPU`]; the caller
+//! (`passes/opt`) checks the tree after each in debug and test builds and
+//! prints it after each with `print-stages`:
+//!
+//! * [`carry`]: the loops that keep cells in registers across them
+//!   (scalar replacement), and the forwarding of cells after printing;
+//! * [`buffers`]: the loops of register tiles whose block- or
+//!   row-invariant operands go to a buffer before them (hoisted, packed);
+//! * [`lanes`]: the loops whose unrolled copies run in vector lanes;
+//! * [`scalar`]: the innermost loops kept from LLVM's vectorizer.
+//!
+//! On the GPU, the promotions to shared memory ([`promote`]) are found on
+//! the tree too (before the plan is checked: the checker proves them).
 
+use super::ast::{LoopMarks, LoopRole, Node, PackFill, Tree};
+use crate::transform::Plan;
+
+pub mod buffers;
+pub mod carry;
+pub mod lanes;
 pub mod promote;
+pub mod scalar;
+
+/// What the tree stages read besides the tree: the plan's decisions that
+/// code generation carries out, and the options.
+#[derive(Debug, Clone, Copy)]
+pub struct TreeCx<'a> {
+    /// [`Plan::register_tiles`].
+    pub register_tiles: &'a [(usize, i64, i64)],
+    /// [`Plan::register_r_size`].
+    pub register_sizes: &'a [i64],
+    /// [`Plan::lane_dims`].
+    pub lane_dims: &'a [usize],
+    /// [`Plan::lane_size`].
+    pub lane_size: i64,
+    /// [`Plan::scalar_stmts`].
+    pub scalar_stmts: &'a [bool],
+    /// Every innermost sequential loop keeps its loop-invariant cells in
+    /// registers, not only those of the register tiles
+    /// (`scalar-replace`).
+    pub scalar_replace: bool,
+    /// Register tiles get buffers of block-invariant operands (`hoist`).
+    pub hoist: bool,
+    /// Register tiles get buffers of packed row-invariant operands
+    /// (`pack`).
+    pub pack: bool,
+    /// The target's registers, for the loops that fill packed buffers.
+    pub fill: PackFill,
+}
+
+impl<'a> TreeCx<'a> {
+    /// The context of `plan`'s tree, with every option off (set them
+    /// after).
+    pub fn of(plan: &'a Plan, fill: PackFill) -> Self {
+        TreeCx {
+            register_tiles: &plan.register_tiles,
+            register_sizes: &plan.register_r_size,
+            lane_dims: &plan.lane_dims,
+            lane_size: plan.lane_size,
+            scalar_stmts: &plan.scalar_stmts,
+            scalar_replace: false,
+            hoist: false,
+            pack: false,
+            fill,
+        }
+    }
+}
+
+/// What a stage did, for its line in `print-stages`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Note {
+    /// The loops it marked (or gave a role).
+    pub loops: usize,
+}
+
+/// A stage: decides on the tree, records it there.
+pub type Stage = fn(&mut Tree, &TreeCx) -> Note;
+
+/// The stages for a CPU, in order.
+pub const CPU: &[(&str, Stage)] = &[
+    ("carry", carry::run),
+    ("buffers", buffers::run),
+    ("lanes", lanes::run),
+    ("scalar", scalar::run),
+];
+
+/// The stages for a GPU, in order (the kernels keep cells in registers
+/// across a thread's sequential loop; the rest is the CPU's).
+pub const GPU: &[(&str, Stage)] = &[("carry", carry::run_on_gpu)];
+
+/// Calls `f` on every loop of `n` (preorder) with its dimension, its
+/// stride's presence, its role and its marks; returns how many calls
+/// returned true.
+pub(crate) fn each_loop(
+    n: &mut Node,
+    f: &mut dyn FnMut(usize, bool, &mut LoopRole, &mut LoopMarks, &Node) -> bool,
+) -> usize {
+    match n {
+        Node::Seq(v) => v.iter_mut().map(|c| each_loop(c, f)).sum(),
+        Node::Loop {
+            dim,
+            stride,
+            role,
+            marks,
+            body,
+            ..
+        } => usize::from(f(*dim, stride.is_some(), role, marks, body)) + each_loop(body, f),
+        Node::If { body, .. } | Node::Let { body, .. } => each_loop(body, f),
+        Node::Stmt { .. } => 0,
+    }
+}
+
+/// The context of the stages' unit tests: nothing planned, every option
+/// off.
+#[cfg(test)]
+pub(crate) fn test_cx() -> TreeCx<'static> {
+    TreeCx {
+        register_tiles: &[],
+        register_sizes: &[],
+        lane_dims: &[],
+        lane_size: 0,
+        scalar_stmts: &[],
+        scalar_replace: false,
+        hoist: false,
+        pack: false,
+        fill: PackFill {
+            registers: 32,
+            lanes: 8,
+        },
+    }
+}
+
+/// Hand-built trees for the stages' unit tests: rows over `[t0 … t5 | 1]`
+/// (no parameters, no divisions).
+#[cfg(test)]
+pub(crate) mod build {
+    use crate::codegen::ast::{Bound, LoopMarks, LoopRole, Node, Stride, Tree};
+
+    /// Schedule dimensions of the trees.
+    pub const DIMS: usize = 6;
+
+    fn constant(c: i64) -> Bound {
+        let mut row = vec![0; DIMS + 1];
+        row[DIMS] = c;
+        Bound { row, div: 1 }
+    }
+
+    /// A loop over `dim` from 0 to 7 with `role`.
+    pub fn lp(dim: usize, role: LoopRole, body: Node) -> Node {
+        Node::Loop {
+            dim,
+            lower: vec![constant(0)],
+            upper: vec![constant(7)],
+            stride: None,
+            role,
+            marks: LoopMarks::default(),
+            body: Box::new(body),
+        }
+    }
+
+    /// A sequential loop.
+    pub fn seq(dim: usize, body: Node) -> Node {
+        lp(dim, LoopRole::Serial, body)
+    }
+
+    /// A parallel loop.
+    pub fn par(dim: usize, body: Node) -> Node {
+        lp(dim, LoopRole::Parallel, body)
+    }
+
+    /// A sequential loop in steps of 2.
+    pub fn strided(dim: usize, body: Node) -> Node {
+        match seq(dim, body) {
+            Node::Loop {
+                dim,
+                lower,
+                upper,
+                role,
+                marks,
+                body,
+                ..
+            } => Node::Loop {
+                dim,
+                lower,
+                upper,
+                stride: Some(Stride {
+                    step: 2,
+                    offset: vec![0; DIMS + 1],
+                }),
+                role,
+                marks,
+                body,
+            },
+            n => n,
+        }
+    }
+
+    /// Copy `i` of an unrolled dimension `dim`: `dim = i`.
+    pub fn copy(dim: usize, i: i64, body: Node) -> Node {
+        Node::Let {
+            dim,
+            row: constant(i).row,
+            body: Box::new(body),
+        }
+    }
+
+    /// An instance of statement `stmt` (iterators not looked at).
+    pub fn stmt(stmt: usize) -> Node {
+        Node::Stmt {
+            stmt,
+            iters: Vec::new(),
+        }
+    }
+
+    /// A tree of `root` for `stmts` statements.
+    pub fn tree(root: Node, stmts: usize) -> Tree {
+        Tree {
+            root,
+            divs: Vec::new(),
+            dims: DIMS,
+            register_sizes: vec![0; stmts],
+            forward: false,
+        }
+    }
+
+    /// The roles and marks of the loops of `t`, preorder, by dimension.
+    pub fn loops(t: &Tree) -> Vec<(usize, LoopRole, LoopMarks)> {
+        fn walk(n: &Node, out: &mut Vec<(usize, LoopRole, LoopMarks)>) {
+            match n {
+                Node::Seq(v) => v.iter().for_each(|c| walk(c, out)),
+                Node::Loop {
+                    dim,
+                    role,
+                    marks,
+                    body,
+                    ..
+                } => {
+                    out.push((*dim, *role, marks.clone()));
+                    walk(body, out);
+                }
+                Node::If { body, .. } | Node::Let { body, .. } => walk(body, out),
+                Node::Stmt { .. } => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(&t.root, &mut out);
+        out
+    }
+}

@@ -38,7 +38,9 @@ mod verify_emit;
 use std::time::{Duration, Instant};
 
 use crate::codegen::contract::{allow_contraction, arithmetic_of, multiplies};
+use crate::codegen::ast::PackFill;
 use crate::codegen::emit;
+use crate::codegen::tree::{self, TreeCx};
 use crate::deps::{compute, DepOptions, Dependence};
 use crate::ffi::ir::Op;
 use crate::ffi::shim::{emit as diag, Severity};
@@ -356,32 +358,6 @@ fn rewrite(
             return Ok(());
         }
         let (loops, parallel, guards) = tree.counts();
-        let carry_dims: Vec<usize> = plan
-            .register_tiles
-            .iter()
-            .map(|&(u, _, _)| u - 1)
-            .collect();
-        // The blocks of the vector loop, and the loop inside the tile.
-        let hoist_dims: Vec<(usize, usize)> = if options.hoist {
-            plan.register_tiles
-                .iter()
-                .filter(|&&(u, _, _)| u >= 2)
-                .map(|&(u, _, _)| (u - 2, u - 1))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        // The blocks' rows, the blocks of the vector loop, the loop inside
-        // the tile.
-        let pack_dims: Vec<(usize, usize, usize)> = if options.pack {
-            plan.register_tiles
-                .iter()
-                .filter(|&&(u, _, _)| u >= 3)
-                .map(|&(u, _, _)| (u - 3, u - 2, u - 1))
-                .collect()
-        } else {
-            Vec::new()
-        };
         // Contraction flags on the SCoP's own operations, which every
         // statement instance of the new nests is cloned from.
         // On CPUs, statements bound by the latency of a chain along their
@@ -414,20 +390,39 @@ fn rewrite(
             (limit @ 1.., None) => verify_emit::before(scop, limit).map_err(|n| verify_note = n).ok(),
             _ => None,
         };
+        // The tree as scanned, for print-plan.
+        let scanned = options
+            .print_plan
+            .then(|| tree.to_text(scop.params.len(), plan.dims.len()));
+        let tree_cx = TreeCx {
+            scalar_replace: options.scalar_replace,
+            hoist: options.hoist,
+            pack: options.pack,
+            ..TreeCx::of(&plan, pack_fill(target))
+        };
+        let mut tree_stages = Vec::new();
+        for (name, stage) in if gpu.is_some() { tree::GPU } else { tree::CPU } {
+            let note = stage(&mut tree, &tree_cx);
+            #[cfg(debug_assertions)]
+            if let Err(e) = check::tree(scop, &plan, &tree) {
+                diag(
+                    at,
+                    Severity::Warning,
+                    &format!("poly-opt: internal error after the {name} tree stage: {e}; the SCoP is left unchanged"),
+                    None,
+                );
+                return Ok(());
+            }
+            if options.print_stages {
+                tree_stages.push((*name, note, tree.to_text(scop.params.len(), plan.dims.len())));
+            }
+        }
         if !options.emit_test_mutation.is_empty() {
             crate::codegen::mutate::apply(&mut tree, &options.emit_test_mutation);
         }
         let (hoisted, launches, copies, registers, shared) = match emit::emit(
             scop,
             &tree,
-            plan.dims.len(),
-            &carry_dims,
-            &hoist_dims,
-            (&pack_dims, pack_fill(target)),
-            &plan.register_r_size,
-            options.scalar_replace,
-            (&plan.lane_dims, plan.lane_size),
-            &plan.scalar_stmts,
             gpu.map(|g| emit::gpu::GpuEmit {
                 roles: g.roles,
                 host_register: options.gpu_memory == "host-register",
@@ -580,12 +575,19 @@ fn rewrite(
                 let text = format!("poly-opt plan after the {stage} stage:\n{text}");
                 diag(at, Severity::Remark, &text, None);
             }
+            for (stage, note, text) in &tree_stages {
+                let text = format!(
+                    "poly-opt loop tree after the {stage} stage ({} loop{} marked):\n{text}",
+                    note.loops,
+                    if note.loops == 1 { "" } else { "s" }
+                );
+                diag(at, Severity::Remark, &text, None);
+            }
         }
-        if options.print_plan {
+        if let Some(scanned) = scanned {
             let text = format!(
-                "poly-opt plan:\n{}loop tree (p: parameters, t: schedule dimensions, d: divisions):\n{}",
+                "poly-opt plan:\n{}loop tree (p: parameters, t: schedule dimensions, d: divisions):\n{scanned}",
                 plan.to_text(scop),
-                tree.to_text(scop.params.len(), plan.dims.len())
             );
             diag(at, Severity::Remark, &text, None);
         }
@@ -595,8 +597,8 @@ fn rewrite(
 
 /// `target`'s registers, for the loops that fill buffers of packed
 /// operands.
-fn pack_fill(target: &CpuTarget) -> emit::PackFill {
-    emit::PackFill {
+fn pack_fill(target: &CpuTarget) -> PackFill {
+    PackFill {
         registers: usize::try_from(target.vector_registers).unwrap_or(usize::MAX),
         lanes: usize::try_from(target.lanes(ELEMENT_BYTES)).unwrap_or(1),
     }
