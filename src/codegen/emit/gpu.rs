@@ -112,7 +112,7 @@ struct Kernel {
 /// refuse the PTX. The exceptions are the operations that IEEE 754
 /// defines exactly and the GPU computes in one instruction, which the
 /// kernels get as LLVM intrinsics instead (`EXACT_MATH`).
-pub fn check(scop: &Scop) -> Result<(), String> {
+pub fn check(scop: &Scop) -> Result<(), EmitError> {
     fn math_op(op: crate::ffi::ir::Op) -> Option<String> {
         let name = op.name();
         let exact = EXACT_MATH.iter().any(|(m, _)| *m == name)
@@ -129,18 +129,18 @@ pub fn check(scop: &Scop) -> Result<(), String> {
             .find_map(math_op)
     }
     if let Some(name) = scop.ops.iter().find_map(|&op| math_op(op)) {
-        return Err(format!(
+        return Err(EmitError::Refused(format!(
             "'{name}' would need CUDA's libdevice in a kernel, which is not linked; left on the host"
-        ));
+        )));
     }
     for a in &scop.arrays {
         let ty = a.root().type_text();
         if memref_shape(&ty).is_none() {
-            return Err(format!(
+            return Err(EmitError::Refused(format!(
                 "the GPU mapping needs memrefs with the identity layout in the default memory \
                  space, not '{ty}' ({})",
                 a.name
-            ));
+            )));
         }
     }
     Ok(())
@@ -179,11 +179,11 @@ fn exact_math_to_llvm(b: &Builder, op: Op) -> Result<(), EmitError> {
             .map(|(_, l)| *l)
             .ok_or("an exact math operation without its intrinsic")?;
         let (Some(x), Some(r)) = (o.operands().first().copied(), o.result(0)) else {
-            return Err(format!("'{name}' without its operand or result"));
+            return Err(format!("'{name}' without its operand or result").into());
         };
         let ty = r.type_text();
         if ty != "f64" && ty != "f32" {
-            return Err(format!("'{name}' on {ty} in a kernel"));
+            return Err(format!("'{name}' on {ty} in a kernel").into());
         }
         let attrs = [
             ("intrin", b.attr(&format!("\"{intr}.{ty}\""))?),
@@ -939,7 +939,12 @@ impl Emitter<'_> {
                 &[("condition", set)],
                 &[Some(0), Some(0)],
             )
-            .ok_or_else(|| format!("cannot build an affine.if yielding {}", types.join(", ")))
+            .ok_or_else(|| {
+                EmitError::from(format!(
+                    "cannot build an affine.if yielding {}",
+                    types.join(", ")
+                ))
+            })
     }
 
     /// `row >= 0` at every rational point of the context.
@@ -1441,7 +1446,7 @@ impl Emitter<'_> {
             created.push(op);
         }
         op.result(0)
-            .ok_or_else(|| "cannot build a bound of the grid".to_string())
+            .ok_or_else(|| EmitError::from("cannot build a bound of the grid"))
     }
 
     /// The launch of the block loop `n` (see the module's description).
@@ -1543,7 +1548,7 @@ impl Emitter<'_> {
                             }
                         });
                     }
-                    best.ok_or_else(|| "a block loop without bounds".to_string())
+                    best.ok_or_else(|| EmitError::from("a block loop without bounds"))
                 };
                 (extreme(m.lower, true)?, extreme(m.upper, false)?)
             } else {
@@ -1785,7 +1790,7 @@ fn results(op: Op, n: usize) -> Result<Vec<Val>, EmitError> {
     (0..n)
         .map(|i| op.result(i))
         .collect::<Option<Vec<Val>>>()
-        .ok_or_else(|| format!("{} without its results", op.name()))
+        .ok_or_else(|| EmitError::from(format!("{} without its results", op.name())))
 }
 
 /// The `n` carried values of a loop's body `block` (its arguments after

@@ -870,7 +870,7 @@ impl Emitter<'_> {
                 .ops()
                 .first()
                 .map(|&op| Point::Before(op))
-                .ok_or_else(|| "internal error: empty parallel body".to_string());
+                .ok_or_else(|| EmitError::from("internal error: empty parallel body"));
         }
         let mut f = self.scop.first_op;
         while f.name() != "func.func" {
@@ -881,7 +881,7 @@ impl Emitter<'_> {
             .and_then(|r| r.blocks().first().copied())
             .and_then(|b| b.ops().first().copied())
             .map(Point::Before)
-            .ok_or_else(|| "function without a body".to_string())
+            .ok_or_else(|| EmitError::from("function without a body"))
     }
 
     /// The loop `n` over blocks of a register tile's vector loop, preceded

@@ -649,7 +649,8 @@ impl Emitter<'_> {
         if matches!(at, Point::Before(_)) {
             created.push(op);
         }
-        op.result(0).ok_or_else(|| format!("{name} without result"))
+        op.result(0)
+            .ok_or_else(|| EmitError::from(format!("{name} without result")))
     }
 }
 

@@ -36,8 +36,31 @@ use copy_back::{copy_back, expanded_map};
 use hoist::Hoist;
 use scalar_replace::Carry;
 
-/// Why the SCoP cannot be rewritten here.
-pub type EmitError = String;
+/// Why the SCoP is not rewritten.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EmitError {
+    /// The rewrite would break the IR, found before anything changes
+    /// ([`check`], [`gpu::check`]): the SCoP is left as it is, with a
+    /// remark saying why.
+    #[error("{0}")]
+    Refused(String),
+    /// The IR could not be built as the tree says: a bug (the rewrite
+    /// fails the pass).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<&str> for EmitError {
+    fn from(why: &str) -> Self {
+        EmitError::Internal(why.to_string())
+    }
+}
+
+impl From<String> for EmitError {
+    fn from(why: String) -> Self {
+        EmitError::Internal(why)
+    }
+}
 
 /// The parameters that bounds, guards or iterators of `tree` use, directly
 /// or through the divisions they use (the symbols of the new affine maps;
@@ -115,35 +138,37 @@ pub fn check(scop: &Scop, tree: &Tree) -> Result<(), EmitError> {
         match v.defining_op() {
             Some(def) if in_scop(scop, def) => {
                 if !top_level {
-                    return Err(format!(
+                    return Err(EmitError::Refused(format!(
                         "parameter '{}' is computed inside the loops and the SCoP is not at the top level of its function",
                         scop.params[p]
-                    ));
+                    )));
                 }
             }
             _ => {
                 if !shim::is_valid_symbol(v) {
-                    return Err(format!(
+                    return Err(EmitError::Refused(format!(
                         "parameter '{}' is not a valid affine symbol where the new loops go",
                         scop.params[p]
-                    ));
+                    )));
                 }
             }
         }
     }
     for &op in &scop.ops {
         if is_nest(op) && build::has_outside_uses(op) {
-            return Err("a value computed inside the loops is used after them".into());
+            return Err(EmitError::Refused(
+                "a value computed inside the loops is used after them".into(),
+            ));
         }
         // A value loaded between the nests, or computed from one, is
         // cloned into the statements that use it, and the original goes.
         let results = (0..op.num_results()).filter_map(|k| op.result(k));
         let used_after = || results.flat_map(Val::users).any(|u| !in_scop(scop, u));
         if !is_nest(op) && touches_memory(scop, op) && used_after() {
-            return Err(format!(
+            return Err(EmitError::Refused(format!(
                 "a value computed from memory between the loop nests ('{}') is used after them",
                 op.name()
-            ));
+            )));
         }
     }
     Ok(())
@@ -201,6 +226,7 @@ struct Emitter<'a> {
 }
 
 /// What [`emit`] created.
+#[derive(Default)]
 pub struct Emitted {
     /// The new top-level operations, in order.
     pub created: Vec<Op>,
@@ -661,7 +687,7 @@ impl Emitter<'_> {
     }
 
     fn attr(&self, text: &str) -> Result<AttrHandle, EmitError> {
-        self.b.attr(text)
+        Ok(self.b.attr(text)?)
     }
 
     /// Makes `v` available before `at`: values defined outside the SCoP
@@ -692,7 +718,7 @@ impl Emitter<'_> {
         }
         memo.get(&v.key())
             .copied()
-            .ok_or_else(|| "internal error: hoisted value missing".to_string())
+            .ok_or_else(|| EmitError::from("internal error: hoisted value missing"))
     }
 
     fn node(&mut self, n: &Node, at: Point, created: &mut Vec<Op>) -> Result<(), EmitError> {
@@ -1067,7 +1093,7 @@ impl Emitter<'_> {
             created.push(op);
         }
         op.result(0)
-            .ok_or_else(|| "affine.apply without result".to_string())
+            .ok_or_else(|| EmitError::from("affine.apply without result"))
     }
 
     /// The store of statement `s` and its backward slice inside the

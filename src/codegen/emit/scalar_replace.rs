@@ -483,7 +483,7 @@ impl Minima {
     fn positive(&mut self, row: &[i64]) -> Result<bool, EmitError> {
         self.found
             .exceeds(&self.eqs, &self.ineqs, row, 0)
-            .map_err(|e| e.to_string())
+            .map_err(|e| EmitError::from(e.to_string()))
     }
 }
 

@@ -31,6 +31,7 @@ mod gpu;
 mod options;
 mod plan;
 mod privatize;
+mod remark;
 mod profitability;
 mod split;
 mod verify_emit;
@@ -343,7 +344,7 @@ fn rewrite(
         // The rewrite itself is never stopped half-way.
         drop(deadline);
         if let Err(e) = emit::check(scop, &tree) {
-            skip(e);
+            skip(e.to_string());
             return Ok(());
         }
         // Debug and test builds re-check code generation too.
@@ -380,7 +381,7 @@ fn rewrite(
         }
         if gpu.is_some() {
             if let Err(e) = emit::gpu::check(scop) {
-                skip(e);
+                skip(e.to_string());
                 return Ok(());
             }
         }
@@ -420,7 +421,7 @@ fn rewrite(
         if !options.emit_test_mutation.is_empty() {
             crate::codegen::mutate::apply(&mut tree, &options.emit_test_mutation);
         }
-        let (hoisted, launches, copies, registers, shared) = match emit::emit(
+        let emitted = match emit::emit(
             scop,
             &tree,
             gpu.map(|g| emit::gpu::GpuEmit {
@@ -448,127 +449,36 @@ fn rewrite(
                         }
                     }
                 }
-                rewritten.extend(done.created);
+                rewritten.extend(done.created.iter().copied());
                 // Device buffers stand for the arguments in the kernels:
                 // no `noalias` from a GPU rewrite.
                 if gpu.is_none() {
                     roots.extend(scop.arrays.iter().map(|a| a.root().key()));
                 }
-                ((done.hoisted_loops, done.packed_loops, done.scalar_loops), done.launches, done.copies, done.kernel_registers, done.shared)
+                done
             }
             Err(e) => {
                 diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
                 return Err(PassError::InvalidInput);
             }
         };
-        let mut what = vec![format!(
-            "{} statement{}, {} loop{} ({} parallel), {} guard{}",
-            scop.statements.len(),
-            if scop.statements.len() == 1 { "" } else { "s" },
-            loops,
-            if loops == 1 { "" } else { "s" },
-            parallel,
-            guards,
-            if guards == 1 { "" } else { "s" }
-        )];
-        what.extend(plan.notes.iter().cloned());
-        let (hoisted, packed, scalar) = hoisted;
-        if hoisted > 0 {
-            what.push(format!(
-                "block-invariant operands computed once per block row ({hoisted} loop{})",
-                if hoisted == 1 { "" } else { "s" }
-            ));
-        }
-        if packed > 0 {
-            what.push(format!(
-                "row-invariant operands packed once per tile ({packed} loop{})",
-                if packed == 1 { "" } else { "s" }
-            ));
-        }
-        if scalar > 0 {
-            what.push(format!(
-                "innermost loops across a recurrence run scalar: vectorized, their strided \
-                 accesses would be slow gathers and scatters ({scalar} loop{})",
-                if scalar == 1 { "" } else { "s" }
-            ));
-        }
-        what.extend(fallback_note);
-        what.extend(jam_note);
-        if !launches.is_empty() {
-            what.push(format!(
-                "{} kernel{}: {}",
-                launches.len(),
-                if launches.len() == 1 { "" } else { "s" },
-                launches.join(", ")
-            ));
-        }
-        if !copies.is_empty() {
-            what.push(copies);
-        }
-        if let (Some(g), false) = (gpu, launches.is_empty()) {
-            let (boxes, bytes) = shared;
-            let not = if g.shared.not.is_empty() {
-                String::new()
-            } else {
-                format!("; not: {}", g.shared.not.join(", "))
-            };
-            if !boxes.is_empty() {
-                what.push(format!(
-                    "shared memory per block: {} ({bytes} bytes, copied at each step of the block's loop){not}",
-                    boxes.join(", ")
-                ));
-            } else if !options.gpu_shared {
-                what.push("no shared memory (gpu-shared=false)".into());
-            } else if !g.shared.not.is_empty() {
-                what.push(format!("no shared memory: {}", g.shared.not.join(", ")));
-            }
-        }
-        if gpu.is_some() && !launches.is_empty() {
-            what.push(if !registers.is_empty() {
-                format!(
-                    "per-thread registers across a thread's sequential loop: {}",
-                    registers.join(", ")
-                )
-            } else if !options.scalar_replace {
-                "no per-thread registers (scalar-replace=false)".into()
-            } else {
-                "no per-thread registers (no cell stays fixed along a thread's sequential loop)".into()
-            });
-        }
-        if options.verify {
-            what.push(if gpu.is_some() {
-                "legality and every block and thread loop verified".into()
-            } else {
-                "legality verified".into()
-            });
-        }
-        if options.contract {
-            what.push(if chains.is_empty() {
-                "multiply-adds may be fused (contract)".into()
-            } else {
-                let names: Vec<&str> = chains
-                    .iter()
-                    .map(|&s| scop.statements[s].name.as_str())
-                    .collect();
-                format!(
-                    "multiply-adds may be fused (contract), except in {}: a chain along {} innermost loop",
-                    names.join(", "),
-                    if chains.len() == 1 { "its" } else { "their" }
-                )
-            });
-        }
-        if wide {
-            what.push(format!(
-                "register tiles in {}-bit vectors (prefer-vector-width={} on the function)",
-                target.vector_bits, target.vector_bits
-            ));
-        }
-        what.push(if gpu.is_some() {
-            format!("target gpu {}", options.gpu_chip)
-        } else {
-            format!("target {target}")
-        });
-        what.extend(verify_note);
+        let done = remark::Done {
+            statements: scop.statements.len(),
+            counts: (loops, parallel, guards),
+            plan_notes: &plan.notes,
+            emitted: &emitted,
+            fallback_note: fallback_note.as_deref(),
+            jam_note: jam_note.as_deref(),
+            gpu: gpu.map(|g| g.shared),
+            chains: chains
+                .iter()
+                .map(|&s| scop.statements[s].name.as_str())
+                .collect(),
+            wide,
+            target,
+            verify_note: verify_note.as_deref(),
+        };
+        let what = remark::phrases(&done, options);
         diag(at, Severity::Remark, &format!("poly-opt: {}", what.join("; ")), None);
         if options.print_stages {
             for (stage, text) in &plan.stages {
