@@ -22,6 +22,7 @@ use crate::transform::Plan;
 
 pub mod buffers;
 pub mod carry;
+pub mod gpu_map;
 pub mod lanes;
 pub mod promote;
 pub mod scalar;
