@@ -17,7 +17,7 @@ use crate::deps::Dependence;
 use crate::math::{BasicRel, MathError, Space, Tuple};
 use crate::sched::Schedule;
 use crate::scop::form::Form;
-use crate::scop::model::{insert_zeros, Scop};
+use crate::scop::model::{insert_zeros, Model};
 
 /// Whether dimension `k` of `schedule` carries some dependence of `deps`:
 /// an instance pair at distance zero on the dimensions before `k` and not
@@ -30,7 +30,7 @@ use crate::scop::model::{insert_zeros, Scop};
 /// agree on every exact input, so a disagreement is a bug in one of them,
 /// reported at the pass boundary as an internal error.
 pub fn carries(
-    scop: &Scop,
+    scop: &Model,
     deps: &[Dependence],
     schedule: &Schedule,
     k: usize,
@@ -65,7 +65,7 @@ pub fn carries(
 /// no violation in `range` when none runs backwards there, and one at the
 /// end of `range` or before when some does.
 pub fn reverses(
-    scop: &Scop,
+    scop: &Model,
     deps: &[Dependence],
     schedule: &Schedule,
     range: std::ops::Range<usize>,
@@ -91,7 +91,7 @@ pub fn reverses(
 /// the dimensions `range` and, at it, has the sign of one of `signs` (1:
 /// the sink later, -1: the sink earlier). Stops at the first piece found.
 fn first_in(
-    scop: &Scop,
+    scop: &Model,
     deps: &[Dependence],
     schedule: &Schedule,
     range: std::ops::Range<usize>,
@@ -119,7 +119,7 @@ fn first_in(
 
 /// The number of dimensions of `schedule`, or an error when it does not fit
 /// `scop`.
-fn dims(scop: &Scop, schedule: &Schedule) -> Result<usize, MathError> {
+fn dims(scop: &Model, schedule: &Schedule) -> Result<usize, MathError> {
     let n = schedule.dims.first().map_or(0, Vec::len);
     if schedule.dims.len() != scop.statements.len()
         || schedule.locals.len() != scop.statements.len()

@@ -24,7 +24,7 @@ pub const LANE_OPS: [&str; 5] = [
 /// (parameters, constants): what its copies can run in lanes.
 pub fn lane_wise(scop: &Scop, s: usize) -> bool {
     let st = &scop.statements[s];
-    let mut stack = vec![st.op];
+    let mut stack = vec![scop.store_of(st)];
     let mut seen = std::collections::HashSet::new();
     while let Some(op) = stack.pop() {
         if !seen.insert(op.key()) {
@@ -33,11 +33,11 @@ pub fn lane_wise(scop: &Scop, s: usize) -> bool {
         let name = op.name();
         let ok = match name.as_str() {
             "affine.load" => {
-                st.accesses.iter().any(|a| a.op.key() == op.key())
+                st.accesses.iter().any(|a| scop.op_of(a).key() == op.key())
                     && op.result(0).is_some_and(|r| r.type_text() == "f64")
             }
             "affine.store" => {
-                st.accesses.iter().any(|a| a.op.key() == op.key())
+                st.accesses.iter().any(|a| scop.op_of(a).key() == op.key())
                     && op
                         .operands()
                         .first()

@@ -25,7 +25,7 @@ use thiserror::Error;
 use crate::math::rational::Rational;
 use crate::math::simplex::LpSolver;
 use crate::math::{BasicRel, DimKind, MathError, Optimum, Space, Tuple, UnionRel};
-use crate::scop::model::{insert_zeros, piece_rows, AccessKind, ArrayId, Scop, Statement, StmtId};
+use crate::scop::model::{insert_zeros, piece_rows, AccessKind, ArrayId, Model, Statement, StmtId};
 
 /// The kind of a dependence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -156,7 +156,7 @@ type RelationKey = (usize, usize, usize, usize, usize, usize);
 /// Computes all dependences of `scop`: one [`Dependence`] per kind, source,
 /// sink, array and carrying depth (the access pairs that give the same
 /// key are merged into one union relation).
-pub fn compute(scop: &Scop, opts: DepOptions) -> Result<Vec<Dependence>, DepsError> {
+pub fn compute(scop: &Model, opts: DepOptions) -> Result<Vec<Dependence>, DepsError> {
     let mut out = Vec::new();
     let n = scop.statements.len();
     // A relation depends on the two accesses' subscripts, not on their
@@ -278,7 +278,7 @@ pub fn compute(scop: &Scop, opts: DepOptions) -> Result<Vec<Dependence>, DepsErr
 /// before it in the original schedule (for some values of the parameters).
 /// The GPU target copies an array to the device only when one of its reads
 /// does.
-pub fn reads_live_in(scop: &Scop, t: StmtId, b: usize) -> Result<bool, DepsError> {
+pub fn reads_live_in(scop: &Model, t: StmtId, b: usize) -> Result<bool, DepsError> {
     let tt = &scop.statements[t.0];
     let array = tt.accesses[b].array;
     let mut covered = Vec::new();
@@ -310,7 +310,7 @@ pub fn reads_live_in(scop: &Scop, t: StmtId, b: usize) -> Result<bool, DepsError
 }
 
 /// The space `[params] -> { S[i] -> T[j] }`.
-fn dep_space(scop: &Scop, s: &Statement, t: &Statement) -> Space {
+fn dep_space(scop: &Model, s: &Statement, t: &Statement) -> Space {
     let tuple = |st: &Statement| {
         Tuple::new(
             Some(&st.name),
@@ -342,7 +342,7 @@ fn place(
 }
 
 pub(crate) fn relation(
-    scop: &Scop,
+    scop: &Model,
     (s_id, ai): (StmtId, usize),
     (t_id, bi): (StmtId, usize),
     level: usize,
@@ -434,7 +434,7 @@ fn int_bound(set: &BasicRel, max: bool, r: Rational) -> Result<Option<Option<i64
 /// case). Otherwise [`int_bound`] decides on the lifted one-dimensional set.
 fn distance_range(
     pieces: &[BasicRel],
-    scop: &Scop,
+    scop: &Model,
     s: &Statement,
     k: usize,
 ) -> Result<Range, DepsError> {

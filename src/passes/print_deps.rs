@@ -17,11 +17,11 @@ pub fn run(func: Op, options: &PrintDepsOptions) -> Result<(), PassError> {
         let deps = match compute(&scop, DepOptions { rar: options.rar }) {
             Ok(d) => d,
             Err(e) => {
-                emit(scop.first_op.loc(), Severity::Remark, &e.to_string(), None);
+                emit(scop.ir.first_op.loc(), Severity::Remark, &e.to_string(), None);
                 continue;
             }
         };
-        let _ = writeln!(text, "deps @{} at {}: {} relations", func_name(func), where_(scop.first_op), deps.len());
+        let _ = writeln!(text, "deps @{} at {}: {} relations", func_name(func), where_(scop.ir.first_op), deps.len());
         for d in &deps {
             let (s, t) = (&scop.statements[d.source.0], &scop.statements[d.sink.0]);
             let depth = d.depth.map_or("independent".to_string(), |k| format!("depth {k}"));

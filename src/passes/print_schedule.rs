@@ -24,7 +24,7 @@ pub fn run(func: Op, options: &PrintScheduleOptions) -> Result<(), PassError> {
     let mut text = String::new();
     for scop in models(func) {
         let _budget = crate::math::budget::Budget::start(Some(super::ANALYSIS_BUDGET));
-        let at = scop.first_op.loc();
+        let at = scop.ir.first_op.loc();
         let t0 = std::time::Instant::now();
         let deps = match compute(&scop, DepOptions::default()) {
             Ok(d) => d,
@@ -71,7 +71,7 @@ pub fn run(func: Op, options: &PrintScheduleOptions) -> Result<(), PassError> {
                 continue;
             }
         }
-        let _ = writeln!(text, "schedule @{} at {}", func_name(func), where_(scop.first_op));
+        let _ = writeln!(text, "schedule @{} at {}", func_name(func), where_(scop.ir.first_op));
         let prefix = if scop.params.is_empty() { String::new() } else { format!("[{}] -> ", scop.params.join(", ")) };
         for (s, st) in scop.statements.iter().enumerate() {
             let dims: Vec<String> = result.schedule.dims[s].iter().map(|f| form_text(f, &scop.params, &st.iters)).collect();

@@ -53,7 +53,7 @@ pub fn run(func: Op, _options: &PrintScopOptions) -> Result<(), PassError> {
     for scop in models(func) {
         let _budget = crate::math::budget::Budget::start(Some(super::ANALYSIS_BUDGET));
         if let Err(e) = print_scop(&mut text, func, &scop) {
-            emit(scop.first_op.loc(), Severity::Remark, &format!("static control part not printed: {e}"), None);
+            emit(scop.ir.first_op.loc(), Severity::Remark, &format!("static control part not printed: {e}"), None);
         }
     }
     if !text.is_empty() {
@@ -63,11 +63,11 @@ pub fn run(func: Op, _options: &PrintScopOptions) -> Result<(), PassError> {
 }
 
 fn print_scop(out: &mut String, func: Op, scop: &Scop) -> Result<(), crate::math::MathError> {
-    let _ = writeln!(out, "scop @{} at {}", func_name(func), where_(scop.first_op));
+    let _ = writeln!(out, "scop @{} at {}", func_name(func), where_(scop.ir.first_op));
     let _ = writeln!(out, "  params: [{}]", scop.params.join(", "));
     for (k, st) in scop.statements.iter().enumerate() {
         let id = StmtId(k);
-        let _ = writeln!(out, "  statement {} ('{}' at {})", st.name, st.op.name(), where_(st.op));
+        let _ = writeln!(out, "  statement {} ('{}' at {})", st.name, scop.store_of(st).name(), where_(scop.store_of(st)));
         let _ = writeln!(out, "    domain: {}", union_text(&scop.params, &scop.domain(id)?));
         let _ = writeln!(out, "    schedule: {}", schedule_text(scop, id));
         for (a, acc) in st.accesses.iter().enumerate() {

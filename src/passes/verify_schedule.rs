@@ -22,7 +22,7 @@ pub fn run(func: Op, options: &VerifyScheduleOptions) -> Result<(), PassError> {
         }
         return Ok(());
     };
-    let at = scop.first_op.loc();
+    let at = scop.ir.first_op.loc();
     let _budget = crate::math::budget::Budget::start(Some(super::ANALYSIS_BUDGET));
     let fail = |msg: String| {
         emit(at, Severity::Error, &msg, None);

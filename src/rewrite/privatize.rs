@@ -63,7 +63,7 @@ type Res<T> = Result<T, Box<dyn std::error::Error>>;
 fn candidate(scop: &Scop, x: ArrayId) -> Res<Vec<Expansion>> {
     let none = Vec::new();
     let arr = &scop.arrays[x.0];
-    let Some((shape, elem)) = static_shape(&arr.root().type_text()) else {
+    let Some((shape, elem)) = static_shape(&scop.root_of(arr).type_text()) else {
         return Ok(none);
     };
     let cells = shape.iter().try_fold(1i64, |a, &b| a.checked_mul(b));
@@ -79,7 +79,12 @@ fn candidate(scop: &Scop, x: ArrayId) -> Res<Vec<Expansion>> {
             .accesses
             .iter()
             .filter(|a| a.array == x)
-            .all(|a| matches!(a.op.name().as_str(), "affine.load" | "affine.store"))
+            .all(|a| {
+                matches!(
+                    scop.op_of(a).name().as_str(),
+                    "affine.load" | "affine.store"
+                )
+            })
     });
     if users.is_empty() || !plain {
         return Ok(none);

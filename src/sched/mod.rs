@@ -29,7 +29,7 @@ use crate::deps::Dependence;
 use crate::math::simplex::LpSolver;
 use crate::math::{BasicRel, MathError, UnionRel};
 use crate::scop::form::{Form, Locals};
-use crate::scop::model::Scop;
+use crate::scop::model::Model;
 
 /// A multi-dimensional affine schedule, one row of forms per statement.
 #[derive(Debug, Clone)]
@@ -67,7 +67,7 @@ pub struct Violation {
 
 impl Schedule {
     /// The original `2d+1` schedule of the model (always legal).
-    pub fn original(scop: &Scop) -> Schedule {
+    pub fn original(scop: &Model) -> Schedule {
         let n = scop.schedule_len;
         let dims = scop
             .statements
@@ -96,7 +96,7 @@ impl Schedule {
     /// `[N] -> { S0[i, j] -> [j, i]; S1[i] -> [i, 0] }`. Every output
     /// dimension must be an affine function of the statement's iterators and
     /// the SCoP's parameters.
-    pub fn parse(scop: &Scop, text: &str) -> Result<Schedule, ScheduleError> {
+    pub fn parse(scop: &Model, text: &str) -> Result<Schedule, ScheduleError> {
         let u = UnionRel::parse(text).map_err(|e| ScheduleError::Invalid(e.to_string()))?;
         let u = u
             .align_params(&scop.params)
@@ -256,7 +256,7 @@ struct Pairs {
 }
 
 fn pairs(
-    scop: &Scop,
+    scop: &Model,
     d: &Dependence,
     piece: &BasicRel,
     schedule: &Schedule,
@@ -314,7 +314,7 @@ fn pairs(
     })
 }
 
-fn check_shape(scop: &Scop, schedule: &Schedule) -> Result<usize, ScheduleError> {
+fn check_shape(scop: &Model, schedule: &Schedule) -> Result<usize, ScheduleError> {
     if schedule.dims.len() != scop.statements.len()
         || schedule.locals.len() != scop.statements.len()
     {
@@ -334,7 +334,7 @@ fn check_shape(scop: &Scop, schedule: &Schedule) -> Result<usize, ScheduleError>
 /// Checks that `schedule` respects every dependence of `deps`; returns the
 /// violated ones (empty: legal).
 pub fn verify(
-    scop: &Scop,
+    scop: &Model,
     deps: &[Dependence],
     schedule: &Schedule,
 ) -> Result<Vec<Violation>, ScheduleError> {
@@ -409,7 +409,7 @@ pub fn verify(
 /// `{ (i, j) ∈ D : θ_<k(i) = θ_<k(j), θ_k(j) >= θ_k(i) + 1 }` and the same
 /// with `θ_k(j) <= θ_k(i) - 1`.
 pub fn verify_parallel(
-    scop: &Scop,
+    scop: &Model,
     deps: &[Dependence],
     schedule: &Schedule,
     k: usize,
@@ -452,7 +452,7 @@ pub fn verify_parallel(
 }
 
 /// A human-readable sample `S[i] -> T[j]` (with parameter values) of a violation.
-pub fn describe_sample(scop: &Scop, d: &Dependence, sample: &[i64]) -> String {
+pub fn describe_sample(scop: &Model, d: &Dependence, sample: &[i64]) -> String {
     let np = scop.params.len();
     let (s, t) = (&scop.statements[d.source.0], &scop.statements[d.sink.0]);
     let ni = s.iters.len();

@@ -88,7 +88,7 @@ use crate::math::lexmin::lexmin_nonneg_unique;
 use crate::math::memo::memoized;
 use crate::math::{BasicRel, MathError, Optimum};
 use crate::scop::form::{Form, Locals};
-use crate::scop::model::Scop;
+use crate::scop::model::Model;
 
 /// Default largest iterator coefficient of a hyperplane.
 pub const COEF_BOUND: i64 = 4;
@@ -254,7 +254,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(scop: &Scop, np: usize) -> Layout {
+    fn new(scop: &Model, np: usize) -> Layout {
         // u (np), w, Σ coefficients, Σ shifts.
         let mut off = np + 3;
         let mut stmt = Vec::new();
@@ -537,7 +537,7 @@ fn farkas_compact(
 /// Coefficient rows of `φ_T(j) - φ_S(i)` over the columns of a dependence
 /// piece; with `bounding`, of `u·n + w - (φ_T(j) - φ_S(i))`.
 fn diff_coef(
-    scop: &Scop,
+    scop: &Model,
     lay: &Layout,
     d: &Dependence,
     piece: &BasicRel,
@@ -688,7 +688,7 @@ fn box_redundant(lay: &Layout, max_coef: i64, row: &[i64]) -> bool {
 }
 
 fn dep_rows(
-    scop: &Scop,
+    scop: &Model,
     lay: &Layout,
     d: &Dependence,
     pieces: &[BasicRel],
@@ -853,7 +853,7 @@ fn gcd(a: i128, b: i128) -> i128 {
 }
 
 /// True when `diff >= 1` on every piece (the dependence is satisfied).
-fn satisfied(scop: &Scop, d: &Dependence, phi: &[Form]) -> Result<bool, MathError> {
+fn satisfied(scop: &Model, d: &Dependence, phi: &[Form]) -> Result<bool, MathError> {
     for piece in &d.relation {
         let mut v = piece.clone();
         // φ_T(j) - φ_S(i) <= 0  ⇔  φ_S(i) - φ_T(j) >= 0
@@ -866,7 +866,7 @@ fn satisfied(scop: &Scop, d: &Dependence, phi: &[Form]) -> Result<bool, MathErro
 }
 
 /// True when `diff == 0` on every piece (zero distance along `phi`).
-fn zero_distance(scop: &Scop, d: &Dependence, phi: &[Form]) -> Result<bool, MathError> {
+fn zero_distance(scop: &Model, d: &Dependence, phi: &[Form]) -> Result<bool, MathError> {
     for piece in &d.relation {
         for sign in [1, -1] {
             let mut v = piece.clone();
@@ -883,7 +883,7 @@ fn zero_distance(scop: &Scop, d: &Dependence, phi: &[Form]) -> Result<bool, Math
 }
 
 /// The row `sign·(φ_T(j) - φ_S(i))` over the columns of `piece`.
-fn diff_row(scop: &Scop, d: &Dependence, piece: &BasicRel, phi: &[Form], sign: i64) -> Vec<i64> {
+fn diff_row(scop: &Model, d: &Dependence, piece: &BasicRel, phi: &[Form], sign: i64) -> Vec<i64> {
     let np = scop.params.len();
     let (s, t) = (d.source.0, d.sink.0);
     let (ni, nj) = (
@@ -1019,7 +1019,7 @@ fn components(ns: usize, deps: &[Dependence], live: &[bool]) -> Vec<usize> {
 /// Under [`Fuse::Smart`], a component with a statement marked in `split`
 /// stays a group of its own.
 fn cut_groups(
-    scop: &Scop,
+    scop: &Model,
     deps: &[Dependence],
     active: &[bool],
     fuse: Fuse,
@@ -1137,7 +1137,7 @@ fn fused_groups(
 /// sweeps' `(i, j)` bands into two untiled loops (1.5x the baseline; with
 /// each nest on its own, tiled, 2.7x).
 pub fn schedule(
-    scop: &Scop,
+    scop: &Model,
     all_deps: &[Dependence],
     options: &Options,
 ) -> Result<PlutoSchedule, PlutoError> {
@@ -1174,7 +1174,7 @@ pub fn schedule(
 /// second read finds the cell in cache (atax's `A[i][j]`, read by both
 /// matrix-vector products: a memory-bound kernel that a second pass over
 /// `A` makes 0.9x the baseline).
-fn refused_fusion(scop: &Scop, p: &PlutoSchedule) -> Vec<bool> {
+fn refused_fusion(scop: &Model, p: &PlutoSchedule) -> Vec<bool> {
     let ns = p.schedule.dims.len();
     let mut out = vec![false; ns];
     if !matches!(p.dims.first(), Some(DimKind::Scalar)) {
@@ -1204,7 +1204,7 @@ fn refused_fusion(scop: &Scop, p: &PlutoSchedule) -> Vec<bool> {
 /// [`schedule`], with the statements marked in `split` kept out of the
 /// first cut's fusion.
 fn schedule_split(
-    scop: &Scop,
+    scop: &Model,
     all_deps: &[Dependence],
     options: &Options,
     split: &[bool],

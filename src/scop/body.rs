@@ -24,12 +24,13 @@ pub fn is_nest(op: Op) -> bool {
 
 /// True when `op` is one of the SCoP's operations or nested in one.
 pub fn in_scop(scop: &Scop, op: Op) -> bool {
-    scop.ops.iter().any(|&r| op.is_within(r))
+    scop.ir.ops.iter().any(|&r| op.is_within(r))
 }
 
 /// True when `op` lies inside one of the SCoP's loop nests (not at its top level).
 pub fn is_nested_in_loop(scop: &Scop, op: Op) -> bool {
-    scop.ops
+    scop.ir
+        .ops
         .iter()
         .any(|&r| is_nest(r) && op.key() != r.key() && op.is_within(r))
 }

@@ -1,5 +1,5 @@
 //! The expansion of an array by the loops around its accesses, as the
-//! model records it ([`Scop::expansions`]): which accesses, by how many
+//! model records it ([`Model::expansions`](super::model::Model::expansions)): which accesses, by how many
 //! iterators, over which ranges, and the model of the expanded program
 //! ([`expand`]). Whether an array may be expanded is the privatization
 //! analysis (`crate::rewrite::privatize`), which needs the dependences.

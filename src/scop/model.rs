@@ -83,14 +83,37 @@ pub struct Array {
     pub name: String,
     /// The rank.
     pub rank: usize,
-    root: Val,
+    /// Its root value in the IR ([`IrMap::roots`]).
+    pub ir: IrRef,
 }
 
-impl Array {
-    /// The memref value all its accesses go through.
-    pub fn root(&self) -> Val {
-        self.root
-    }
+/// Where a statement, an access or an array of the model came from in the
+/// IR: an index into the SCoP's [`IrMap`] (the pieces of a split statement
+/// share their origin's). The model itself is data; the handles are in
+/// the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IrRef(pub usize);
+
+/// The way back from the model to the IR it was built from.
+#[derive(Debug, Clone)]
+pub struct IrMap {
+    /// The first operation of the SCoP.
+    pub first_op: Op,
+    /// The SSA values of the parameters, in the order of
+    /// [`Model::params`].
+    pub param_values: Vec<Val>,
+    /// The top-level operations of the SCoP (its loop nests and the
+    /// operations between them), in block order.
+    pub ops: Vec<Op>,
+    /// Per statement origin ([`Statement::ir`]): its store.
+    pub stores: Vec<Op>,
+    /// Per statement origin: the induction variable of each iterator.
+    pub iv_values: Vec<Vec<Val>>,
+    /// Per access origin ([`Access::ir`]): its load or store.
+    pub accesses: Vec<Op>,
+    /// Per array origin ([`Array::ir`]): the memref value all its
+    /// accesses go through.
+    pub roots: Vec<Val>,
 }
 
 /// One access of a statement.
@@ -102,8 +125,8 @@ pub struct Access {
     pub array: ArrayId,
     /// One form per array dimension, over the statement's variables.
     pub index: Vec<Form>,
-    /// The load or store.
-    pub op: Op,
+    /// Its load or store in the IR ([`IrMap::accesses`]).
+    pub ir: IrRef,
 }
 
 /// One piece of a domain: constraints `form >= 0` and `form == 0`.
@@ -120,8 +143,9 @@ pub struct Piece {
 pub struct Statement {
     /// `S0`, `S1`, … in program order.
     pub name: String,
-    /// The store.
-    pub op: Op,
+    /// Its store and induction variables in the IR ([`IrMap::stores`],
+    /// [`IrMap::iv_values`]).
+    pub ir: IrRef,
     /// Iterator names, outermost first.
     pub iters: Vec<String>,
     /// For each iterator, the key of the loop op that defines it.
@@ -136,13 +160,14 @@ pub struct Statement {
     pub domain: Vec<Piece>,
     /// The accesses: the write first, then the reads in slice order.
     pub accesses: Vec<Access>,
-    /// The induction variable of each iterator.
-    pub iv_values: Vec<Val>,
 }
 
-/// The polyhedral model of one SCoP.
+/// The polyhedral model of one SCoP, as data: parameters, statements
+/// (domains, accesses, original schedules), arrays. Dependence analysis,
+/// the scheduler, its checker and the analyses take a model; code
+/// generation takes a [`Scop`], the model with its way back to the IR.
 #[derive(Debug, Clone)]
-pub struct Scop {
+pub struct Model {
     /// Parameter names.
     pub params: Vec<String>,
     /// The statements, in program order.
@@ -151,16 +176,33 @@ pub struct Scop {
     pub arrays: Vec<Array>,
     /// Length of every schedule (2·max depth + 1, counting iterators).
     pub schedule_len: usize,
-    /// The first operation of the SCoP.
-    pub first_op: Op,
-    /// The SSA values of the parameters, in the order of `params`.
-    pub param_values: Vec<Val>,
-    /// The top-level operations of the SCoP (its loop nests and the pure
-    /// operations between them), in block order.
-    pub ops: Vec<Op>,
     /// Arrays expanded per iteration of their enclosing loops (empty for
     /// the model of the input; see [`super::expansion`]).
     pub expansions: Vec<super::expansion::Expansion>,
+}
+
+/// A SCoP: its model (which it dereferences to) and the IR it was built
+/// from.
+#[derive(Debug, Clone)]
+pub struct Scop {
+    /// The model.
+    pub model: Model,
+    /// The way back to the IR.
+    pub ir: IrMap,
+}
+
+impl std::ops::Deref for Scop {
+    type Target = Model;
+
+    fn deref(&self) -> &Model {
+        &self.model
+    }
+}
+
+impl std::ops::DerefMut for Scop {
+    fn deref_mut(&mut self) -> &mut Model {
+        &mut self.model
+    }
 }
 
 /// Most loops around a statement (polyhedra of twice as many dimensions
@@ -229,6 +271,11 @@ struct Builder {
     params: Vec<Val>,
     arrays: Vec<Array>,
     statements: Vec<Statement>,
+    /// The IR handles of the statements, accesses and arrays so far.
+    store_ops: Vec<Op>,
+    iv_values: Vec<Vec<Val>>,
+    access_ops: Vec<Op>,
+    roots: Vec<Val>,
     frames: Vec<Frame>,
     n_iters: usize,
     pieces: Vec<Piece>,
@@ -251,6 +298,10 @@ pub fn build(scope: Op, scop: &DetectedScop) -> Result<Scop, Unsupported> {
         params: Vec::new(),
         arrays: Vec::new(),
         statements: Vec::new(),
+        store_ops: Vec::new(),
+        iv_values: Vec::new(),
+        access_ops: Vec::new(),
+        roots: Vec::new(),
         frames: Vec::new(),
         n_iters: 0,
         pieces: vec![Piece::default()],
@@ -276,7 +327,7 @@ pub fn build(scope: Op, scop: &DetectedScop) -> Result<Scop, Unsupported> {
         .max()
         .unwrap_or(1);
     let array_names = unique_names(
-        value_names(scope, &b.arrays.iter().map(|a| a.root).collect::<Vec<_>>())
+        value_names(scope, &b.roots)
             .iter()
             .map(|n| ident(n, "A"))
             .collect(),
@@ -285,14 +336,22 @@ pub fn build(scope: Op, scop: &DetectedScop) -> Result<Scop, Unsupported> {
         a.name = n;
     }
     Ok(Scop {
-        params,
-        statements: b.statements,
-        arrays: b.arrays,
-        schedule_len,
-        first_op: scop.ops[0],
-        param_values: b.params,
-        ops: scop.ops.clone(),
-        expansions: Vec::new(),
+        model: Model {
+            params,
+            statements: b.statements,
+            arrays: b.arrays,
+            schedule_len,
+            expansions: Vec::new(),
+        },
+        ir: IrMap {
+            first_op: scop.ops[0],
+            param_values: b.params,
+            ops: scop.ops.clone(),
+            stores: b.store_ops,
+            iv_values: b.iv_values,
+            accesses: b.access_ops,
+            roots: b.roots,
+        },
     })
 }
 
@@ -775,15 +834,16 @@ impl Builder {
 
     fn array(&mut self, op: Op, memref: Option<Val>) -> Result<ArrayId, Unsupported> {
         let root = memref_root(op, memref)?;
-        if let Some(k) = self.arrays.iter().position(|a| a.root.key() == root.key()) {
+        if let Some(k) = self.roots.iter().position(|r| r.key() == root.key()) {
             return Ok(ArrayId(k));
         }
         let rank = memref_rank(op);
         self.arrays.push(Array {
             name: String::new(),
             rank,
-            root,
+            ir: IrRef(self.roots.len()),
         });
+        self.roots.push(root);
         Ok(ArrayId(self.arrays.len() - 1))
     }
 
@@ -816,8 +876,9 @@ impl Builder {
             kind: AccessKind::Write,
             array: warray,
             index: windex,
-            op: store,
+            ir: IrRef(self.access_ops.len()),
         });
+        self.access_ops.push(store);
         let mut loads = Vec::new();
         let mut seen = Vec::new();
         if let Some(&v) = operands.first() {
@@ -831,8 +892,9 @@ impl Builder {
                 kind: AccessKind::Read,
                 array,
                 index,
-                op: load,
+                ir: IrRef(self.access_ops.len()),
             });
+            self.access_ops.push(load);
         }
         let n = self.statements.len();
         let loops: Vec<usize> = self
@@ -850,7 +912,7 @@ impl Builder {
         beta.push(pos);
         self.statements.push(Statement {
             name: format!("S{n}"),
-            op: store,
+            ir: IrRef(self.store_ops.len()),
             iters: (0..self.n_iters).map(|k| format!("i{k}")).collect(),
             loops,
             beta,
@@ -858,12 +920,14 @@ impl Builder {
             locals: self.locals.clone(),
             domain: self.pieces.clone(),
             accesses,
-            iv_values: self
-                .frames
+        });
+        self.store_ops.push(store);
+        self.iv_values.push(
+            self.frames
                 .iter()
                 .flat_map(|f| f.vals.iter().copied())
                 .collect(),
-        });
+        );
         self.locals = saved_locals;
         Ok(())
     }
@@ -993,6 +1057,33 @@ impl Statement {
 }
 
 impl Scop {
+    /// The store of `st` in the IR.
+    pub fn store_of(&self, st: &Statement) -> Op {
+        self.ir.stores[st.ir.0]
+    }
+
+    /// The induction variables of `st`'s iterators in the IR.
+    pub fn ivs_of(&self, st: &Statement) -> &[Val] {
+        &self.ir.iv_values[st.ir.0]
+    }
+
+    /// The load or store of `acc` in the IR.
+    pub fn op_of(&self, acc: &Access) -> Op {
+        self.ir.accesses[acc.ir.0]
+    }
+
+    /// The memref value all accesses of array `a` go through.
+    pub fn root(&self, a: ArrayId) -> Val {
+        self.ir.roots[self.arrays[a.0].ir.0]
+    }
+
+    /// The memref value all accesses of `arr` go through.
+    pub fn root_of(&self, arr: &Array) -> Val {
+        self.ir.roots[arr.ir.0]
+    }
+}
+
+impl Model {
     fn np(&self) -> usize {
         self.params.len()
     }

@@ -591,7 +591,7 @@ pub fn copies(scop: &Scop, root: usize, ty: &str) -> Copies {
                 .enumerate()
                 .filter(move |(_, a)| {
                     !crate::scop::expansion::is_expanded(scop, a.array)
-                        && scop.arrays[a.array.0].root().key() == root
+                        && scop.root_of(&scop.arrays[a.array.0]).key() == root
                 })
                 .map(move |(k, a)| (s, k, a.kind))
         })
@@ -599,7 +599,7 @@ pub fn copies(scop: &Scop, root: usize, ty: &str) -> Copies {
     let copied_back_whole = scop
         .expansions
         .iter()
-        .any(|x| x.last.is_some() && scop.arrays[x.array.0].root().key() == root);
+        .any(|x| x.last.is_some() && scop.root_of(&scop.arrays[x.array.0]).key() == root);
     let read = accesses().any(|(s, k, kind)| {
         kind == AccessKind::Read && crate::deps::reads_live_in(scop, StmtId(s), k).unwrap_or(true)
     });

@@ -88,9 +88,10 @@ impl Original {
         let arrays: Vec<(usize, String)> = scop
             .arrays
             .iter()
-            .map(|a| (a.root().key(), a.name.clone()))
+            .map(|a| (scop.root_of(a).key(), a.name.clone()))
             .collect();
         let params = scop
+            .ir
             .param_values
             .iter()
             .enumerate()
@@ -100,12 +101,12 @@ impl Original {
             exprs: Exprs::default(),
             arrays,
             params,
-            model_params: scop.param_values.len(),
+            model_params: scop.ir.param_values.len(),
             memory: Memory::default(),
             steps: 0,
             limit,
         };
-        let program = translate(&scop.ops, &mut o.exprs)?;
+        let program = translate(&scop.ir.ops, &mut o.exprs)?;
         let (memory, steps) = o.execute(&program).map_err(|s| match s {
             Stop::Skip(why) => why,
             // The input's own parallel loops are the user's.

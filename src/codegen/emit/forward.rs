@@ -45,11 +45,11 @@ pub(super) fn roots(scop: &Scop) -> HashMap<usize, usize> {
     let mut out = HashMap::new();
     for st in &scop.statements {
         for a in &st.accesses {
-            let Some(at) = memref_position(a.op) else {
+            let Some(at) = memref_position(scop.op_of(a)) else {
                 continue;
             };
-            if let Some(m) = a.op.operands().get(at) {
-                out.insert(m.key(), scop.arrays[a.array.0].root().key());
+            if let Some(m) = scop.op_of(a).operands().get(at) {
+                out.insert(m.key(), scop.root_of(&scop.arrays[a.array.0]).key());
             }
         }
     }

@@ -126,13 +126,13 @@ pub fn check(scop: &Scop) -> Result<(), EmitError> {
             .flat_map(|b| b.ops())
             .find_map(math_op)
     }
-    if let Some(name) = scop.ops.iter().find_map(|&op| math_op(op)) {
+    if let Some(name) = scop.ir.ops.iter().find_map(|&op| math_op(op)) {
         return Err(EmitError::Refused(format!(
             "'{name}' would need CUDA's libdevice in a kernel, which is not linked; left on the host"
         )));
     }
     for a in &scop.arrays {
-        let ty = a.root().type_text();
+        let ty = scop.root_of(a).type_text();
         if memref_shape(&ty).is_none() {
             return Err(EmitError::Refused(format!(
                 "the GPU mapping needs memrefs with the identity layout in the default memory \
@@ -414,7 +414,7 @@ impl Emitter<'_> {
         let mut buffers: Vec<(Val, Val, bool)> = Vec::new();
         let (mut copied_in, mut copied_back) = (Vec::new(), Vec::new());
         for a in &self.scop.arrays {
-            let host = a.root();
+            let host = self.scop.root_of(a);
             if buffers.iter().any(|(h, _, _)| h.key() == host.key()) {
                 continue;
             }
@@ -473,7 +473,7 @@ impl Emitter<'_> {
         let mut registered = Vec::new();
         let mut names = Vec::new();
         for a in &self.scop.arrays {
-            let host = a.root();
+            let host = self.scop.root_of(a);
             if done.contains(&host.key()) {
                 continue;
             }
@@ -683,7 +683,7 @@ impl Emitter<'_> {
         // A read through the array's root (not a view of it).
         let root = op.operands().first().map(|v| v.key());
         let p = g.promotions.iter().find(|p| p.reads.contains(&op.key()));
-        if root != p.map(|p| self.scop.arrays[p.array.0].root().key()) {
+        if root != p.map(|p| self.scop.root_of(&self.scop.arrays[p.array.0]).key()) {
             return Ok(());
         }
         let text = c
@@ -968,7 +968,7 @@ impl Emitter<'_> {
                     .scop
                     .arrays
                     .iter()
-                    .find(|a| a.root().key() == c.memref.key())
+                    .find(|a| self.scop.root_of(a).key() == c.memref.key())
                 {
                     if !self.kernel_registers.contains(&a.name) {
                         self.kernel_registers.push(a.name.clone());
@@ -1224,7 +1224,7 @@ impl Emitter<'_> {
             .as_ref()
             .map(|g| g.promotions[k].clone())
             .ok_or("no GPU emission")?;
-        let root = self.scop.arrays[p.array.0].root();
+        let root = self.scop.root_of(&self.scop.arrays[p.array.0]);
         let mut origin = Vec::new();
         for o in &p.origin {
             let mut row = vec![0i64; w];

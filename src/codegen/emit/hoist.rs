@@ -341,7 +341,7 @@ impl Emitter<'_> {
         // Walking back from the store: an operation all of whose users in
         // the slice are skipped is skipped too.
         for &op in slice.iter().rev() {
-            if skip.contains(&op.key()) || op.key() == st.op.key() {
+            if skip.contains(&op.key()) || op.key() == self.scop.store_of(st).key() {
                 continue;
             }
             let users: Vec<&Op> = slice
@@ -369,7 +369,7 @@ impl Emitter<'_> {
             .iter()
             .flat_map(|&t| &scop.statements[t].accesses)
             .filter(|a| a.kind == AccessKind::Write)
-            .map(|a| scop.arrays[a.array.0].root().key())
+            .map(|a| scop.root_of(&scop.arrays[a.array.0]).key())
             .collect()
     }
 
@@ -391,10 +391,14 @@ impl Emitter<'_> {
         for &op in &slice {
             let name = op.name();
             if name == "affine.load" {
-                let Some(a) = st.accesses.iter().find(|a| a.op.key() == op.key()) else {
+                let Some(a) = st
+                    .accesses
+                    .iter()
+                    .find(|a| self.scop.op_of(a).key() == op.key())
+                else {
                     continue;
                 };
-                let root = scop.arrays[a.array.0].root().key();
+                let root = scop.root_of(&scop.arrays[a.array.0]).key();
                 if !written.contains(&root) && !self.expanded.contains_key(&op.key()) {
                     ahead.insert(op.key(), vec![op]);
                     if loads {
@@ -428,7 +432,7 @@ impl Emitter<'_> {
                     // A block argument: an induction variable (not
                     // mapped ahead), or a function argument.
                     None => {
-                        if st.iv_values.iter().any(|iv| iv.key() == v.key())
+                        if self.scop.ivs_of(st).iter().any(|iv| iv.key() == v.key())
                             || v.owner_block()
                                 .and_then(|b| b.parent_op())
                                 .is_some_and(|p| in_scop(scop, p))
@@ -563,7 +567,11 @@ impl Emitter<'_> {
             for (op, loads) in &ahead {
                 let mut rows = Vec::new();
                 for l in loads {
-                    let Some(a) = st.accesses.iter().find(|a| a.op.key() == l.key()) else {
+                    let Some(a) = st
+                        .accesses
+                        .iter()
+                        .find(|a| self.scop.op_of(a).key() == l.key())
+                    else {
                         break;
                     };
                     match subscript_rows(a, its, np, np + self.ivs.len(), w) {
@@ -872,7 +880,7 @@ impl Emitter<'_> {
                 .map(|&op| Point::Before(op))
                 .ok_or_else(|| EmitError::from("internal error: empty parallel body"));
         }
-        let mut f = self.scop.first_op;
+        let mut f = self.scop.ir.first_op;
         while f.name() != "func.func" {
             f = f.parent().ok_or("the SCoP is not inside a function")?;
         }
@@ -1149,7 +1157,7 @@ impl Emitter<'_> {
     ) -> Result<(), EmitError> {
         let st = &self.scop.statements[slot.stmt];
         let mut map: HashMap<usize, Val> = HashMap::new();
-        for (row, iv) in slot.iters.iter().zip(&st.iv_values) {
+        for (row, iv) in slot.iters.iter().zip(self.scop.ivs_of(st)) {
             let v = self.apply(row, at, created)?;
             map.insert(iv.key(), v);
         }
@@ -1163,6 +1171,7 @@ impl Emitter<'_> {
                     build::set_operand(c, i, nv);
                 } else if let Some(p) = self
                     .scop
+                    .ir
                     .param_values
                     .iter()
                     .position(|pv| pv.key() == v.key())

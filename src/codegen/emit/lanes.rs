@@ -350,7 +350,7 @@ impl Emitter<'_> {
             }
             let mut per = Vec::new();
             for (a_i, a) in st.accesses.iter().enumerate() {
-                if self.expanded.contains_key(&a.op.key()) {
+                if self.expanded.contains_key(&self.scop.op_of(a).key()) {
                     return Ok(None);
                 }
                 let cell: Vec<Option<usize>> = (first..first + per_copy.len())
@@ -381,7 +381,7 @@ impl Emitter<'_> {
                 if cell.iter().any(Option::is_some) || a.kind == AccessKind::Write {
                     return Ok(None);
                 }
-                let Some(memref) = a.op.operands().first().copied() else {
+                let Some(memref) = self.scop.op_of(a).operands().first().copied() else {
                     return Ok(None);
                 };
                 let subs = per_copy
@@ -493,7 +493,11 @@ impl Emitter<'_> {
                 let mut map: std::collections::HashMap<usize, Val> =
                     std::collections::HashMap::new();
                 for op in self.slice(s) {
-                    if let Some(a) = st.accesses.iter().position(|a| a.op.key() == op.key()) {
+                    if let Some(a) = st
+                        .accesses
+                        .iter()
+                        .position(|a| self.scop.op_of(a).key() == op.key())
+                    {
                         match &shape.access[q][a] {
                             Lane::Acc(g) => {
                                 if op.name() == "affine.store" {
@@ -589,6 +593,7 @@ impl Emitter<'_> {
         let key = x.key();
         let x = match self
             .scop
+            .ir
             .param_values
             .iter()
             .position(|pv| pv.key() == x.key())

@@ -127,11 +127,12 @@ pub fn used_params(tree: &Tree, np: usize) -> Vec<bool> {
 /// of the SCoP used after it.
 pub fn check(scop: &Scop, tree: &Tree) -> Result<(), EmitError> {
     let top_level = scop
+        .ir
         .first_op
         .parent()
         .is_some_and(|p| p.name() == "func.func");
     let used = used_params(tree, scop.params.len());
-    for (p, &v) in scop.param_values.iter().enumerate() {
+    for (p, &v) in scop.ir.param_values.iter().enumerate() {
         if !used[p] {
             continue;
         }
@@ -154,7 +155,7 @@ pub fn check(scop: &Scop, tree: &Tree) -> Result<(), EmitError> {
             }
         }
     }
-    for &op in &scop.ops {
+    for &op in &scop.ir.ops {
         if is_nest(op) && build::has_outside_uses(op) {
             return Err(EmitError::Refused(
                 "a value computed inside the loops is used after them".into(),
@@ -272,7 +273,7 @@ pub fn emit(
     tree: &Tree,
     gpu_opts: Option<gpu::GpuEmit>,
 ) -> Result<Emitted, EmitError> {
-    let first = scop.first_op;
+    let first = scop.ir.first_op;
     // Taken now: the SCoP's operations are erased before the forwarding.
     let roots = forward::roots(scop);
     let mut order = HashMap::new();
@@ -288,12 +289,12 @@ pub fn emit(
             }
         }
     }
-    for &op in &scop.ops {
+    for &op in &scop.ir.ops {
         number(op, &mut order, &mut counter);
     }
     // Top-level operations that do not touch memory move in front of the
     // new code; the others are cloned with the statements.
-    for &op in &scop.ops {
+    for &op in &scop.ir.ops {
         if !is_nest(op) && !touches_memory(scop, op) {
             build::move_before(op, first);
         }
@@ -324,11 +325,11 @@ pub fn emit(
         let buf = alloc.result(0).ok_or("memref.alloc without result")?;
         buffers.push(buf);
         let lows: Vec<i64> = x.bounds.iter().map(|&(lo, _)| lo).collect();
-        let root = scop.arrays[x.array.0].root().key();
+        let root = scop.root_of(&scop.arrays[x.array.0]).key();
         for &s in &x.stmts {
             for acc in &scop.statements[s].accesses {
-                if scop.arrays[acc.array.0].root().key() == root {
-                    expanded.insert(acc.op.key(), (buf, x.depth, lows.clone()));
+                if scop.root_of(&scop.arrays[acc.array.0]).key() == root {
+                    expanded.insert(scop.op_of(acc).key(), (buf, x.depth, lows.clone()));
                 }
             }
         }
@@ -358,7 +359,7 @@ pub fn emit(
     // Parameters computed inside the loops are recomputed in front.
     let mut hoisted: HashMap<usize, Val> = HashMap::new();
     let mut params = Vec::new();
-    for (p, &v) in scop.param_values.iter().enumerate() {
+    for (p, &v) in scop.ir.param_values.iter().enumerate() {
         params.push(if e.used[p] {
             e.hoist(v, Point::Before(first), &mut hoisted)?
         } else {
@@ -371,14 +372,14 @@ pub fn emit(
         e.device_buffers(first)?;
     }
     e.node(&tree.root, Point::Before(first), &mut created)?;
-    for &op in &scop.ops {
+    for &op in &scop.ir.ops {
         if is_nest(op) {
             build::erase(op);
         }
     }
     // Then the top-level operations the statements cloned, users first
     // (`check` made sure none is used after the SCoP).
-    for &op in scop.ops.iter().rev() {
+    for &op in scop.ir.ops.iter().rev() {
         if cloned_with_statements(scop, op) {
             build::erase(op);
         }
@@ -397,7 +398,13 @@ pub fn emit(
     if e.gpu.is_some() {
         for (x, &buf) in scop.expansions.iter().zip(&buffers) {
             if let Some(last) = &x.last {
-                e.device_copy_back(x, last, buf, scop.arrays[x.array.0].root(), after()?)?;
+                e.device_copy_back(
+                    x,
+                    last,
+                    buf,
+                    scop.root_of(&scop.arrays[x.array.0]),
+                    after()?,
+                )?;
             }
         }
     }
@@ -414,7 +421,14 @@ pub fn emit(
         let after = after()?;
         for (x, &buf) in scop.expansions.iter().zip(&buffers) {
             if let (Some(last), false) = (&x.last, on_gpu) {
-                copy_back(&e.b, x, last, buf, scop.arrays[x.array.0].root(), after)?;
+                copy_back(
+                    &e.b,
+                    x,
+                    last,
+                    buf,
+                    scop.root_of(&scop.arrays[x.array.0]),
+                    after,
+                )?;
             }
             e.b.create(Point::Before(after), free_op, &[buf], 0, &[], &[]);
         }
@@ -1101,7 +1115,7 @@ impl Emitter<'_> {
     fn slice(&self, s: usize) -> Vec<Op> {
         let st = &self.scop.statements[s];
         let mut slice: Vec<Op> = Vec::new();
-        let mut stack = vec![st.op];
+        let mut stack = vec![self.scop.store_of(st)];
         let mut seen = std::collections::HashSet::new();
         while let Some(op) = stack.pop() {
             if !seen.insert(op.key()) {
@@ -1134,11 +1148,11 @@ impl Emitter<'_> {
             Some(c) => Some(c.next_cells()?),
             None => None,
         };
-        self.b.set_loc_of(st.op);
+        self.b.set_loc_of(self.scop.store_of(st));
         let mut map: HashMap<usize, Val> = HashMap::new();
         // Iterators past the input's loops (embedded: `rewrite::embed`) have
         // no induction variable, and no operation uses them.
-        for (row, iv) in iters.iter().zip(&st.iv_values) {
+        for (row, iv) in iters.iter().zip(self.scop.ivs_of(st)) {
             let v = self.apply(row, at, created)?;
             map.insert(iv.key(), v);
         }
@@ -1153,7 +1167,10 @@ impl Emitter<'_> {
             // A carried cell: a load reads its current value, a store
             // replaces it.
             let cell = cells_of.as_ref().and_then(|cells| {
-                let a = st.accesses.iter().position(|a| a.op.key() == op.key())?;
+                let a = st
+                    .accesses
+                    .iter()
+                    .position(|a| self.scop.op_of(a).key() == op.key())?;
                 cells[a]
             });
             if let (Some(c), Some(carry)) = (cell, self.carry.as_mut()) {
@@ -1161,7 +1178,12 @@ impl Emitter<'_> {
                     let v = *op.operands().first().ok_or("store without value")?;
                     let nv = match map.get(&v.key()) {
                         Some(&nv) => nv,
-                        None => match scop.param_values.iter().position(|pv| pv.key() == v.key()) {
+                        None => match scop
+                            .ir
+                            .param_values
+                            .iter()
+                            .position(|pv| pv.key() == v.key())
+                        {
                             Some(p) => self.params[p],
                             None => v,
                         },
@@ -1182,6 +1204,7 @@ impl Emitter<'_> {
                     build::set_operand(c, k, nv);
                 } else if let Some(p) = self
                     .scop
+                    .ir
                     .param_values
                     .iter()
                     .position(|pv| pv.key() == v.key())
@@ -1198,7 +1221,7 @@ impl Emitter<'_> {
                 operands.push(*buf);
                 for k in 0..*lead {
                     let v = map
-                        .get(&st.iv_values[k].key())
+                        .get(&self.scop.ivs_of(st)[k].key())
                         .copied()
                         .ok_or("expanded iterator without a value")?;
                     operands.push(v);
@@ -1223,7 +1246,7 @@ impl Emitter<'_> {
                 }
             }
         }
-        self.b.set_loc_of(self.scop.first_op);
+        self.b.set_loc_of(self.scop.ir.first_op);
         Ok(())
     }
 }
@@ -1299,7 +1322,8 @@ fn subscript_rows(a: &Access, its: &[Row], np: usize, plain: usize, w: usize) ->
 /// top-level operations that do not touch memory) it moves in front of the
 /// new code.
 pub fn replaced_ops(scop: &Scop) -> Vec<Op> {
-    scop.ops
+    scop.ir
+        .ops
         .iter()
         .copied()
         .filter(|&op| is_nest(op) || touches_memory(scop, op))

@@ -121,13 +121,14 @@ impl Emitter<'_> {
             let st = &self.scop.statements[*s];
             let mut per = Vec::new();
             for a in &st.accesses {
-                let root = self.scop.arrays[a.array.0].root().key();
+                let root = self.scop.root_of(&self.scop.arrays[a.array.0]).key();
                 let write = a.kind == crate::scop::model::AccessKind::Write;
-                let name = a.op.name();
-                let ops = a.op.operands();
+                let a_op = self.scop.op_of(a);
+                let name = a_op.name();
+                let ops = a_op.operands();
                 let (memref, elem) = match (name.as_str(), write) {
                     ("affine.store", true) if ops.len() >= 2 => (ops[1], ops[0].type_text()),
-                    ("affine.load", false) if !ops.is_empty() => match a.op.result(0) {
+                    ("affine.load", false) if !ops.is_empty() => match a_op.result(0) {
                         Some(r) => (ops[0], r.type_text()),
                         None => (ops[0], String::new()),
                     },
@@ -142,7 +143,7 @@ impl Emitter<'_> {
                 let mut ok = !elem.is_empty() && !inside;
                 // An expanded array: its buffer (the model's subscripts
                 // already start with the expanded iterators).
-                let (root, memref) = match self.expanded.get(&a.op.key()) {
+                let (root, memref) = match self.expanded.get(&a_op.key()) {
                     Some((buf, _, _)) => (buf.key(), *buf),
                     None => (root, memref),
                 };
@@ -412,7 +413,7 @@ impl Emitter<'_> {
                     .scop
                     .arrays
                     .iter()
-                    .find(|a| a.root().key() == c.memref.key())
+                    .find(|a| self.scop.root_of(a).key() == c.memref.key())
                     .map(|a| a.name.clone());
                 if let Some(n) = name {
                     if !self.kernel_registers.contains(&n) {

@@ -229,7 +229,7 @@ fn note(list: &mut Vec<String>, s: String) {
 /// The arrays the statements `stmts` read, in order of first read (one
 /// per root), with why one cannot be promoted at all.
 fn candidates(scop: &Scop, stmts: &[usize]) -> Vec<(ArrayId, Result<Layout, &'static str>)> {
-    let root = |a: ArrayId| scop.arrays[a.0].root().key();
+    let root = |a: ArrayId| scop.root_of(&scop.arrays[a.0]).key();
     let mut out: Vec<(ArrayId, Result<Layout, &'static str>)> = Vec::new();
     for &s in stmts {
         for acc in &scop.statements[s].accesses {
@@ -250,7 +250,7 @@ fn candidates(scop: &Scop, stmts: &[usize]) -> Vec<(ArrayId, Result<Layout, &'st
             } else if expanded {
                 Err("a privatized temporary")
             } else {
-                layout(&scop.arrays[acc.array.0].root().type_text())
+                layout(&scop.root_of(&scop.arrays[acc.array.0]).type_text())
                     .ok_or("not a memref of static shape with a scalar element")
             };
             out.push((acc.array, layout));
@@ -316,12 +316,12 @@ fn promotion(
     array: ArrayId,
     layout: &Layout,
 ) -> Result<Result<Vec<Promotion>, &'static str>, MathError> {
-    let root = scop.arrays[array.0].root();
+    let root = scop.root_of(&scop.arrays[array.0]);
     let rank_n = layout.shape.len();
     let mut groups: Vec<Group> = Vec::new();
     for &s in stmts {
         for acc in &scop.statements[s].accesses {
-            if scop.arrays[acc.array.0].root().key() != root.key() {
+            if scop.root_of(&scop.arrays[acc.array.0]).key() != root.key() {
                 continue;
             }
             if acc.index.len() != rank_n {
@@ -342,7 +342,7 @@ fn promotion(
                         a.1 = a.1.min(b.1);
                         a.2 = a.2.max(b.2);
                     }
-                    g.reads.push(acc.op.key());
+                    g.reads.push(scop.op_of(acc).key());
                     if !g.subscripts.contains(&acc.index.as_slice()) {
                         g.subscripts.push(&acc.index);
                     }
@@ -351,7 +351,7 @@ fn promotion(
                 }
                 None => groups.push(Group {
                     dims,
-                    reads: vec![acc.op.key()],
+                    reads: vec![scop.op_of(acc).key()],
                     subscripts: vec![&acc.index],
                     reused,
                 }),

@@ -129,12 +129,12 @@ pub(super) fn rows_first(scop: &Scop, deps: &[Dependence], plan: &Plan) -> Vec<u
 pub(super) fn promotions(scop: &Scop, plan: &Plan, promotions: &[Promotion]) -> Result<(), Rejected> {
     let failed = |e: MathError| Rejected::Failed(format!("the check of shared memory failed: {e}"));
     for p in promotions {
-        let root = scop.arrays[p.array.0].root().key();
+        let root = scop.root_of(&scop.arrays[p.array.0]).key();
         let name = &scop.arrays[p.array.0].name;
         for &s in &p.stmts {
             let st = &scop.statements[s];
             for (k, acc) in st.accesses.iter().enumerate() {
-                if scop.arrays[acc.array.0].root().key() != root {
+                if scop.root_of(&scop.arrays[acc.array.0]).key() != root {
                     continue;
                 }
                 let violation = |what: String| {
@@ -147,7 +147,7 @@ pub(super) fn promotions(scop: &Scop, plan: &Plan, promotions: &[Promotion]) -> 
                 if acc.kind != AccessKind::Read {
                     return Err(violation("is written by a statement it serves".into()));
                 }
-                if !p.reads.contains(&acc.op.key()) {
+                if !p.reads.contains(&scop.op_of(acc).key()) {
                     continue;
                 }
                 for piece in scop.access(StmtId(s), k).map_err(failed)? {

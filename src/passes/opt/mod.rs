@@ -147,7 +147,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     let mut roots: Vec<usize> = Vec::new();
     let budget = (options.time_budget > 0).then(|| Duration::from_secs(options.time_budget));
     for scop in scops(func) {
-        let at = scop.first_op.loc();
+        let at = scop.ir.first_op.loc();
         // Every stage up to the rewrite runs within the SCoP's budget.
         let started = Instant::now();
         let deadline = Budget::start(budget);
@@ -312,7 +312,7 @@ fn rewrite(
     roots: &mut Vec<usize>,
 ) -> Result<(), PassError> {
     let options = cx.options;
-    let at = scop.first_op.loc();
+    let at = scop.ir.first_op.loc();
     let skip = |why: String| left_unchanged(at, options, why);
     let Planned {
         plan,
@@ -367,14 +367,14 @@ fn rewrite(
         let chains: Vec<usize> = if options.contract && gpu.is_none() {
             profitability::latency_chains(scop, deps, &plan)
                 .into_iter()
-                .filter(|&s| multiplies(scop.statements[s].op))
+                .filter(|&s| multiplies(scop.store_of(&scop.statements[s])))
                 .collect()
         } else {
             Vec::new()
         };
         if options.contract {
-            let stores: Vec<Op> = chains.iter().map(|&s| scop.statements[s].op).collect();
-            if let Err(e) = allow_contraction(&scop.ops, &arithmetic_of(&stores)) {
+            let stores: Vec<Op> = chains.iter().map(|&s| scop.store_of(&scop.statements[s])).collect();
+            if let Err(e) = allow_contraction(&scop.ir.ops, &arithmetic_of(&stores)) {
                 diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
                 return Err(PassError::InvalidInput);
             }
@@ -453,7 +453,7 @@ fn rewrite(
                 // Device buffers stand for the arguments in the kernels:
                 // no `noalias` from a GPU rewrite.
                 if gpu.is_none() {
-                    roots.extend(scop.arrays.iter().map(|a| a.root().key()));
+                    roots.extend(scop.arrays.iter().map(|a| scop.root_of(a).key()));
                 }
                 done
             }

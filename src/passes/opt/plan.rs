@@ -98,7 +98,7 @@ fn staged_plan(
                     1,
                 )
                 .replacen("; the SCoP is left unchanged", "; this plan is dropped", 1);
-            diag(scop.first_op.loc(), Severity::Warning, &message, None);
+            diag(scop.ir.first_op.loc(), Severity::Warning, &message, None);
         }
         planned
     }

@@ -38,7 +38,7 @@ fn over_budget(why: &str) -> bool {
 /// Runs the SCoP's operations (at most `limit`) and keeps a copy of them;
 /// `Err` with the remark's note when the check cannot be made.
 pub(super) fn before(scop: &Scop, limit: u64) -> Result<Pending, Note> {
-    let Some(&last) = scop.ops.last() else {
+    let Some(&last) = scop.ir.ops.last() else {
         return Err(None);
     };
     let Some(end) = build::next_op(last) else {
@@ -47,16 +47,16 @@ pub(super) fn before(scop: &Scop, limit: u64) -> Result<Pending, Note> {
     let original = Original::run(scop, limit).map_err(|why| {
         (!over_budget(&why)).then(|| format!("emitted code not re-checked: {why}"))
     })?;
-    let block = scop.first_op.block().ok_or(None)?;
+    let block = scop.ir.first_op.block().ok_or(None)?;
     let ops = block.ops();
     let at = ops
         .iter()
-        .position(|o| o.key() == scop.first_op.key())
+        .position(|o| o.key() == scop.ir.first_op.key())
         .ok_or(None)?;
     let prev = at.checked_sub(1).map(|k| ops[k]);
     let replaced = replaced_ops(scop);
     let kept = scop
-        .ops
+        .ir.ops
         .iter()
         .filter(|o| !replaced.iter().any(|r| r.key() == o.key()))
         .map(|o| o.key())
