@@ -207,3 +207,36 @@ fn schedule_map(
     let ineqs = locals.ineqs.iter().map(widen).collect();
     BasicRel::from_constraints(space, nl, eqs, ineqs)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{carries, reverses};
+    use crate::deps::{compute, DepOptions};
+    use crate::sched::Schedule;
+    use crate::scop::model::Model;
+    use crate::scop::text::examples::{GEMM, RECURRENCE};
+
+    #[test]
+    fn gemms_original_loops_carry_along_k_only() {
+        let m = Model::parse(GEMM).expect("a model");
+        let d = compute(&m, DepOptions::default()).expect("dependences");
+        let s = Schedule::original(&m);
+        // [0, i, 0, j, 0, k, 0]: only dimension 5 (k) carries.
+        let carried: Vec<usize> = (0..7)
+            .filter(|&k| carries(&m, &d, &s, k).expect("answered"))
+            .collect();
+        assert_eq!(carried, vec![5]);
+        assert!(!reverses(&m, &d, &s, 0..7).expect("answered"));
+        assert!(carries(&m, &d, &s, 7).is_err());
+    }
+
+    #[test]
+    fn a_reversed_loop_is_found() {
+        let m = Model::parse(RECURRENCE).expect("a model");
+        let d = compute(&m, DepOptions::default()).expect("dependences");
+        let back = Schedule::parse(&m, "[N] -> { S0[i] -> [0, -i] }").expect("a schedule");
+        assert!(!reverses(&m, &d, &back, 0..1).expect("answered"));
+        assert!(reverses(&m, &d, &back, 1..2).expect("answered"));
+        assert!(carries(&m, &d, &back, 1).expect("answered"));
+    }
+}

@@ -505,3 +505,93 @@ fn lifted(p: &BasicRel, np: usize, ni: usize, k: usize) -> Result<BasicRel, Deps
     let space = Space::set(&[], Tuple::anonymous(None, 1));
     Ok(BasicRel::from_constraints(space, total, eqs, ineqs)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{compute, DepKind, DepOptions, Dependence};
+    use crate::scop::model::{Model, StmtId};
+
+    fn deps(text: &str, rar: bool) -> (Model, Vec<Dependence>) {
+        let m = Model::parse(text).expect("a model");
+        let d = compute(&m, DepOptions { rar }).expect("dependences");
+        (m, d)
+    }
+
+    /// (kind, source, sink, array name, carrying depth) of each dependence.
+    fn summary(m: &Model, d: &[Dependence]) -> Vec<(DepKind, usize, usize, String, Option<usize>)> {
+        let mut v: Vec<_> = d
+            .iter()
+            .map(|d| {
+                (
+                    d.kind,
+                    d.source.0,
+                    d.sink.0,
+                    m.arrays[d.array.0].name.clone(),
+                    d.depth,
+                )
+            })
+            .collect();
+        v.sort_by_key(|x| format!("{x:?}"));
+        v
+    }
+
+    #[test]
+    fn a_recurrence_has_one_flow_dependence_at_distance_one() {
+        let (m, d) = deps(crate::scop::text::examples::RECURRENCE, false);
+        assert_eq!(
+            summary(&m, &d),
+            vec![(DepKind::Raw, 0, 0, "x".into(), Some(1))]
+        );
+        let r = &d[0].distance[0];
+        assert_eq!((r.min, r.max), (Some(1), Some(1)));
+    }
+
+    #[test]
+    fn gemm_depends_on_c_along_k_only() {
+        let (m, d) = deps(crate::scop::text::examples::GEMM, false);
+        let s = summary(&m, &d);
+        assert!(!s.is_empty());
+        // Every dependence is on C, from S0 to S0, carried by k (depth 3),
+        // at distance (0, 0, 1).
+        for (kind, src, snk, array, depth) in &s {
+            assert_eq!(
+                (*src, *snk, array.as_str(), *depth),
+                (0, 0, "C", Some(3)),
+                "{kind:?}"
+            );
+        }
+        let kinds: Vec<DepKind> = s.iter().map(|x| x.0).collect();
+        for k in [DepKind::Raw, DepKind::War, DepKind::Waw] {
+            assert!(kinds.contains(&k), "{k:?} missing: {kinds:?}");
+        }
+        for dep in &d {
+            let mins: Vec<Option<i64>> = dep.distance.iter().map(|r| r.min).collect();
+            assert_eq!(mins, vec![Some(0), Some(0), Some(1)]);
+        }
+        // Read-after-read dependences on A and B only when asked for.
+        let (m, d) = deps(crate::scop::text::examples::GEMM, true);
+        let rar: Vec<String> = summary(&m, &d)
+            .into_iter()
+            .filter(|x| x.0 == DepKind::Rar)
+            .map(|x| x.3)
+            .collect();
+        assert!(rar.contains(&"A".to_string()) && rar.contains(&"B".to_string()));
+    }
+
+    #[test]
+    fn a_producer_and_its_consumer_in_two_nests() {
+        let (m, d) = deps(
+            "domain: [N] -> { S0[i] : 0 <= i < N; S1[i] : 0 <= i < N }
+             schedule: [N] -> { S0[i] -> [0, i, 0]; S1[i] -> [1, i, 0] }
+             writes: [N] -> { S0[i] -> x[i]; S1[i] -> y[i] }
+             reads: [N] -> { S1[i] -> x[N - 1 - i] }",
+            false,
+        );
+        // Loop-independent at depth 0 (two nests): no loop carries it.
+        assert_eq!(
+            summary(&m, &d),
+            vec![(DepKind::Raw, 0, 1, "x".into(), None)]
+        );
+        assert_eq!(d[0].source, StmtId(0));
+    }
+}

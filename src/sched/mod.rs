@@ -28,7 +28,7 @@ use thiserror::Error;
 use crate::deps::Dependence;
 use crate::math::simplex::LpSolver;
 use crate::math::{BasicRel, MathError, UnionRel};
-use crate::scop::form::{Form, Locals};
+use crate::scop::form::{forms_of, Form, Locals, MapFormError};
 use crate::scop::model::Model;
 
 /// A multi-dimensional affine schedule, one row of forms per statement.
@@ -133,7 +133,17 @@ impl Schedule {
                     "all statements need the same number of schedule dimensions".into(),
                 ));
             }
-            dims[s] = Some(forms_of(piece, &name)?);
+            dims[s] = Some(forms_of(piece).map_err(|e| {
+                ScheduleError::Invalid(match e {
+                    MapFormError::Conditions => format!(
+                        "the schedule of {name} has conditions (piecewise schedules are not supported)"
+                    ),
+                    MapFormError::NotAFunction => {
+                        format!("the schedule of {name} is not a function of its iterators")
+                    }
+                    MapFormError::Undefined(k) => format!("dimension {k} of {name} is undefined"),
+                })
+            })?);
         }
         let (dims, locals) = dims
             .into_iter()
@@ -148,102 +158,6 @@ impl Schedule {
             .unzip();
         Ok(Schedule { dims, locals })
     }
-}
-
-/// Reads the schedule of one statement off a parsed map piece.
-///
-/// An output dimension defined by an equality with coefficient ±1 becomes
-/// the affine form of that equality; any other output dimension (e.g.
-/// `floor(t / 8)`, which the parser writes as `8·o <= t <= 8·o + 7`) becomes a
-/// local of its own. The remaining constraints must each involve a local:
-/// they define the locals. A constraint on the iterators alone would make
-/// the schedule piecewise, which is refused.
-fn forms_of(piece: &BasicRel, name: &str) -> Result<(Vec<Form>, Locals), ScheduleError> {
-    let sp = piece.space();
-    let (np, ni, no, nl) = (sp.n_param(), sp.n_in(), sp.n_out(), piece.n_local());
-    let piecewise = || {
-        ScheduleError::Invalid(format!(
-            "the schedule of {name} has conditions (piecewise schedules are not supported)"
-        ))
-    };
-    // Defining equality of each output, if any.
-    let defining: Vec<Option<usize>> = (0..no)
-        .map(|k| {
-            piece.eqs().iter().position(|r| {
-                r[np + ni + k].abs() == 1 && (0..no).all(|o| o == k || r[np + ni + o] == 0)
-            })
-        })
-        .collect();
-    // Outputs without one become extra locals nl, nl+1, ...
-    let mut extra = vec![None; no];
-    let mut count = nl;
-    for k in 0..no {
-        if defining[k].is_none() {
-            extra[k] = Some(count);
-            count += 1;
-        }
-    }
-    // A row as a form over (params, iters, locals ++ extra locals), scaled.
-    let form = |r: &[i64], sign: i64| -> Result<Form, ScheduleError> {
-        let mut locals = vec![0i64; count];
-        for (l, c) in r[np + ni + no..np + ni + no + nl].iter().enumerate() {
-            locals[l] = c * sign;
-        }
-        for k in 0..no {
-            if let Some(l) = extra[k] {
-                locals[l] = r[np + ni + k] * sign;
-            } else if r[np + ni + k] != 0 {
-                return Err(ScheduleError::Invalid(format!(
-                    "the schedule of {name} is not a function of its iterators"
-                )));
-            }
-        }
-        Ok(Form {
-            params: r[..np].iter().map(|&c| c * sign).collect(),
-            iters: r[np..np + ni].iter().map(|&c| c * sign).collect(),
-            locals,
-            constant: r[r.len() - 1] * sign,
-        })
-    };
-    let mut dims = Vec::new();
-    for k in 0..no {
-        match (defining[k], extra[k]) {
-            (Some(e), _) => {
-                let row = &piece.eqs()[e];
-                // r[col]·o_k + rest = 0  ⇒  o_k = -rest / r[col]
-                let mut rest = row.clone();
-                let sign = -rest[np + ni + k];
-                rest[np + ni + k] = 0;
-                dims.push(form(&rest, sign)?);
-            }
-            (None, Some(l)) => dims.push(Form::local(l)),
-            _ => {
-                return Err(ScheduleError::Invalid(format!(
-                    "dimension {k} of {name} is undefined"
-                )))
-            }
-        }
-    }
-    let mut locals = Locals::default();
-    locals.count = count;
-    for (e, r) in piece.eqs().iter().enumerate() {
-        if defining.contains(&Some(e)) {
-            continue;
-        }
-        let f = form(r, 1)?;
-        if f.locals.iter().all(|&c| c == 0) {
-            return Err(piecewise());
-        }
-        locals.eqs.push(f);
-    }
-    for r in piece.ineqs() {
-        let f = form(r, 1)?;
-        if f.locals.iter().all(|&c| c == 0) {
-            return Err(piecewise());
-        }
-        locals.ineqs.push(f);
-    }
-    Ok((dims, locals))
 }
 
 /// The relation of one dependence piece widened with both statements'
@@ -517,4 +431,96 @@ pub fn form_text(f: &Form, params: &[String], iters: &[String]) -> String {
         }
     }
     terms.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pluto::{schedule, DimKind, Options};
+    use super::{verify, verify_parallel, Schedule};
+    use crate::deps::{compute, DepOptions};
+    use crate::scop::model::Model;
+    use crate::scop::text::examples::{GEMM, RECURRENCE, SEIDEL};
+
+    fn model(text: &str) -> (Model, Vec<crate::deps::Dependence>) {
+        let m = Model::parse(text).expect("a model");
+        let d = compute(&m, DepOptions::default()).expect("dependences");
+        (m, d)
+    }
+
+    #[test]
+    fn the_original_schedule_is_legal() {
+        for text in [GEMM, RECURRENCE, SEIDEL] {
+            let (m, d) = model(text);
+            assert!(verify(&m, &d, &Schedule::original(&m))
+                .expect("checked")
+                .is_empty());
+        }
+    }
+
+    #[test]
+    fn the_checker_catches_a_reversed_recurrence() {
+        let (m, d) = model(RECURRENCE);
+        let reversed = Schedule::parse(&m, "[N] -> { S0[i] -> [-i] }").expect("a schedule");
+        let v = verify(&m, &d, &reversed).expect("checked");
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].level, Some(0));
+        // A sample of the violated pair: [N | i | j], the sink one later.
+        let s = v[0].sample.as_ref().expect("a sample");
+        assert_eq!(s[2], s[1] + 1);
+        // Run in parallel, its loop is caught too; gemm's i is parallel.
+        let forward = Schedule::parse(&m, "[N] -> { S0[i] -> [i] }").expect("a schedule");
+        assert!(!verify_parallel(&m, &d, &forward, 0)
+            .expect("checked")
+            .is_empty());
+        let (g, gd) = model(GEMM);
+        let ikj = Schedule::parse(&g, "[N] -> { S0[i, j, k] -> [i, k, j] }").expect("a schedule");
+        assert!(verify(&g, &gd, &ikj).expect("checked").is_empty());
+        assert!(verify_parallel(&g, &gd, &ikj, 0)
+            .expect("checked")
+            .is_empty());
+        assert!(!verify_parallel(&g, &gd, &ikj, 1)
+            .expect("checked")
+            .is_empty());
+    }
+
+    #[test]
+    fn pluto_finds_gemms_parallel_band() {
+        let (m, d) = model(GEMM);
+        let p = schedule(&m, &d, &Options::default()).expect("scheduled");
+        assert!(verify(&m, &d, &p.schedule).expect("checked").is_empty());
+        // One permutable band of the three loops, two of them parallel.
+        let loops: Vec<(usize, bool)> = p
+            .dims
+            .iter()
+            .filter_map(|k| match k {
+                DimKind::Loop { band, coincident } => Some((*band, *coincident)),
+                DimKind::Scalar => None,
+            })
+            .collect();
+        assert_eq!(loops.len(), 3);
+        assert!(loops.iter().all(|&(b, _)| b == loops[0].0));
+        assert_eq!(loops.iter().filter(|&&(_, c)| c).count(), 2);
+    }
+
+    #[test]
+    fn pluto_skews_seidel_into_a_band() {
+        let (m, d) = model(SEIDEL);
+        let p = schedule(&m, &d, &Options::default()).expect("scheduled");
+        assert!(verify(&m, &d, &p.schedule).expect("checked").is_empty());
+        // Both loops in one band (tilable): the second hyperplane skews i by t.
+        let bands: Vec<usize> = p
+            .dims
+            .iter()
+            .filter_map(|k| match k {
+                DimKind::Loop { band, .. } => Some(*band),
+                DimKind::Scalar => None,
+            })
+            .collect();
+        assert_eq!(bands.len(), 2);
+        assert_eq!(bands[0], bands[1]);
+        let skewed = p.schedule.dims[0]
+            .iter()
+            .any(|f| f.iters.iter().filter(|&&c| c != 0).count() == 2);
+        assert!(skewed, "{:?}", p.schedule.dims[0]);
+    }
 }

@@ -21,6 +21,7 @@
 use thiserror::Error;
 
 use crate::ffi::ir::{Expr, ExprKind};
+use crate::math::BasicRel;
 
 /// Why a form cannot be built.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
@@ -269,6 +270,107 @@ pub fn from_expr(e: Expr, dims: &[Form], syms: &[Form], locals: &mut Locals) -> 
             }
         }
     }
+}
+
+/// Why a relation is not a map of affine forms ([`forms_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MapFormError {
+    /// It has conditions besides the outputs' definitions (a piecewise
+    /// map).
+    Conditions,
+    /// An output is not a function of the inputs.
+    NotAFunction,
+    /// Output `k` is undefined.
+    Undefined(usize),
+}
+
+/// Reads the outputs of a parsed map piece (one statement's schedule, an
+/// access) as affine forms of its inputs.
+///
+/// An output dimension defined by an equality with coefficient ±1 becomes
+/// the affine form of that equality; any other output dimension (e.g.
+/// `floor(t / 8)`, which the parser writes as `8·o <= t <= 8·o + 7`) becomes a
+/// local of its own. The remaining constraints must each involve a local:
+/// they define the locals. A constraint on the iterators alone would make
+/// the schedule piecewise, which is refused.
+pub fn forms_of(piece: &BasicRel) -> Result<(Vec<Form>, Locals), MapFormError> {
+    let sp = piece.space();
+    let (np, ni, no, nl) = (sp.n_param(), sp.n_in(), sp.n_out(), piece.n_local());
+    let piecewise = || MapFormError::Conditions;
+    // Defining equality of each output, if any.
+    let defining: Vec<Option<usize>> = (0..no)
+        .map(|k| {
+            piece.eqs().iter().position(|r| {
+                r[np + ni + k].abs() == 1 && (0..no).all(|o| o == k || r[np + ni + o] == 0)
+            })
+        })
+        .collect();
+    // Outputs without one become extra locals nl, nl+1, ...
+    let mut extra = vec![None; no];
+    let mut count = nl;
+    for k in 0..no {
+        if defining[k].is_none() {
+            extra[k] = Some(count);
+            count += 1;
+        }
+    }
+    // A row as a form over (params, iters, locals ++ extra locals), scaled.
+    let form = |r: &[i64], sign: i64| -> Result<Form, MapFormError> {
+        let mut locals = vec![0i64; count];
+        for (l, c) in r[np + ni + no..np + ni + no + nl].iter().enumerate() {
+            locals[l] = c * sign;
+        }
+        for k in 0..no {
+            if let Some(l) = extra[k] {
+                locals[l] = r[np + ni + k] * sign;
+            } else if r[np + ni + k] != 0 {
+                return Err(MapFormError::NotAFunction);
+            }
+        }
+        Ok(Form {
+            params: r[..np].iter().map(|&c| c * sign).collect(),
+            iters: r[np..np + ni].iter().map(|&c| c * sign).collect(),
+            locals,
+            constant: r[r.len() - 1] * sign,
+        })
+    };
+    let mut dims = Vec::new();
+    for k in 0..no {
+        match (defining[k], extra[k]) {
+            (Some(e), _) => {
+                let row = &piece.eqs()[e];
+                // r[col]·o_k + rest = 0  ⇒  o_k = -rest / r[col]
+                let mut rest = row.clone();
+                let sign = -rest[np + ni + k];
+                rest[np + ni + k] = 0;
+                dims.push(form(&rest, sign)?);
+            }
+            (None, Some(l)) => dims.push(Form::local(l)),
+            _ => return Err(MapFormError::Undefined(k)),
+        }
+    }
+    let mut locals = Locals {
+        count,
+        ..Locals::default()
+    };
+    for (e, r) in piece.eqs().iter().enumerate() {
+        if defining.contains(&Some(e)) {
+            continue;
+        }
+        let f = form(r, 1)?;
+        if f.locals.iter().all(|&c| c == 0) {
+            return Err(piecewise());
+        }
+        locals.eqs.push(f);
+    }
+    for r in piece.ineqs() {
+        let f = form(r, 1)?;
+        if f.locals.iter().all(|&c| c == 0) {
+            return Err(piecewise());
+        }
+        locals.ineqs.push(f);
+    }
+    Ok((dims, locals))
 }
 
 #[cfg(test)]

@@ -9,3 +9,4 @@ pub mod detect;
 pub mod expansion;
 pub mod form;
 pub mod model;
+pub mod text;
