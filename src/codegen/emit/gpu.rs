@@ -746,11 +746,9 @@ impl Emitter<'_> {
             } => {
                 if let Some(carry) = self.coop_carry(*dim, part)? {
                     return self.carried_cooperative(
-                        *dim,
-                        (lower, upper),
+                        (*dim, (lower, upper)),
                         carry,
-                        &promotions,
-                        barriers,
+                        (&promotions, barriers),
                         at,
                         created,
                     );
@@ -937,21 +935,19 @@ impl Emitter<'_> {
         )
     }
 
-    /// The cooperative loop over `coop` (bounds `bounds`) with the cells of
+    /// The cooperative loop over `coop` (bounds `bounds`) copying the boxes
+    /// of `promotions` at each step (with `barriers`), with the cells of
     /// `carry` in registers across it: loaded before it by the threads
     /// inside their guard (and the loop's non-emptiness), passed through
     /// every step (`iter_args`: copies, barrier, the thread's `k` loop
     /// under its guard, barrier), stored after it, then a barrier (the
     /// stores are the step's writes that the kernel's next pieces wait
     /// for).
-    #[allow(clippy::too_many_arguments)]
     fn carried_cooperative(
         &mut self,
-        coop: usize,
-        bounds: (&[Bound], &[Bound]),
+        (coop, bounds): (usize, (&[Bound], &[Bound])),
         carry: CoopCarry,
-        promotions: &[usize],
-        barriers: bool,
+        (promotions, barriers): (&[usize], bool),
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
@@ -1369,14 +1365,10 @@ impl Emitter<'_> {
     /// largest (an upper bound: the largest end, exclusive). A bound is
     /// affine in the outer tiles (ceil or floor of an affine form, which
     /// keeps its monotony), so each coefficient's sign picks the end.
-    #[allow(clippy::too_many_arguments)]
     fn bound_at_corner(
         &mut self,
-        b: &Bound,
-        lower: bool,
-        outer: &[Mapped],
-        firsts: &[Val],
-        lasts: &[Val],
+        (b, lower): (&Bound, bool),
+        (outer, firsts, lasts): (&[Mapped], &[Val], &[Val]),
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<Val, EmitError> {
@@ -1495,11 +1487,8 @@ impl Emitter<'_> {
                     let mut best: Option<Val> = None;
                     for b in bounds {
                         let v = self.bound_at_corner(
-                            b,
-                            lower,
-                            &blocks[..i],
-                            &firsts,
-                            &lasts,
+                            (b, lower),
+                            (&blocks[..i], &firsts, &lasts),
                             at,
                             created,
                         )?;

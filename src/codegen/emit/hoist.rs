@@ -77,6 +77,17 @@ impl PackFill {
     }
 }
 
+/// A buffer of operands computed ahead, as an access sees it: the buffer,
+/// the dimension of the loop inside the tile and its tile size (the
+/// buffer's depth), and for a packed one its [`Panel`] layout.
+#[derive(Clone, Copy)]
+struct BufferAt<'p> {
+    value: Val,
+    k: usize,
+    size: i64,
+    block: Option<&'p Panel>,
+}
+
 /// Per statement: its slice, and its operations computable ahead with the
 /// loads below each ([`Emitter::ahead_ops`]).
 type AheadOps = HashMap<usize, (Vec<Op>, Vec<(Op, Vec<Op>)>)>;
@@ -322,16 +333,13 @@ impl Emitter<'_> {
                     .find(|o| o.key() == root)
                     .copied()
                     .ok_or("internal error: a hoisted operation outside its statement")?;
-                let v = self.buffer_access(
-                    buffer,
-                    k_dim,
+                let buf = BufferAt {
+                    value: buffer,
+                    k: k_dim,
                     size,
-                    block.as_ref(),
-                    slot,
-                    None,
-                    at,
-                    created,
-                )?;
+                    block: block.as_ref(),
+                };
+                let v = self.buffer_access(buf, slot, None, at, created)?;
                 if let (Some(old), Some(v)) = (op.result(0), v) {
                     map.insert(old.key(), v);
                 }
@@ -796,18 +804,20 @@ impl Emitter<'_> {
     /// A load of slot `[k mod size][slot]` of `buffer` (with `block`, the
     /// slot of its [`Panel`] layout), or with `store`, a store of that
     /// value there; returns the loaded value.
-    #[allow(clippy::too_many_arguments)]
     fn buffer_access(
         &self,
-        buffer: Val,
-        k: usize,
-        size: i64,
-        block: Option<&Panel>,
+        buf: BufferAt,
         slot: usize,
         store: Option<Val>,
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<Option<Val>, EmitError> {
+        let BufferAt {
+            value: buffer,
+            k,
+            size,
+            block,
+        } = buf;
         let (dims, operands) = self.operands();
         let mut row = vec![0i64; self.np() + self.ivs.len() + 1];
         row[self.np() + k] = 1;
@@ -951,9 +961,13 @@ impl Emitter<'_> {
         let fill_at = Point::End(fill);
         let mut result = Ok(());
         for (q, slot) in plan.slots.iter().enumerate() {
-            result = self.hoisted_value(
-                slot, buffer, plan.k_dim, plan.size, None, q, fill_at, created,
-            );
+            let buf = BufferAt {
+                value: buffer,
+                k: plan.k_dim,
+                size: plan.size,
+                block: None,
+            };
+            result = self.hoisted_value(slot, buf, q, fill_at, created);
             if result.is_err() {
                 break;
             }
@@ -1125,16 +1139,13 @@ impl Emitter<'_> {
             self.ivs[plan.k_dim] = Some(k_loop.arg(0).ok_or("loop without induction variable")?);
             let fill_at = Point::End(k_loop);
             for (i, slot) in slots.iter().enumerate() {
-                self.hoisted_value(
-                    slot,
-                    buffer,
-                    plan.k_dim,
-                    plan.size,
-                    Some(lead),
-                    g * per_loop + i,
-                    fill_at,
-                    created,
-                )?;
+                let buf = BufferAt {
+                    value: buffer,
+                    k: plan.k_dim,
+                    size: plan.size,
+                    block: Some(lead),
+                };
+                self.hoisted_value(slot, buf, g * per_loop + i, fill_at, created)?;
             }
             self.b.create(fill_at, "affine.yield", &[], 0, &[], &[]);
         }
@@ -1143,14 +1154,10 @@ impl Emitter<'_> {
 
     /// Computes `slot`'s operation at its instance (the loads below it and
     /// the arithmetic, cloned) and stores it in slot `q` of `buffer`.
-    #[allow(clippy::too_many_arguments)]
     fn hoisted_value(
         &mut self,
         slot: &Slot,
-        buffer: Val,
-        k: usize,
-        size: i64,
-        block: Option<&Panel>,
+        buf: BufferAt,
         q: usize,
         at: Point,
         created: &mut Vec<Op>,
@@ -1190,7 +1197,7 @@ impl Emitter<'_> {
             .result(0)
             .and_then(|r| map.get(&r.key()).copied())
             .ok_or("internal error: hoisted value not computed")?;
-        self.buffer_access(buffer, k, size, block, q, Some(v), at, created)?;
+        self.buffer_access(buf, q, Some(v), at, created)?;
         Ok(())
     }
 }

@@ -123,14 +123,14 @@ impl Emitter<'_> {
         let lmap = self.attr(&format!("affine_map<{header} -> ({lt})>"))?;
         let split = format!("({lt}) + ((({ut}) - ({lt}) + 1) floordiv {v}) * {v}");
         let smap = self.attr(&format!("affine_map<{header} -> ({split})>"))?;
-        let main = self.lane_loop(&shapes, dim, (lmap, smap), v, &inits, point, created)?;
+        let main = self.lane_loop(&shapes, (dim, (lmap, smap), v), &inits, point, created)?;
         // The remaining iterations, one at a time.
         let umap = self.attr(&format!("affine_map<{header} -> (({ut}) + 1)>"))?;
         let after: Vec<Val> = (0..inits.len())
             .map(|i| main.result(i))
             .collect::<Option<Vec<Val>>>()
             .ok_or("affine.for without result")?;
-        let rest = self.lane_loop(&shapes, dim, (smap, umap), 1, &after, point, created)?;
+        let rest = self.lane_loop(&shapes, (dim, (smap, umap), 1), &after, point, created)?;
         // Each lane's last value to its cell.
         for (g, group) in shapes.iter().flat_map(|sh| &sh.accs).enumerate() {
             let acc = rest.result(g).ok_or("affine.for without result")?;
@@ -170,17 +170,15 @@ impl Emitter<'_> {
         Ok(true)
     }
 
-    /// The loop over `dim` between the bound maps `bounds` in steps of
-    /// `step` at `at`, carrying the accumulators from `inits`: with a step
-    /// of one vector's lanes, each iteration runs a transposed block
-    /// ([`Self::lane_body`]); with a step of 1, one iteration.
-    #[allow(clippy::too_many_arguments)]
+    /// The loop `(dim, bounds, step)`: over `dim` between the bound maps
+    /// `bounds` in steps of `step`, at `at`, carrying the accumulators from
+    /// `inits`: with a step of one vector's lanes, each iteration runs a
+    /// transposed block ([`Self::lane_body`]); with a step of 1, one
+    /// iteration.
     fn lane_loop(
         &mut self,
         shapes: &[Shape],
-        dim: usize,
-        bounds: (build::AttrHandle, build::AttrHandle),
-        step: i64,
+        (dim, bounds, step): (usize, (build::AttrHandle, build::AttrHandle), i64),
         inits: &[Val],
         at: Point,
         created: &mut Vec<Op>,
