@@ -33,13 +33,14 @@
 //!   (`gpu.host_register` of their unranked casts, unregistered after the
 //!   new code) and the kernels use them in place.
 
-use super::{EmitError, Emitter, LoopView};
+use super::{EmitError, Emitter, Finished, LoopView, Target};
 use crate::codegen::tree::gpu_map::{distributed, map_part, zero_thread_lets, Inner, Mapped, Part};
 use crate::codegen::tree::promote::{statements_under, Promotion};
 use crate::codegen::{Bound, Cond, LoopRole, Node, Row};
 use crate::ffi::build::{self, Builder, Point};
 use crate::ffi::ir::{Block, Op, Val};
 use crate::scop::expansion::memref_shape;
+use crate::scop::expansion::Expansion;
 use crate::scop::model::Scop;
 use crate::transform::gpu::{self, GpuRole};
 
@@ -296,7 +297,11 @@ impl Gpu {
     /// Puts the device buffers into the kernels, copies the written arrays
     /// back and frees the buffers in front of `after` (the first operation
     /// after the new code); the launches' phrases and the copies' phrase.
-    pub(super) fn finish(self, b: &Builder, after: Op) -> Result<(Vec<String>, String), EmitError> {
+    pub(super) fn finish(
+        &mut self,
+        b: &Builder,
+        after: Op,
+    ) -> Result<(Vec<String>, String), EmitError> {
         for &k in &self.kernels {
             self.replace_in(k);
         }
@@ -327,7 +332,10 @@ impl Gpu {
                 &[],
             );
         }
-        Ok((self.launches, self.copies))
+        Ok((
+            std::mem::take(&mut self.launches),
+            std::mem::take(&mut self.copies),
+        ))
     }
 
     fn replace_in(&self, op: Op) {
@@ -393,22 +401,76 @@ fn scope_in_host_loop(b: &Builder, launch: Op) -> Result<(), EmitError> {
     Ok(())
 }
 
-impl Emitter<'_> {
-    pub(super) fn in_kernel(&self) -> bool {
-        self.gpu.as_ref().is_some_and(|g| g.in_kernel)
+impl Target for Gpu {
+    const ALLOC: (&'static str, &'static str, &'static str) =
+        ("gpu.alloc", "array<i32: 0, 0, 0>", "gpu.dealloc");
+
+    /// The device buffers of the SCoP's arrays.
+    fn start(e: &mut Emitter<'_, Self>, first: Op) -> Result<(), EmitError> {
+        e.device_buffers(first)
+    }
+
+    fn node(
+        e: &mut Emitter<'_, Self>,
+        n: &Node,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Option<Result<(), EmitError>> {
+        e.gpu_node(n, at, created)
+    }
+
+    fn in_kernel(&self) -> bool {
+        self.in_kernel
+    }
+
+    /// A load of a promoted box reads shared memory.
+    fn cloned_load(e: &Emitter<'_, Self>, op: Op, c: Op) -> Result<(), EmitError> {
+        e.shared_load(op, c)
+    }
+
+    /// A privatized temporary's last values go to the array's device
+    /// buffer, then the device buffers are copied back and freed.
+    fn finish(
+        e: &mut Emitter<'_, Self>,
+        buffers: &[Val],
+        after: Option<Op>,
+    ) -> Result<Finished, EmitError> {
+        let after = after.ok_or("no operation after the rewritten loops")?;
+        let scop = e.scop;
+        for (x, &buf) in scop.expansions.iter().zip(buffers) {
+            if let Some(last) = &x.last {
+                e.device_copy_back(x, last, buf, scop.root_of(&scop.arrays[x.array.0]), after)?;
+            }
+        }
+        let shared = e.target.shared_phrases(scop);
+        let (launches, copies) = e.target.finish(&e.b, after)?;
+        Ok(Finished {
+            launches,
+            copies,
+            shared,
+        })
+    }
+
+    /// Nothing: [`Target::finish`] copied them to the device buffers.
+    fn copy_back(_: &Emitter<'_, Self>, _: &Expansion, _: Val, _: Op) -> Result<(), EmitError> {
+        Ok(())
+    }
+}
+
+impl Emitter<'_, Gpu> {
+    fn in_kernel(&self) -> bool {
+        self.target.in_kernel
     }
 
     fn set_in_kernel(&mut self, on: bool) {
-        if let Some(g) = self.gpu.as_mut() {
-            g.in_kernel = on;
-        }
+        self.target.in_kernel = on;
     }
 
     /// The device buffers of the SCoP's arrays, filled from the host, in
     /// front of `first` (or the arrays registered with the driver).
     pub(super) fn device_buffers(&mut self, first: Op) -> Result<(), EmitError> {
         let at = Point::Before(first);
-        if self.gpu.as_ref().is_some_and(|g| g.host_register) {
+        if self.target.host_register {
             return self.register_arrays(at);
         }
         let mut buffers: Vec<(Val, Val, bool)> = Vec::new();
@@ -459,7 +521,8 @@ impl Emitter<'_> {
             list(&copied_in),
             list(&copied_back)
         );
-        if let Some(g) = self.gpu.as_mut() {
+        {
+            let g = &mut self.target;
             g.buffers = buffers;
             g.copies = phrase;
         }
@@ -491,7 +554,8 @@ impl Emitter<'_> {
             registered.push(u);
             names.push(a.name.as_str());
         }
-        if let Some(g) = self.gpu.as_mut() {
+        {
+            let g = &mut self.target;
             g.registered = registered;
             g.copies = format!("host memory registered: {}", names.join(", "));
         }
@@ -559,7 +623,8 @@ impl Emitter<'_> {
             .b
             .create(Point::End(body), "gpu.terminator", &[], 0, &[], &[]);
         super::copy_back::copy_back(&self.b, x, last, buf, array, end)?;
-        if let Some(g) = self.gpu.as_mut() {
+        {
+            let g = &mut self.target;
             g.kernels.push(launch);
             g.launches
                 .push("1 thread (a privatized temporary's last values)".into());
@@ -577,7 +642,7 @@ impl Emitter<'_> {
         at: Point,
         created: &mut Vec<Op>,
     ) -> Option<Result<(), EmitError>> {
-        let g = self.gpu.as_ref()?;
+        let g = &self.target;
         if g.in_kernel {
             return None;
         }
@@ -620,7 +685,8 @@ impl Emitter<'_> {
         r?;
         self.b
             .create(Point::End(body), "gpu.terminator", &[], 0, &[], &[]);
-        if let Some(g) = self.gpu.as_mut() {
+        {
+            let g = &mut self.target;
             g.kernels.push(launch);
             g.launches.push("1 thread (no parallel loop)".into());
         }
@@ -674,9 +740,7 @@ impl Emitter<'_> {
     /// and each subscript less the box's origin (appended to the map's
     /// dimensions).
     pub(super) fn shared_load(&self, op: Op, c: Op) -> Result<(), EmitError> {
-        let Some(g) = self.gpu.as_ref() else {
-            return Ok(());
-        };
+        let g = &self.target;
         let Some((buf, origin)) = g.shared_for(op) else {
             return Ok(());
         };
@@ -734,12 +798,8 @@ impl Emitter<'_> {
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
         let stmts = statements_under(n);
-        let promotions = self
-            .gpu
-            .as_ref()
-            .map(|g| g.promotions_for(&stmts, &self.used))
-            .unwrap_or_default();
-        let barriers = self.gpu.as_ref().is_some_and(|g| g.barriers);
+        let promotions = self.target.promotions_for(&stmts, &self.used);
+        let barriers = self.target.barriers;
         match n {
             Node::Loop {
                 dim, lower, upper, ..
@@ -839,9 +899,9 @@ impl Emitter<'_> {
             return Ok(None);
         }
         let Some(dummy) = self
-            .gpu
+            .target
+            .kernel
             .as_ref()
-            .and_then(|g| g.kernel.as_ref())
             .and_then(|k| k.threads.first().map(|t| t.0))
         else {
             return Ok(None);
@@ -1085,17 +1145,14 @@ impl Emitter<'_> {
         let mut active = Vec::new();
         for &k in promotions {
             let (buf, origin) = self.copy_box(k, at, created)?;
-            let reads = self
-                .gpu
-                .as_ref()
-                .map(|g| g.promotions[k].reads.clone())
-                .unwrap_or_default();
+            let reads = self.target.promotions[k].reads.clone();
             active.extend(reads.into_iter().map(|r| (r, buf, origin.clone())));
         }
         if !promotions.is_empty() && barriers {
             self.barrier(at, created);
         }
-        if let Some(g) = self.gpu.as_mut() {
+        {
+            let g = &mut self.target;
             g.active = active;
             for &k in promotions {
                 if !g.applied.contains(&k) {
@@ -1104,7 +1161,8 @@ impl Emitter<'_> {
             }
         }
         let r = inside(self, created);
-        if let Some(g) = self.gpu.as_mut() {
+        {
+            let g = &mut self.target;
             g.active.clear();
         }
         let out = r?;
@@ -1215,11 +1273,7 @@ impl Emitter<'_> {
         let np = self.np();
         let n = self.ivs.len();
         let w = np + n + self.divs.len() + 1;
-        let p = self
-            .gpu
-            .as_ref()
-            .map(|g| g.promotions[k].clone())
-            .ok_or("no GPU emission")?;
+        let p = self.target.promotions[k].clone();
         let root = self.scop.root_of(&self.scop.arrays[p.array.0]);
         let mut origin = Vec::new();
         for o in &p.origin {
@@ -1231,9 +1285,9 @@ impl Emitter<'_> {
         }
         let buf = self.shared_buffer(k, &p)?;
         let threads: Vec<(Val, i64)> = self
-            .gpu
+            .target
+            .kernel
             .as_ref()
-            .and_then(|g| g.kernel.as_ref())
             .map(|k| k.threads.clone())
             .ok_or("a cooperative loop outside a launch")?;
         let tids: Vec<Val> = threads.iter().map(|t| t.0).collect();
@@ -1340,9 +1394,9 @@ impl Emitter<'_> {
             p.element
         );
         let kernel = self
-            .gpu
+            .target
+            .kernel
             .as_mut()
-            .and_then(|g| g.kernel.as_mut())
             .ok_or("a cooperative loop outside a launch")?;
         if let Some(&(_, v)) = kernel.shared.iter().find(|(j, _)| *j == k) {
             return Ok(v);
@@ -1596,7 +1650,8 @@ impl Emitter<'_> {
                 .collect::<Result<_, EmitError>>()?,
             shared: Vec::new(),
         };
-        if let Some(g) = self.gpu.as_mut() {
+        {
+            let g = &mut self.target;
             g.kernel = Some(kernel);
         }
         self.set_in_kernel(true);
@@ -1639,7 +1694,8 @@ impl Emitter<'_> {
         }
         let r = self.mapped_part(&top, inside, created);
         self.set_in_kernel(false);
-        if let Some(g) = self.gpu.as_mut() {
+        {
+            let g = &mut self.target;
             g.kernel = None;
         }
         let boxed_dims: Vec<usize> = blocks.iter().filter(|m| m.boxed).map(|m| m.dim).collect();
@@ -1668,7 +1724,8 @@ impl Emitter<'_> {
             .rev()
             .map(|(_, _, s)| s.to_string())
             .collect();
-        if let Some(g) = self.gpu.as_mut() {
+        {
+            let g = &mut self.target;
             g.kernels.push(launch);
             let mut grid = match blocks.len() {
                 0 => "grid of 1 block (one tile)".to_string(),

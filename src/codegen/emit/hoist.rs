@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::{
     affine_for, cloned_with_statements, in_scop, straight_line, subscript_rows, EmitError, Emitter,
-    Instances, LoopView,
+    Instances, LoopView, Target,
 };
 use crate::codegen::ast::PackFill;
 use crate::codegen::{Bound, Node, Row};
@@ -290,7 +290,7 @@ impl Hoist {
     }
 }
 
-impl Emitter<'_> {
+impl<T: Target> Emitter<'_, T> {
     /// Inside the loop that reads the buffer of hoisted operands: the
     /// values of statement `s`'s next instance that come from the buffer,
     /// loaded at `at` and entered in `map` (old value → new); the

@@ -43,6 +43,7 @@
 
 use super::{
     loop_args, stepped_for, straight_line, subscript_rows, EmitError, Emitter, Instances, LoopView,
+    Target,
 };
 use crate::analysis::lanes::{lane_wise, MAX_LANE_VECTORS};
 use crate::codegen::ast::LaneMark;
@@ -80,7 +81,7 @@ struct Shape {
     lanes: i64,
 }
 
-impl Emitter<'_> {
+impl<T: Target> Emitter<'_, T> {
     /// The loop over `dim` as [`carried_loop`](Self::sequential_loop)
     /// would build it, with the copies of its body in vector lanes (see
     /// the module text); `Ok(false)` when the body is not such copies, and
@@ -252,7 +253,7 @@ impl Emitter<'_> {
         if v < 2
             || lo.div != 1
             || hi.div != 1
-            || self.in_kernel()
+            || self.target.in_kernel()
             || self.hoist.is_some()
             || self.pack.is_some()
         {

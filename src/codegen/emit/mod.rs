@@ -23,6 +23,7 @@ use crate::ffi::build::{self, AttrHandle, Builder, Point};
 use crate::ffi::ir::{Op, Val};
 use crate::ffi::shim;
 use crate::scop::body::{cloned_with_statements, in_scop, is_nest, touches_memory};
+use crate::scop::expansion::Expansion;
 use crate::scop::model::{Access, Scop};
 
 mod copy_back;
@@ -175,7 +176,108 @@ pub fn check(scop: &Scop, tree: &Tree) -> Result<(), EmitError> {
     Ok(())
 }
 
-struct Emitter<'a> {
+/// What the printing does differently for a target: the CPU ([`Cpu`])
+/// prints the tree in place; the GPU ([`gpu::Gpu`], `emit/gpu.rs`) prints
+/// the launches, the device buffers and their copies around it. The
+/// shared printers ask these hooks and nothing else of the target.
+trait Target: Sized {
+    /// The operations that allocate and free expanded temporaries, and the
+    /// allocation's operand segments.
+    const ALLOC: (&'static str, &'static str, &'static str);
+    /// Before the tree is printed at `first`.
+    fn start(e: &mut Emitter<'_, Self>, first: Op) -> Result<(), EmitError>;
+    /// The target's printing of `n`; `None` where the shared printing
+    /// applies.
+    fn node(
+        e: &mut Emitter<'_, Self>,
+        n: &Node,
+        at: Point,
+        created: &mut Vec<Op>,
+    ) -> Option<Result<(), EmitError>>;
+    /// Inside a kernel, where every loop runs in order in each thread.
+    fn in_kernel(&self) -> bool;
+    /// After the load `op` was cloned as `c` into a statement instance.
+    fn cloned_load(e: &Emitter<'_, Self>, op: Op, c: Op) -> Result<(), EmitError>;
+    /// After the tree is printed, before the expanded temporaries are
+    /// freed at `after`: the launches and copies for the remark.
+    fn finish(
+        e: &mut Emitter<'_, Self>,
+        buffers: &[Val],
+        after: Option<Op>,
+    ) -> Result<Finished, EmitError>;
+    /// The last values of expansion `x` (in `buf`) back to its array, on
+    /// the host, before `buf` is freed at `after`.
+    fn copy_back(
+        e: &Emitter<'_, Self>,
+        x: &Expansion,
+        buf: Val,
+        after: Op,
+    ) -> Result<(), EmitError>;
+}
+
+/// What a target's [`Target::finish`] reports for the remark.
+#[derive(Default)]
+struct Finished {
+    launches: Vec<String>,
+    copies: String,
+    shared: (Vec<String>, i64),
+}
+
+/// The CPU: the tree printed in place.
+struct Cpu;
+
+impl Target for Cpu {
+    const ALLOC: (&'static str, &'static str, &'static str) =
+        ("memref.alloc", "array<i32: 0, 0>", "memref.dealloc");
+
+    fn start(_: &mut Emitter<'_, Self>, _: Op) -> Result<(), EmitError> {
+        Ok(())
+    }
+
+    fn node(
+        _: &mut Emitter<'_, Self>,
+        _: &Node,
+        _: Point,
+        _: &mut Vec<Op>,
+    ) -> Option<Result<(), EmitError>> {
+        None
+    }
+
+    fn in_kernel(&self) -> bool {
+        false
+    }
+
+    fn cloned_load(_: &Emitter<'_, Self>, _: Op, _: Op) -> Result<(), EmitError> {
+        Ok(())
+    }
+
+    fn finish(_: &mut Emitter<'_, Self>, _: &[Val], _: Option<Op>) -> Result<Finished, EmitError> {
+        Ok(Finished::default())
+    }
+
+    /// The last iteration's copy goes back to the array (what code after
+    /// the SCoP would have seen).
+    fn copy_back(
+        e: &Emitter<'_, Self>,
+        x: &Expansion,
+        buf: Val,
+        after: Op,
+    ) -> Result<(), EmitError> {
+        match &x.last {
+            Some(last) => copy_back(
+                &e.b,
+                x,
+                last,
+                buf,
+                e.scop.root_of(&e.scop.arrays[x.array.0]),
+                after,
+            ),
+            None => Ok(()),
+        }
+    }
+}
+
+struct Emitter<'a, T: Target> {
     b: Builder,
     scop: &'a Scop,
     params: Vec<Val>,
@@ -217,8 +319,8 @@ struct Emitter<'a> {
     kernel_registers: Vec<String>,
     /// The divisions of the tree's rows.
     divs: Vec<Div>,
-    /// The GPU mapping, when the code is for a GPU.
-    gpu: Option<gpu::Gpu>,
+    /// The target: what it prints besides the tree, and its state.
+    target: T,
     /// What holds at the current point: the bounds of the loops around it,
     /// the values of the unrolled dimensions and the conditions of the
     /// guards, as rows over `[params | t | divisions | constant]` (`true`:
@@ -273,6 +375,14 @@ pub fn emit(
     tree: &Tree,
     gpu_opts: Option<gpu::GpuEmit>,
 ) -> Result<Emitted, EmitError> {
+    match gpu_opts {
+        None => emit_for(scop, tree, Cpu),
+        Some(opts) => emit_for(scop, tree, gpu::Gpu::new(opts)),
+    }
+}
+
+/// [`emit`] for `target`.
+fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, EmitError> {
     let first = scop.ir.first_op;
     // Taken now: the SCoP's operations are erased before the forwarding.
     let roots = forward::roots(scop);
@@ -305,11 +415,7 @@ pub fn emit(
     let mut expanded = HashMap::new();
     // On a GPU, in device memory (no value enters an iteration: nothing
     // to copy in).
-    let (alloc_op, segs_text, free_op) = if gpu_opts.is_some() {
-        ("gpu.alloc", "array<i32: 0, 0, 0>", "gpu.dealloc")
-    } else {
-        ("memref.alloc", "array<i32: 0, 0>", "memref.dealloc")
-    };
+    let (alloc_op, segs_text, free_op) = T::ALLOC;
     for x in &scop.expansions {
         let ty = x.expanded_type();
         let segs = builder.attr(segs_text)?;
@@ -353,7 +459,7 @@ pub fn emit(
         scalar_loops: 0,
         kernel_registers: Vec::new(),
         divs: tree.divs.clone(),
-        gpu: gpu_opts.map(gpu::Gpu::new),
+        target,
         context: Vec::new(),
     };
     // Parameters computed inside the loops are recomputed in front.
@@ -368,9 +474,7 @@ pub fn emit(
     }
     e.params = params;
     let mut created = Vec::new();
-    if e.gpu.is_some() {
-        e.device_buffers(first)?;
-    }
+    T::start(&mut e, first)?;
     e.node(&tree.root, Point::Before(first), &mut created)?;
     for &op in &scop.ir.ops {
         if is_nest(op) {
@@ -387,49 +491,23 @@ pub fn emit(
     // The first operation after the new code, taken before the
     // simplification, which may erase the last new operations (a promoted
     // single-iteration loop).
-    let after = created.last().and_then(|&op| build::next_op(op));
-    let after = || after.ok_or("no operation after the rewritten loops");
+    let after = created
+        .last()
+        .and_then(|&op| build::next_op(op))
+        .ok_or("no operation after the rewritten loops");
     shim::simplify_affine(&mut created);
     if tree.forward {
         forward::run(&created, &roots);
     }
-    // On a GPU, a privatized temporary's last values go to the array's
-    // device buffer before the buffers are copied back.
-    if e.gpu.is_some() {
-        for (x, &buf) in scop.expansions.iter().zip(&buffers) {
-            if let Some(last) = &x.last {
-                e.device_copy_back(
-                    x,
-                    last,
-                    buf,
-                    scop.root_of(&scop.arrays[x.array.0]),
-                    after()?,
-                )?;
-            }
-        }
-    }
-    let on_gpu = e.gpu.is_some();
-    let shared = e.gpu.as_ref().map(|g| g.shared_phrases(scop));
-    let (launches, copies) = match e.gpu.take() {
-        Some(g) => g.finish(&e.b, after()?)?,
-        None => (Vec::new(), String::new()),
-    };
+    let after = after.ok();
+    let finished = T::finish(&mut e, &buffers, after)?;
     // Expanded temporaries: the last iteration's copy goes back to the
-    // array (what code after the SCoP would have seen), then the buffer is
-    // freed.
+    // array (on a CPU; a GPU's went to its device buffer), then the buffer
+    // is freed.
     if !scop.expansions.is_empty() {
-        let after = after()?;
+        let after = after.ok_or("no operation after the rewritten loops")?;
         for (x, &buf) in scop.expansions.iter().zip(&buffers) {
-            if let (Some(last), false) = (&x.last, on_gpu) {
-                copy_back(
-                    &e.b,
-                    x,
-                    last,
-                    buf,
-                    scop.root_of(&scop.arrays[x.array.0]),
-                    after,
-                )?;
-            }
+            T::copy_back(&e, x, buf, after)?;
             e.b.create(Point::Before(after), free_op, &[buf], 0, &[], &[]);
         }
     }
@@ -439,9 +517,9 @@ pub fn emit(
         packed_loops: e.packed_loops,
         scalar_loops: e.scalar_loops,
         kernel_registers: e.kernel_registers,
-        launches,
-        copies,
-        shared: shared.unwrap_or_default(),
+        launches: finished.launches,
+        copies: finished.copies,
+        shared: finished.shared,
     })
 }
 
@@ -600,7 +678,7 @@ fn expr_text(
     out
 }
 
-impl Emitter<'_> {
+impl<T: Target> Emitter<'_, T> {
     fn np(&self) -> usize {
         self.scop.params.len()
     }
@@ -786,7 +864,7 @@ impl Emitter<'_> {
     }
 
     fn node_inner(&mut self, n: &Node, at: Point, created: &mut Vec<Op>) -> Result<(), EmitError> {
-        if let Some(done) = self.gpu_node(n, at, created) {
+        if let Some(done) = T::node(self, n, at, created) {
             return done;
         }
         match n {
@@ -924,7 +1002,7 @@ impl Emitter<'_> {
             ..
         } = l;
         // Inside a GPU kernel, the loops that are not mapped run in order.
-        let parallel = parallel && !self.in_kernel();
+        let parallel = parallel && !self.target.in_kernel();
         let (dims, operands) = self.operands();
         // A strided loop runs over the quotient q of t = offset + step·q:
         // from ⌈(l - offset) / step⌉ to ⌊(u - offset) / step⌋, with
@@ -976,7 +1054,7 @@ impl Emitter<'_> {
             (op, blocks[0])
         } else {
             let (op, block) = affine_for(&self.b, at, lmap, umap, &operands, &[])?;
-            if !self.in_kernel() && role == LoopRole::Scalar {
+            if !self.target.in_kernel() && role == LoopRole::Scalar {
                 let scalar = self.attr(
                     "#llvm.loop_annotation<vectorize = #llvm.loop_vectorize<disable = true>>",
                 )?;
@@ -1238,7 +1316,7 @@ impl Emitter<'_> {
                 build::set_attr(c, "map", attr);
             }
             if op.name() == "affine.load" {
-                self.shared_load(op, c)?;
+                T::cloned_load(self, op, c)?;
             }
             for r in 0..op.num_results() {
                 if let (Some(old), Some(new)) = (op.result(r), c.result(r)) {

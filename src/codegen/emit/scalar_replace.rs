@@ -5,7 +5,7 @@
 
 use super::{
     affine_for, cloned_with_statements, loop_args, straight_line, subscript_rows, EmitError,
-    Emitter, LoopView,
+    Emitter, LoopView, Target,
 };
 use crate::codegen::minima::ContextMinima;
 use crate::codegen::{Bound, Node, Row};
@@ -51,7 +51,7 @@ impl Carry {
     }
 }
 
-impl Emitter<'_> {
+impl<T: Target> Emitter<'_, T> {
     /// The sequential loop `l`, keeping in registers the cells
     /// [`Self::carried_cells`] finds (a plain loop without any), in vector
     /// lanes where it is so marked ([`crate::codegen::ast::LoopMarks::lanes`]).
@@ -407,7 +407,7 @@ impl Emitter<'_> {
             return Ok(()); // a constant empty range
         };
         let top = matches!(point, Point::Before(_));
-        if self.in_kernel() {
+        if self.target.in_kernel() {
             for c in &cells {
                 let name = self
                     .scop
