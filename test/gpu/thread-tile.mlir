@@ -105,3 +105,18 @@ func.func @main() {
   func.call @printNewline() : () -> ()
   return
 }
+
+// The GPU's tree stage (carry): the thread's sequential loop over k (t4),
+// its body the 4 unrolled rows, keeps their cells in registers; the block
+// and thread loops (parfor) carry nothing; the second kernel's loops are
+// all parallel: nothing marked.
+// RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-shared=false print-stages=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TREE
+// TREE:      loop tree after the carry stage (1 loop marked):
+// TREE-NEXT: parfor t0 = max(0) to min(3){{$}}
+// TREE-NEXT:   parfor t1 = max(0) to min(2){{$}}
+// TREE-NEXT:     parfor t2 = max(8*t0) to min(8*t0+7){{$}}
+// TREE-NEXT:       parfor t3 = max(32*t1) to min(32*t1+31){{$}}
+// TREE-NEXT:         for t4 = max(0) to min(63) [carry]
+// TREE-NEXT:           let t5 = 4*t2
+// TREE:      loop tree after the carry stage (0 loops marked):
+// TREE-NOT:  [carry]
