@@ -34,7 +34,9 @@
 //!   new code) and the kernels use them in place.
 
 use super::{EmitError, Emitter, Finished, LoopView, Target};
-use crate::codegen::tree::gpu_map::{distributed, map_part, zero_thread_lets, Inner, Mapped, Part};
+use crate::codegen::tree::gpu_map::{
+    block_chain, distributed, map_part, zero_thread_lets, BlockChain, Inner, Mapped, Part,
+};
 use crate::codegen::tree::promote::{statements_under, Promotion};
 use crate::codegen::{Bound, Cond, LoopRole, Node, Row};
 use crate::ffi::build::{self, Builder, Point};
@@ -1470,47 +1472,11 @@ impl Emitter<'_, Gpu> {
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
         let np = self.np();
-        let nd = self.ivs.len();
-        let nv = self.divs.len();
-        let mut blocks: Vec<Mapped> = Vec::new();
-        // Block dimensions with a single tile among the block loops (the
-        // code generator's `Let`): computed inside the kernel, so that
-        // their thread loops still map to threads.
-        let mut lets: Vec<(usize, &Row)> = Vec::new();
-        let mut cur = n;
-        loop {
-            match cur {
-                Node::Loop {
-                    dim,
-                    lower,
-                    upper,
-                    stride: None,
-                    body,
-                    ..
-                } if roles.get(*dim) == Some(&GpuRole::Block) && blocks.len() < 3 => {
-                    let bounds = || lower.iter().chain(upper.iter());
-                    let on = |d: usize| bounds().any(|b| b.row[np + d] != 0);
-                    let no_divs = blocks.is_empty()
-                        || bounds().all(|b| b.row[np + nd..np + nd + nv].iter().all(|&c| c == 0));
-                    if !no_divs || lets.iter().any(|&(d, _)| on(d)) {
-                        break;
-                    }
-                    let boxed = blocks.iter().any(|m| on(m.dim));
-                    blocks.push(Mapped {
-                        dim: *dim,
-                        lower,
-                        upper,
-                        boxed,
-                    });
-                    cur = body;
-                }
-                Node::Let { dim, row, body } if roles.get(*dim) == Some(&GpuRole::Block) => {
-                    lets.push((*dim, row));
-                    cur = body;
-                }
-                _ => break,
-            }
-        }
+        let BlockChain {
+            blocks,
+            lets,
+            inside: cur,
+        } = block_chain(n, roles, (np, self.ivs.len(), self.divs.len()));
         // The thread loops directly inside: one chain, or one per child of
         // a sequence whose children all have the same thread loops (the
         // pieces of a thread loop that loop separation cut apart). Every

@@ -11,7 +11,7 @@
 //! Pure functions of the tree and the plan's [`GpuRole`]s: unit-tested on
 //! hand-built trees below.
 
-use crate::codegen::ast::{Bound, Cond, Node};
+use crate::codegen::ast::{Bound, Cond, Node, Row};
 use crate::transform::gpu::GpuRole;
 
 /// Most threads of a block the emitter maps (the CUDA limit).
@@ -49,6 +49,74 @@ impl Mapped<'_> {
             .chain(upper)
             .map(|row| Cond { row, eq: false })
             .collect()
+    }
+}
+
+/// The grid of a launch: its block loops (at most three, outermost first)
+/// and the block dimensions with a single tile among them, down from a
+/// host node, and the node inside them.
+pub struct BlockChain<'n> {
+    /// The block loops, mapped to the grid's dimensions.
+    pub blocks: Vec<Mapped<'n>>,
+    /// Block dimensions with a single tile among the block loops (the
+    /// scanner's `Let`s) and their values: computed inside the kernel, so
+    /// that their thread loops still map to threads.
+    pub lets: Vec<(usize, &'n Row)>,
+    /// The node inside the chain.
+    pub inside: &'n Node,
+}
+
+/// The block loops of a launch from `n` down ([`BlockChain`]), with the
+/// tree's column counts `(np, nd, nv)`: parameters, schedule dimensions,
+/// divisions. A block loop joins the grid while there are fewer than three,
+/// its bounds use no division (but for the first) and no single-tile
+/// dimension; it is boxed when its bounds depend on an outer block loop
+/// (a triangle of tiles).
+pub fn block_chain<'n>(
+    n: &'n Node,
+    roles: &[GpuRole],
+    (np, nd, nv): (usize, usize, usize),
+) -> BlockChain<'n> {
+    let mut blocks: Vec<Mapped> = Vec::new();
+    let mut lets: Vec<(usize, &Row)> = Vec::new();
+    let mut cur = n;
+    loop {
+        match cur {
+            Node::Loop {
+                dim,
+                lower,
+                upper,
+                stride: None,
+                body,
+                ..
+            } if roles.get(*dim) == Some(&GpuRole::Block) && blocks.len() < 3 => {
+                let bounds = || lower.iter().chain(upper.iter());
+                let on = |d: usize| bounds().any(|b| b.row[np + d] != 0);
+                let no_divs = blocks.is_empty()
+                    || bounds().all(|b| b.row[np + nd..np + nd + nv].iter().all(|&c| c == 0));
+                if !no_divs || lets.iter().any(|&(d, _)| on(d)) {
+                    break;
+                }
+                let boxed = blocks.iter().any(|m| on(m.dim));
+                blocks.push(Mapped {
+                    dim: *dim,
+                    lower,
+                    upper,
+                    boxed,
+                });
+                cur = body;
+            }
+            Node::Let { dim, row, body } if roles.get(*dim) == Some(&GpuRole::Block) => {
+                lets.push((*dim, row));
+                cur = body;
+            }
+            _ => break,
+        }
+    }
+    BlockChain {
+        blocks,
+        lets,
+        inside: cur,
     }
 }
 
@@ -348,9 +416,11 @@ pub fn map_part<'n>(
 
 #[cfg(test)]
 mod tests {
-    use super::{distributed, map_part, thread_chain, zero_thread_lets, Inner, MAX_THREADS};
-    use crate::codegen::ast::Node;
-    use crate::codegen::tree::build::{copy, par, seq, stmt};
+    use super::{
+        block_chain, distributed, map_part, thread_chain, zero_thread_lets, Inner, MAX_THREADS,
+    };
+    use crate::codegen::ast::{Bound, Node};
+    use crate::codegen::tree::build::{copy, par, seq, stmt, DIMS};
     use crate::transform::gpu::GpuRole;
 
     /// t0: blocks, t1: threads of tile t0 (32 wide), t2: cooperative, t3:
@@ -454,5 +524,69 @@ mod tests {
         assert!(distributed(&par(0, par(0, stmt(0))), &is_block).is_none());
         let flat = par(0, Node::Seq(vec![stmt(0), stmt(1)]));
         assert!(distributed(&flat, &is_block).is_none());
+    }
+
+    /// `n` with its (first) loop's lower bound replaced by `row`.
+    fn lower_bound(n: Node, row: Vec<i64>) -> Node {
+        match n {
+            Node::Loop {
+                dim,
+                upper,
+                stride,
+                role,
+                marks,
+                body,
+                ..
+            } => Node::Loop {
+                dim,
+                lower: vec![Bound { row, div: 1 }],
+                upper,
+                stride,
+                role,
+                marks,
+                body,
+            },
+            n => n,
+        }
+    }
+
+    #[test]
+    fn the_grid_takes_up_to_three_block_loops() {
+        // Block roles for t0..t3, thread loops t4 (no parameters, no
+        // divisions: rows over [t0 … t5 | 1]).
+        let mut roles = vec![GpuRole::Block; 4];
+        roles.extend([GpuRole::Thread { tile: 0, size: 32 }, GpuRole::Inside]);
+        let cols = (0, DIMS, 0);
+        // parfor t0 { t1 = 0 { parfor t2 (from t0: boxed) { parfor t3 {
+        // parfor t4 { parfor t3' { S0 } } } } } }
+        let mut from_t0 = vec![0; DIMS + 1];
+        from_t0[0] = 1;
+        let inner = par(3, par(4, stmt(0)));
+        let n = par(0, copy(1, 0, lower_bound(par(2, inner), from_t0)));
+        let chain = block_chain(&n, &roles, cols);
+        let dims: Vec<usize> = chain.blocks.iter().map(|m| m.dim).collect();
+        assert_eq!(dims, vec![0, 2, 3]);
+        let boxed: Vec<bool> = chain.blocks.iter().map(|m| m.boxed).collect();
+        assert_eq!(boxed, vec![false, true, false]);
+        assert_eq!(chain.lets.iter().map(|l| l.0).collect::<Vec<_>>(), vec![1]);
+        // Inside: the thread loop.
+        assert!(matches!(chain.inside, Node::Loop { dim: 4, .. }));
+        // A fourth block loop stays inside the kernel.
+        let four = par(0, par(1, par(2, par(3, stmt(0)))));
+        let chain = block_chain(&four, &roles, cols);
+        assert_eq!(chain.blocks.len(), 3);
+        assert!(matches!(chain.inside, Node::Loop { dim: 3, .. }));
+    }
+
+    #[test]
+    fn a_block_loop_bounded_by_a_single_tile_ends_the_grid() {
+        let roles = vec![GpuRole::Block; DIMS];
+        // t0 = 0 (a single tile), then t1 from t0: computed in the kernel.
+        let mut from_t0 = vec![0; DIMS + 1];
+        from_t0[0] = 1;
+        let n = copy(0, 0, lower_bound(par(1, stmt(0)), from_t0));
+        let chain = block_chain(&n, &roles, (0, DIMS, 0));
+        assert!(chain.blocks.is_empty());
+        assert!(matches!(chain.inside, Node::Loop { dim: 1, .. }));
     }
 }
