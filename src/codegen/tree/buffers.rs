@@ -3,10 +3,10 @@
 //! loop over the blocks of its vector loop (`u - 2`) gets the operands of
 //! the loop inside the tile (`u - 1`) that do not change from block to
 //! block computed once before it (`hoist`,
-//! [`HoistMark`](crate::codegen::ast::HoistMark)), and the loop over the
+//! [`HoistMark`]), and the loop over the
 //! blocks' rows (`u - 3`) gets those that do not change from row to row
 //! packed once before it (`pack`,
-//! [`PackMark`](crate::codegen::ast::PackMark), with the target's
+//! [`PackMark`], with the target's
 //! registers for the loops that fill the buffer). The buffers' depth is
 //! each statement's tile size of the loop inside the tile
 //! ([`Tree::register_sizes`]).

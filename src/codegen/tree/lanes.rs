@@ -3,7 +3,7 @@
 //! ([`Plan::lane_dims`](crate::transform::Plan::lane_dims): `row_blocks`'
 //! rows), `c·V` of them for `V` lanes and `c` up to
 //! [`MAX_LANE_VECTORS`], runs them in the lanes of `c` vectors
-//! ([`LaneMark`](crate::codegen::ast::LaneMark)). The printer
+//! ([`LaneMark`]). The printer
 //! (`emit/lanes.rs`) does so where the loop also carries its copies'
 //! cells and every access of the copies runs lane by lane.
 

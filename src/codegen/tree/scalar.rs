@@ -3,7 +3,7 @@
 //! [`Plan::scalar_stmts`](crate::transform::Plan::scalar_stmts) (across
 //! a recurrence, their strided accesses would be gathers and scatters if
 //! LLVM vectorized it) gets the role
-//! [`LoopRole::Scalar`](crate::codegen::ast::LoopRole::Scalar): the
+//! [`LoopRole::Scalar`]: the
 //! printer marks it `vectorize = disable`.
 
 use super::{each_loop, Note, TreeCx};
