@@ -58,7 +58,7 @@ use crate::math::int;
 use crate::math::simplex::lp_min;
 use crate::math::{MathError, Optimum};
 use crate::scop::model::{piece_rows, Scop};
-use crate::transform::Plan;
+use crate::transform::{Plan, RegisterTile};
 pub use ast::{interpret, Bound, Cond, Div, LoopMarks, LoopRole, Node, Row, Stride, Tree};
 
 /// Why no code was generated (the SCoP is then left unchanged).
@@ -937,7 +937,12 @@ impl Gen<'_> {
     /// trip counts and unroll ([`Generator::split_blocks`]).
     fn split_register_blocks(&self, items: Vec<Item>) -> Res<Vec<Item>> {
         let mut items = items;
-        for &(u, ru, rv) in &self.plan.register_tiles {
+        for &RegisterTile {
+            first: u,
+            rows: ru,
+            columns: rv,
+        } in &self.plan.register_tiles
+        {
             if u < 3 || u + 1 >= self.n {
                 continue;
             }
@@ -1828,12 +1833,10 @@ impl Gen<'_> {
         // elsewhere the pieces share one loop, as a parallel loop split in
         // two would fork its threads twice (trisolv's wavefront: 1.4x
         // slower).
-        let blocks = self
-            .plan
-            .register_tiles
-            .iter()
-            .any(|&(u, _, _)| u >= 3 && (k == u - 3 || k == u - 2))
-            || self
+        let blocks =
+            self.plan.register_tiles.iter().any(|t| {
+                t.row_blocks() == Some(k) || (t.first >= 3 && t.vector_blocks() == Some(k))
+            }) || self
                 .plan
                 .block_dims
                 .iter()

@@ -11,7 +11,7 @@
 //! stage to the checker.
 
 use super::analysis::{band_groups, Band};
-use super::{tile_local, Options, Plan, PlanDim, Tiling};
+use super::{tile_local, Options, Plan, PlanDim, RegisterTile, Tiling};
 use crate::deps::Dependence;
 use crate::math::MathError;
 use crate::sched::pluto::{DimKind, PlutoSchedule};
@@ -430,7 +430,11 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
             plan_dims.push(point(band.len - 3, "register blocks"));
             plan_dims.push(point(band.len - 2, "register blocks of the vector loop"));
             plan_dims.push(point(band.len - 1, "loop inside the register tile"));
-            register_tiles.push((plan_dims.len(), ru, rv));
+            register_tiles.push(RegisterTile {
+                first: plan_dims.len(),
+                rows: ru,
+                columns: rv,
+            });
             for what in ["unrolled register tile", "unrolled register tile (vector)"] {
                 plan_dims.push(PlanDim {
                     scalar: false,

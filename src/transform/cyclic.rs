@@ -169,7 +169,7 @@ fn dealt(cx: &Cx, plan: &Plan, p: usize) -> Option<Plan> {
         .lane_dims
         .iter_mut()
         .chain(new.block_dims.iter_mut().map(|(l, _)| l))
-        .chain(new.register_tiles.iter_mut().map(|(u, _, _)| u))
+        .chain(new.register_tiles.iter_mut().map(|t| &mut t.first))
         .filter(|l| **l > p)
     {
         *l += 1;

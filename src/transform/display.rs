@@ -57,7 +57,7 @@ impl Plan {
             let t: Vec<String> = self
                 .register_tiles
                 .iter()
-                .map(|(u, ru, rv)| format!("t{u} x t{}: {ru}x{rv}", u + 1))
+                .map(|t| format!("t{} x t{}: {}x{}", t.first, t.first + 1, t.rows, t.columns))
                 .collect();
             out.push_str(&format!("register tiles: {}\n", t.join(", ")));
         }

@@ -233,11 +233,8 @@ pub struct Plan {
     pub notes: Vec<String>,
     /// The largest number of loops of a tiled band (0: nothing tiled).
     pub max_tiled_band: usize,
-    /// Register tiles: the dimension of the first unrolled loop `u` (its
-    /// blocks are dimension `u - 3`, the vector loop's blocks `u - 2`, the
-    /// loop inside the tile `u - 1`, the unrolled vector loop `u + 1`) and
-    /// the block sizes of the two unrolled loops.
-    pub register_tiles: Vec<(usize, i64, i64)>,
+    /// Register tiles, by the dimension of their first unrolled loop.
+    pub register_tiles: Vec<RegisterTile>,
     /// Per statement with a register tile, the tile size of the loop kept
     /// inside the tile (`r`: gemm's `k`), whose iterations inside one tile
     /// are consecutive values; 0 for the others.
@@ -285,7 +282,40 @@ impl Plan {
     pub fn in_register_tile(&self, k: usize) -> bool {
         self.register_tiles
             .iter()
-            .any(|&(u, _, _)| k == u || k == u + 1)
+            .any(|t| k == t.first || k == t.first + 1)
+    }
+}
+
+/// A register tile of a [`Plan`]: blocks of two point loops of a band,
+/// unrolled around the loop kept inside the tile (gemm: blocks of 8 rows
+/// `i` by 16 columns `j`, around `k`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RegisterTile {
+    /// The dimension of the first unrolled loop `u`: the blocks' rows are
+    /// dimension `u - 3`, the blocks of the vector loop `u - 2`, the loop
+    /// inside the tile `u - 1`, the unrolled vector loop `u + 1`.
+    pub first: usize,
+    /// The block size of the first unrolled loop (rows).
+    pub rows: i64,
+    /// The block size of the unrolled vector loop (columns).
+    pub columns: i64,
+}
+
+impl RegisterTile {
+    /// The dimension of the loop over the blocks' rows (`u - 3`).
+    pub fn row_blocks(&self) -> Option<usize> {
+        self.first.checked_sub(3)
+    }
+
+    /// The dimension of the loop over the blocks of the vector loop
+    /// (`u - 2`).
+    pub fn vector_blocks(&self) -> Option<usize> {
+        self.first.checked_sub(2)
+    }
+
+    /// The dimension of the loop inside the tile (`u - 1`).
+    pub fn inner(&self) -> Option<usize> {
+        self.first.checked_sub(1)
     }
 }
 

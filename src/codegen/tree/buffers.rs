@@ -25,16 +25,17 @@ pub fn run(tree: &mut Tree, cx: &TreeCx) -> Note {
     let hoist = |dim: usize| {
         tiles
             .iter()
-            .find(|&&(u, _, _)| u >= 2 && u - 2 == dim)
-            .map(|&(u, _, _)| HoistMark { inner: u - 1 })
+            .find(|t| t.vector_blocks() == Some(dim))
+            .and_then(|t| t.inner())
+            .map(|inner| HoistMark { inner })
     };
     let pack = |dim: usize| {
         tiles
             .iter()
-            .find(|&&(u, _, _)| u >= 3 && u - 3 == dim)
-            .map(|&(u, _, _)| PackMark {
-                blocks: u - 2,
-                inner: u - 1,
+            .find(|t| t.row_blocks() == Some(dim))
+            .map(|t| PackMark {
+                blocks: t.first - 2,
+                inner: t.first - 1,
                 fill: cx.fill,
             })
     };
@@ -55,6 +56,16 @@ mod tests {
     use crate::codegen::ast::{HoistMark, PackMark};
     use crate::codegen::tree::build::{loops, par, seq, stmt, tree};
     use crate::codegen::tree::{test_cx, TreeCx};
+    use crate::transform::RegisterTile;
+
+    /// A register tile of 4x8 blocks whose first unrolled loop is `first`.
+    fn register_tile(first: usize) -> RegisterTile {
+        RegisterTile {
+            first,
+            rows: 4,
+            columns: 8,
+        }
+    }
 
     /// A register tile with its first unrolled loop at t4: block rows t1,
     /// blocks of the vector loop t2, the loop inside the tile t3.
@@ -66,7 +77,7 @@ mod tests {
     fn tiles_mark_block_rows_for_packing_and_blocks_for_hoisting() {
         let mut t = tile();
         let cx = TreeCx {
-            register_tiles: &[(4, 4, 8)],
+            register_tiles: &[register_tile(4)],
             register_sizes: &[64],
             hoist: true,
             pack: true,
@@ -94,7 +105,7 @@ mod tests {
     fn the_options_turn_each_buffer_off() {
         let mut t = tile();
         let cx = TreeCx {
-            register_tiles: &[(4, 4, 8)],
+            register_tiles: &[register_tile(4)],
             register_sizes: &[64],
             hoist: true,
             ..test_cx()
@@ -103,7 +114,7 @@ mod tests {
         assert!(loops(&t).iter().all(|(_, _, m)| m.pack.is_none()));
         let mut t = tile();
         let cx = TreeCx {
-            register_tiles: &[(4, 4, 8)],
+            register_tiles: &[register_tile(4)],
             ..test_cx()
         };
         assert_eq!(run(&mut t, &cx).loops, 0);
@@ -114,7 +125,7 @@ mod tests {
         // First unrolled dimension 2: blocks t0, no loop of block rows.
         let mut t = tile();
         let cx = TreeCx {
-            register_tiles: &[(2, 4, 8)],
+            register_tiles: &[register_tile(2)],
             hoist: true,
             pack: true,
             ..test_cx()

@@ -24,7 +24,7 @@ pub fn run(tree: &mut Tree, cx: &TreeCx) -> Note {
 /// sequential loop; `emit/gpu.rs`).
 pub fn run_on_gpu(tree: &mut Tree, cx: &TreeCx) -> Note {
     // The loops inside the register tiles.
-    let inner: Vec<usize> = cx.register_tiles.iter().map(|&(u, _, _)| u - 1).collect();
+    let inner: Vec<usize> = cx.register_tiles.iter().filter_map(|t| t.inner()).collect();
     let loops = each_loop(&mut tree.root, &mut |dim, strided, role, marks, body| {
         let carry = !strided
             && !role.is_parallel()
@@ -68,7 +68,11 @@ mod tests {
         // A register tile whose first unrolled dimension is 2: its loop
         // inside the tile is t1.
         let cx = TreeCx {
-            register_tiles: &[(2, 4, 8)],
+            register_tiles: &[crate::transform::RegisterTile {
+                first: 2,
+                rows: 4,
+                columns: 8,
+            }],
             ..test_cx()
         };
         let note = run(&mut t, &cx);

@@ -18,7 +18,7 @@
 //! the tree too (before the plan is checked: the checker proves them).
 
 use super::ast::{LoopMarks, LoopRole, Node, PackFill, Tree};
-use crate::transform::Plan;
+use crate::transform::{Plan, RegisterTile};
 
 pub mod buffers;
 pub mod carry;
@@ -32,7 +32,7 @@ pub mod scalar;
 #[derive(Debug, Clone, Copy)]
 pub struct TreeCx<'a> {
     /// [`Plan::register_tiles`].
-    pub register_tiles: &'a [(usize, i64, i64)],
+    pub register_tiles: &'a [RegisterTile],
     /// [`Plan::register_r_size`].
     pub register_sizes: &'a [i64],
     /// [`Plan::lane_dims`].

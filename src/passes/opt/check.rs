@@ -107,7 +107,7 @@ fn rows_swapped(plan: &Plan, u: usize) -> crate::sched::Schedule {
 pub(super) fn rows_first(scop: &Scop, deps: &[Dependence], plan: &Plan) -> Vec<usize> {
     plan.register_tiles
         .iter()
-        .map(|&(u, _, _)| u)
+        .map(|t| t.first)
         .filter(|&u| u >= 1 && verify(scop, deps, &rows_swapped(plan, u)).is_ok_and(|bad| bad.is_empty()))
         .collect()
 }
