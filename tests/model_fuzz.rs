@@ -2,13 +2,14 @@
 //! as data ([`Model::parse`]): no MLIR, thousands of models a minute.
 //!
 //! Each model is a few statements in loop nests that share outer loops,
-//! with rectangular and triangular domains and affine accesses to a 1-d
-//! and a 2-d array. For each:
+//! over two parameters, with rectangular and triangular domains (some
+//! split in two pieces, as an `if`/`else` splits them) and affine accesses
+//! (coefficients up to 2) to a 1-d and a 2-d array. For each:
 //!
 //! * the original schedule passes the checker;
 //! * the Pluto scheduler's schedule passes the checker, and an oracle
 //!   that shares nothing with dependence analysis or the checker agrees:
-//!   every instance is enumerated for small values of the parameter, the
+//!   every instance is enumerated for small values of the parameters, the
 //!   accesses of each cell listed in the original order, and every pair
 //!   with a write among them must keep its order under the new schedule;
 //! * the schedule with the innermost loop of the first statement reversed:
@@ -52,12 +53,13 @@ fn subscript(r: &mut Rng, its: &[String]) -> String {
     for it in its {
         match r.below(5) {
             0 | 1 => {}
-            2 | 3 => terms.push(it.clone()),
+            2 => terms.push(it.clone()),
+            3 => terms.push(format!("{}{it}", r.pick(&["", "2"]))),
             _ => terms.push(format!("-{it}")),
         }
     }
     if terms.is_empty() || r.below(4) == 0 {
-        terms.push(r.pick(&["0", "1", "-1", "N", "N - 1"]).to_string());
+        terms.push(r.pick(&["0", "1", "-1", "N", "N - 1", "M"]).to_string());
     } else if r.below(3) == 0 {
         terms.push(r.pick(&["1", "-1", "2"]).to_string());
     }
@@ -97,12 +99,19 @@ fn random_model(r: &mut Rng) -> String {
             let upper = if k > 0 && r.below(3) == 0 {
                 format!("{} + 1", its[r.below(k as u64) as usize])
             } else {
-                r.pick(&["N", "N - 1"]).to_string()
+                r.pick(&["N", "N - 1", "M"]).to_string()
             };
             cons.push(format!("{lower} <= {it} < {upper}"));
         }
         let tuple = format!("S{s}[{}]", its.join(", "));
-        domain.push(format!("{tuple} : {}", cons.join(" and ")));
+        if r.below(4) == 0 {
+            // Two pieces, split on the first iterator (an if/else).
+            let c = cons.join(" and ");
+            domain.push(format!("{tuple} : {c} and i0 < 2"));
+            domain.push(format!("{tuple} : {c} and i0 >= 2"));
+        } else {
+            domain.push(format!("{tuple} : {}", cons.join(" and ")));
+        }
         let mut out = Vec::new();
         for (k, b) in beta.iter().enumerate() {
             out.push(b.to_string());
@@ -124,7 +133,7 @@ fn random_model(r: &mut Rng) -> String {
         }
     }
     format!(
-        "domain: [N] -> {{ {} }}\nschedule: [N] -> {{ {} }}\nwrites: [N] -> {{ {} }}\nreads: [N] -> {{ {} }}\n",
+        "domain: [N, M] -> {{ {} }}\nschedule: [N, M] -> {{ {} }}\nwrites: [N, M] -> {{ {} }}\nreads: [N, M] -> {{ {} }}\n",
         domain.join("; "),
         sched.join("; "),
         writes.join("; "),
@@ -141,10 +150,10 @@ fn eval(f: &Form, p: &[i64], it: &[i64]) -> Option<i64> {
     Some(dot(&f.params, p) + dot(&f.iters, it) + f.constant)
 }
 
-/// The instances of every statement for parameter `n`, in the original
-/// order: (statement, iterators).
-fn instances(m: &Model, n: i64) -> Vec<(usize, Vec<i64>)> {
-    let p = [n];
+/// The instances of every statement for the parameters `p` (`[N, M]`),
+/// in the original order: (statement, iterators).
+fn instances(m: &Model, p: &[i64]) -> Vec<(usize, Vec<i64>)> {
+    let n = p.iter().copied().max().unwrap_or(0);
     let original = Schedule::original(m);
     let mut out = Vec::new();
     for (s, st) in m.statements.iter().enumerate() {
@@ -155,8 +164,8 @@ fn instances(m: &Model, n: i64) -> Vec<(usize, Vec<i64>)> {
                 piece
                     .ineqs
                     .iter()
-                    .all(|f| eval(f, &p, &it).is_some_and(|v| v >= 0))
-                    && piece.eqs.iter().all(|f| eval(f, &p, &it) == Some(0))
+                    .all(|f| eval(f, p, &it).is_some_and(|v| v >= 0))
+                    && piece.eqs.iter().all(|f| eval(f, p, &it) == Some(0))
             });
             if inside {
                 out.push((s, it.clone()));
@@ -174,7 +183,7 @@ fn instances(m: &Model, n: i64) -> Vec<(usize, Vec<i64>)> {
     let time = |(s, it): &(usize, Vec<i64>)| -> Vec<i64> {
         original.dims[*s]
             .iter()
-            .map(|f| eval(f, &p, it).expect("no locals in the original schedule"))
+            .map(|f| eval(f, p, it).expect("no locals in the original schedule"))
             .collect()
     };
     out.sort_by_key(time);
@@ -187,16 +196,15 @@ type Cell = (usize, Vec<i64>);
 /// The first instance pair (in the original order, a write among them, on
 /// one cell) that `schedule` does not run in the same order; `None` when
 /// it keeps them all, or cannot be evaluated (locals).
-fn reordered(m: &Model, schedule: &Schedule, n: i64) -> Option<Option<String>> {
-    let p = [n];
+fn reordered(m: &Model, schedule: &Schedule, p: &[i64]) -> Option<Option<String>> {
     let mut cells: HashMap<Cell, Vec<(usize, bool)>> = HashMap::new();
-    let inst = instances(m, n);
+    let inst = instances(m, p);
     let mut times = Vec::with_capacity(inst.len());
     for (x, (s, it)) in inst.iter().enumerate() {
-        let t: Option<Vec<i64>> = schedule.dims[*s].iter().map(|f| eval(f, &p, it)).collect();
+        let t: Option<Vec<i64>> = schedule.dims[*s].iter().map(|f| eval(f, p, it)).collect();
         times.push(t?);
         for a in &m.statements[*s].accesses {
-            let cell: Option<Vec<i64>> = a.index.iter().map(|f| eval(f, &p, it)).collect();
+            let cell: Option<Vec<i64>> = a.index.iter().map(|f| eval(f, p, it)).collect();
             cells
                 .entry((a.array.0, cell?))
                 .or_default()
@@ -208,7 +216,7 @@ fn reordered(m: &Model, schedule: &Schedule, n: i64) -> Option<Option<String>> {
             for &(b, wb) in &list[u + 1..] {
                 if a != b && (wa || wb) && times[a] >= times[b] {
                     return Some(Some(format!(
-                        "{}{:?} and {}{:?} on {}{cell:?} at N = {n}",
+                        "{}{:?} and {}{:?} on {}{cell:?} at [N, M] = {p:?}",
                         m.statements[inst[a].0].name,
                         inst[a].1,
                         m.statements[inst[b].0].name,
@@ -252,8 +260,8 @@ fn scheduler_and_checker_on_random_models() {
                 v.is_empty(),
                 "the scheduler's schedule rejected: {v:?}\n{text}"
             );
-            for n in [3, 4] {
-                match reordered(&m, &p.schedule, n) {
+            for params in [[3, 4], [4, 3]] {
+                match reordered(&m, &p.schedule, &params) {
                     Some(Some(pair)) => panic!(
                         "the scheduler's schedule reorders {pair}: {:?}\n{text}",
                         p.schedule.dims
@@ -270,7 +278,7 @@ fn scheduler_and_checker_on_random_models() {
         back.dims[0][inner] = back.dims[0][inner]
             .scale(-1)
             .unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-        if let Some(Some(pair)) = reordered(&m, &back, 4) {
+        if let Some(Some(pair)) = reordered(&m, &back, &[4, 4]) {
             let v = verify(&m, &deps, &back).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert!(
                 !v.is_empty(),
