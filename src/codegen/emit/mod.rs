@@ -1054,7 +1054,13 @@ impl<T: Target> Emitter<'_, T> {
             (op, blocks[0])
         } else {
             let (op, block) = affine_for(&self.b, at, lmap, umap, &operands, &[])?;
-            self.keep_scalar(op, role)?;
+            if !self.target.in_kernel() && role == LoopRole::Scalar {
+                let scalar = self.attr(
+                    "#llvm.loop_annotation<vectorize = #llvm.loop_vectorize<disable = true>>",
+                )?;
+                build::set_attr(op, "llvm.loop_annotation", scalar);
+                self.scalar_loops += 1;
+            }
             (op, block)
         };
         if matches!(at, Point::Before(_)) {
@@ -1080,19 +1086,6 @@ impl<T: Target> Emitter<'_, T> {
         self.ivs[dim] = None;
         r?;
         self.b.create(inner, "affine.yield", &[], 0, &[], &[]);
-        Ok(())
-    }
-
-    /// A loop of the scalar role ([`LoopRole::Scalar`]) outside kernels
-    /// carries an `llvm.loop_annotation` that keeps LLVM from vectorizing
-    /// `op`, its `affine.for`.
-    fn keep_scalar(&mut self, op: Op, role: LoopRole) -> Result<(), EmitError> {
-        if !self.target.in_kernel() && role == LoopRole::Scalar {
-            let scalar = self
-                .attr("#llvm.loop_annotation<vectorize = #llvm.loop_vectorize<disable = true>>")?;
-            build::set_attr(op, "llvm.loop_annotation", scalar);
-            self.scalar_loops += 1;
-        }
         Ok(())
     }
 

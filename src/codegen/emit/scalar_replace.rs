@@ -426,7 +426,6 @@ impl<T: Target> Emitter<'_, T> {
         let inits = self.load_cells(&cells, &maps, &operands, point, created)?;
         let (lmap, umap) = self.bound_maps(lower, upper, &dims)?;
         let (op, block) = affine_for(&self.b, point, lmap, umap, &operands, &inits)?;
-        self.keep_scalar(op, l.role)?;
         if top {
             created.push(op);
         }
