@@ -485,9 +485,10 @@ fn marks_text(role: LoopRole, marks: &LoopMarks) -> String {
 
 impl Tree {
     /// The tree as indented text, rows over `p0…`, `t0…`, `d0…`
-    /// (`np` parameters, `n` schedule dimensions): for stage-level tests
-    /// and debugging.
-    pub fn to_text(&self, np: usize, n: usize) -> String {
+    /// (`np` parameters, the tree's [`Tree::dims`] schedule dimensions):
+    /// for stage-level tests and debugging.
+    pub fn to_text(&self, np: usize) -> String {
+        let n = self.dims;
         fn row_text(r: &[i64], np: usize, n: usize) -> String {
             let w = r.len();
             let mut s = String::new();
@@ -710,7 +711,7 @@ mod tests {
                     parfor t1 = max(t0) to min(7) step 3 at 1\n    \
                     let t1 = t1\n      \
                     S1(t0, t1-1)\n";
-        assert_eq!(tree().to_text(1, 2), want);
+        assert_eq!(tree().to_text(1), want);
     }
 
     #[test]
@@ -733,7 +734,7 @@ mod tests {
             }),
             lanes: Some(LaneMark { dim: 3, size: 4 }),
         };
-        let text = t.to_text(1, 2);
+        let text = t.to_text(1);
         let first = text.lines().nth(1).unwrap_or_default();
         assert_eq!(
             first,

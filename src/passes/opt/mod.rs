@@ -394,7 +394,7 @@ fn rewrite(
         // The tree as scanned, for print-plan.
         let scanned = options
             .print_plan
-            .then(|| tree.to_text(scop.params.len(), plan.dims.len()));
+            .then(|| tree.to_text(scop.params.len()));
         let tree_cx = TreeCx {
             scalar_replace: options.scalar_replace,
             hoist: options.hoist,
@@ -415,7 +415,7 @@ fn rewrite(
                 return Ok(());
             }
             if options.print_stages {
-                tree_stages.push((*name, note, tree.to_text(scop.params.len(), plan.dims.len())));
+                tree_stages.push((*name, note, tree.to_text(scop.params.len())));
             }
         }
         if !options.emit_test_mutation.is_empty() {
