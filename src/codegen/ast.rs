@@ -50,6 +50,66 @@ impl Tree {
         self.root.has_let_over(pred)
     }
 
+    /// The parameters that bounds, guards or iterators of `tree` use, directly
+    /// or through the divisions they use (the symbols of the new affine maps;
+    /// others stay in the statement bodies).
+    pub fn used_params(&self, np: usize) -> Vec<bool> {
+        let mut used = vec![false; np];
+        let nd = self.divs.len();
+        let mut divs_used = vec![false; nd];
+        let mut mark = |row: &Row| {
+            for (p, u) in used.iter_mut().enumerate() {
+                *u |= row[p] != 0;
+            }
+            let first = row.len() - 1 - nd;
+            for (j, u) in divs_used.iter_mut().enumerate() {
+                *u |= row[first + j] != 0;
+            }
+        };
+        fn walk(n: &Node, mark: &mut dyn FnMut(&Row)) {
+            match n {
+                Node::Seq(v) => v.iter().for_each(|c| walk(c, mark)),
+                Node::Loop {
+                    lower,
+                    upper,
+                    stride,
+                    body,
+                    ..
+                } => {
+                    lower.iter().chain(upper).for_each(|b| mark(&b.row));
+                    if let Some(s) = stride {
+                        mark(&s.offset);
+                    }
+                    walk(body, mark);
+                }
+                Node::If { conds, body } => {
+                    conds.iter().for_each(|c| mark(&c.row));
+                    walk(body, mark);
+                }
+                Node::Let { row, body, .. } => {
+                    mark(row);
+                    walk(body, mark);
+                }
+                Node::Stmt { iters, .. } => iters.iter().for_each(mark),
+            }
+        }
+        walk(&self.root, &mut mark);
+        // Divisions use parameters and earlier divisions: latest first.
+        for j in (0..nd).rev() {
+            if divs_used[j] {
+                let row = &self.divs[j].row;
+                for (p, u) in used.iter_mut().enumerate() {
+                    *u |= row[p] != 0;
+                }
+                let first = row.len() - 1 - j;
+                for (i, u) in divs_used.iter_mut().enumerate().take(j) {
+                    *u |= row[first + i] != 0;
+                }
+            }
+        }
+        used
+    }
+
     /// See [`Node::counts`].
     pub fn counts(&self) -> (usize, usize, usize) {
         self.root.counts()
@@ -128,6 +188,9 @@ pub struct LoopMarks {
     /// (`iter_args`) when that is exact (`codegen/tree/carry.rs`,
     /// `emit/scalar_replace.rs`).
     pub carry: bool,
+    /// The cells such a loop keeps in registers, proven exact
+    /// (`codegen/tree/carry.rs`); `None` when there are none.
+    pub cells: Option<Box<Carried>>,
     /// A loop over blocks of a register tile's vector loop: the operands of
     /// its inner loop that do not change from block to block are computed
     /// once, before it (`codegen/tree/buffers.rs`, `emit/hoist.rs`).
@@ -139,6 +202,61 @@ pub struct LoopMarks {
     /// Its body is unrolled copies that may run in vector lanes
     /// (`codegen/tree/lanes.rs`, `emit/lanes.rs`).
     pub lanes: Option<LaneMark>,
+}
+
+/// See [`LoopMarks::cells`]: the cells a sequential loop keeps in
+/// registers (`iter_args`), loaded before it and stored after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Carried {
+    /// The cells, in the order of their first access.
+    pub cells: Vec<CarriedCell>,
+    /// Per statement instance of the loop's body (in printing order), per
+    /// access of the statement, the cell it touches.
+    pub instances: Vec<Vec<Option<usize>>>,
+}
+
+/// One cell of [`Carried`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CarriedCell {
+    /// Its first access: the statement and the access's position in it
+    /// (the printer takes the memref and the element type from it).
+    pub first: (usize, usize),
+    /// The subscripts over `[params | t | divisions | constant]`, outer
+    /// loops only.
+    pub index: Vec<Row>,
+    /// Some instance writes it: stored back after the loop.
+    pub written: bool,
+    /// Another access of its array in the body moves with the loop (kept
+    /// in memory, proven off every carried cell of the array by the loop's
+    /// bounds).
+    pub beside_moving: bool,
+}
+
+impl Carried {
+    /// The cells carried when no access of their arrays may move with the
+    /// loop (the cells then stay in registers across a loop around this
+    /// one too, where this loop's bounds prove nothing): those not
+    /// [`CarriedCell::beside_moving`]; `None` when none is left.
+    pub fn strict(&self) -> Option<Carried> {
+        let kept: Vec<usize> = (0..self.cells.len())
+            .filter(|&i| !self.cells[i].beside_moving)
+            .collect();
+        if kept.is_empty() {
+            return None;
+        }
+        Some(Carried {
+            cells: kept.iter().map(|&i| self.cells[i].clone()).collect(),
+            instances: self
+                .instances
+                .iter()
+                .map(|per| {
+                    per.iter()
+                        .map(|c| c.and_then(|c| kept.iter().position(|&i| i == c)))
+                        .collect()
+                })
+                .collect(),
+        })
+    }
 }
 
 /// See [`LoopMarks::hoist`].
@@ -179,12 +297,54 @@ pub struct PackFill {
 }
 
 /// See [`LoopMarks::lanes`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaneMark {
     /// The unrolled dimension whose copies are the lanes.
     pub dim: usize,
     /// Values per vector.
     pub size: i64,
+    /// How the copies run in lanes, one shape per chunk of `size` copies
+    /// (each on vectors of its own); `None` when they cannot (the copies
+    /// then stay scalar).
+    pub shapes: Option<Box<[LaneShape]>>,
+}
+
+/// How one chunk of a loop's copies runs in vector lanes
+/// (`codegen/tree/lanes.rs`, `emit/lanes.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaneShape {
+    /// The statements of one copy, in order.
+    pub stmts: Vec<usize>,
+    /// Per statement of a copy, per access: how it runs.
+    pub access: Vec<Vec<Lane>>,
+    /// Accumulator groups: per lane, the cell (an index into the loop's
+    /// [`Carried::cells`]).
+    pub accs: Vec<Vec<usize>>,
+    /// Transposed reads.
+    pub rows: Vec<LaneRows>,
+    /// The lanes: values per vector.
+    pub lanes: i64,
+}
+
+/// Reads of one array loaded as rows and transposed ([`Lane::Rows`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaneRows {
+    /// The first access (statement, position) through whose memref they
+    /// go.
+    pub first: (usize, usize),
+    /// Per lane, the subscripts.
+    pub subs: Vec<Vec<Row>>,
+}
+
+/// How one access of a statement copy runs in lanes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lane {
+    /// The cells of accumulator group `g`, lane `k` the cell of copy `k`.
+    Acc(usize),
+    /// The same subscripts in every copy: one load, broadcast.
+    Same(Vec<Row>),
+    /// Transposed rows: group `g` of [`LaneShape::rows`].
+    Rows(usize),
 }
 
 /// The generated loop tree.
@@ -237,6 +397,48 @@ pub enum Node {
 }
 
 impl Node {
+    /// What holds inside `self` about its own dimension or conditions, as
+    /// rows of `w` columns (`[params | t | divisions | constant]`), each
+    /// an equality or not: a loop's bounds, a let's value, a guard's
+    /// conditions; nothing for the other nodes.
+    pub fn facts(&self, np: usize, w: usize) -> Vec<(Row, bool)> {
+        let mut facts: Vec<(Row, bool)> = Vec::new();
+        match self {
+            Node::Loop {
+                dim, lower, upper, ..
+            } => {
+                let c = np + dim;
+                for (b, sign) in lower
+                    .iter()
+                    .map(|b| (b, 1))
+                    .chain(upper.iter().map(|b| (b, -1)))
+                {
+                    // lower: div·t - row >= 0; upper: row - div·t >= 0.
+                    let mut f: Row = b.row.iter().map(|&x| -sign * x).collect();
+                    if f.len() == w {
+                        f[c] = f[c].saturating_add(sign * b.div);
+                        facts.push((f, false));
+                    }
+                }
+            }
+            Node::Let { dim, row, .. } if row.len() == w => {
+                let mut f: Row = row.iter().map(|&x| -x).collect();
+                f[np + dim] += 1;
+                facts.push((f, true));
+            }
+            Node::If { conds, .. } => {
+                facts.extend(
+                    conds
+                        .iter()
+                        .filter(|c| c.row.len() == w)
+                        .map(|c| (c.row.clone(), c.eq)),
+                );
+            }
+            _ => {}
+        }
+        facts
+    }
+
     /// Number of guards (`affine.if`) directly inside an innermost loop:
     /// they are evaluated at every iteration and keep the loop from
     /// vectorizing.
@@ -455,14 +657,19 @@ pub fn interpret(
 
 /// The decisions of the tree stages on a loop, as text after its bounds:
 /// empty for none (the tree as scanned), else ` [a, b]` with `scalar`,
-/// `carry`, `hoist tK`, `pack tJ tK (fill R/L)` and `lanes tD xV`.
+/// `carry` (`carry N cells` with the cells it keeps), `hoist tK`, `pack tJ tK (fill R/L)` and `lanes tD xV` (with ` (scalar)` when its copies cannot run in lanes).
 fn marks_text(role: LoopRole, marks: &LoopMarks) -> String {
     let mut m = Vec::new();
     if role == LoopRole::Scalar {
         m.push("scalar".to_string());
     }
-    if marks.carry {
-        m.push("carry".into());
+    match (&marks.cells, marks.carry) {
+        (Some(c), _) => m.push(match c.cells.len() {
+            1 => "carry 1 cell".to_string(),
+            n => format!("carry {n} cells"),
+        }),
+        (None, true) => m.push("carry".into()),
+        (None, false) => {}
     }
     if let Some(h) = marks.hoist {
         m.push(format!("hoist t{}", h.inner));
@@ -473,8 +680,13 @@ fn marks_text(role: LoopRole, marks: &LoopMarks) -> String {
             p.blocks, p.inner, p.fill.registers, p.fill.lanes
         ));
     }
-    if let Some(l) = marks.lanes {
-        m.push(format!("lanes t{} x{}", l.dim, l.size));
+    if let Some(l) = &marks.lanes {
+        m.push(format!(
+            "lanes t{} x{}{}",
+            l.dim,
+            l.size,
+            if l.shapes.is_some() { "" } else { " (scalar)" }
+        ));
     }
     if m.is_empty() {
         String::new()
@@ -605,8 +817,8 @@ impl Tree {
 #[cfg(test)]
 mod tests {
     use super::{
-        interpret, Bound, Cond, Div, HoistMark, LaneMark, LoopMarks, LoopRole, Node, PackFill,
-        PackMark, Stride, Tree,
+        interpret, Bound, Carried, CarriedCell, Cond, Div, HoistMark, LaneMark, LoopMarks,
+        LoopRole, Node, PackFill, PackMark, Stride, Tree,
     };
 
     /// Rows over `[p0 | t0 t1 | d0 | 1]`.
@@ -732,15 +944,36 @@ mod tests {
                     lanes: 8,
                 },
             }),
-            lanes: Some(LaneMark { dim: 3, size: 4 }),
+            lanes: Some(LaneMark {
+                dim: 3,
+                size: 4,
+                shapes: None,
+            }),
+            cells: None,
         };
         let text = t.to_text(1);
         let first = text.lines().nth(1).unwrap_or_default();
         assert_eq!(
             first,
-            "for t0 = max(p0) to min(5) [scalar, carry, hoist t1, pack t1 t2 (fill 32/8), lanes t3 x4]"
+            "for t0 = max(p0) to min(5) [scalar, carry, hoist t1, pack t1 t2 (fill 32/8), lanes t3 x4 (scalar)]"
         );
         // The scalar role counts as a sequential loop.
         assert_eq!(t.counts(), (2, 1, 1));
+        // With the cells the carry stage chose: their number.
+        let cell = CarriedCell {
+            first: (0, 0),
+            index: Vec::new(),
+            written: true,
+            beside_moving: false,
+        };
+        for (n, shown) in [(1, "carry 1 cell,"), (2, "carry 2 cells,")] {
+            if let Node::Loop { marks, .. } = &mut t.root {
+                marks.cells = Some(Box::new(Carried {
+                    cells: vec![cell.clone(); n],
+                    instances: Vec::new(),
+                }));
+            }
+            assert!(t.to_text(1).contains(shown));
+        }
     }
 }

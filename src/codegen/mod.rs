@@ -45,8 +45,11 @@
 pub mod ast;
 pub mod contract;
 pub mod emit;
+pub mod error;
+pub mod instances;
 mod minima;
 pub mod mutate;
+pub mod refuse;
 pub mod scatter;
 pub mod tree;
 

@@ -107,7 +107,8 @@ func.func @main() {
 }
 
 // The GPU's tree stage (carry): the thread's sequential loop over k (t4),
-// its body the 4 unrolled rows, keeps their cells in registers; the block
+// its body the 4 unrolled rows, keeps their 4 cells C[4*t2 + r][t3] in
+// registers ("carry 4 cells"); the block
 // and thread loops (parfor) carry nothing; the second kernel's loops are
 // all parallel: nothing marked.
 // RUN: %polyrs-opt %s --poly-opt='target=gpu gpu-shared=false print-stages=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TREE
@@ -116,7 +117,7 @@ func.func @main() {
 // TREE-NEXT:   parfor t1 = max(0) to min(2){{$}}
 // TREE-NEXT:     parfor t2 = max(8*t0) to min(8*t0+7){{$}}
 // TREE-NEXT:       parfor t3 = max(32*t1) to min(32*t1+31){{$}}
-// TREE-NEXT:         for t4 = max(0) to min(63) [carry]
+// TREE-NEXT:         for t4 = max(0) to min(63) [carry 4 cells]
 // TREE-NEXT:           let t5 = 4*t2
 // TREE:      loop tree after the carry stage (0 loops marked):
 // TREE-NOT:  [carry]

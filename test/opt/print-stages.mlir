@@ -17,8 +17,9 @@
 // Then the loop tree after each stage of code generation (codegen/tree/),
 // each printing its decisions after a loop's bounds:
 //  - carry: the loop inside the register tile (t5 = k, its body the
-//    unrolled blocks) keeps the tile's accumulators in registers; it is the
-//    only sequential loop without a loop inside;
+//    unrolled blocks) keeps the tile's 8 x 16 = 128 accumulators C[i][j]
+//    in registers ("carry 128 cells"); it is the only sequential loop
+//    without a loop inside;
 //  - buffers: the loop over blocks of the vector loop (t4) computes k's
 //    block-invariant operands (A's column) once, before it ("hoist t5"); the
 //    loop over block rows (t3) packs the operands of t4's blocks that do not
@@ -73,11 +74,11 @@
 // CHECK-NEXT:     for t2 = max(0) to min(7){{$}}
 // CHECK-NEXT:       for t3 = max(32*t0) to min(32*t0+31){{$}}
 // CHECK-NEXT:         for t4 = max(0) to min(31){{$}}
-// CHECK-NEXT:           for t5 = max(64*t2) to min(64*t2+63) [carry]
+// CHECK-NEXT:           for t5 = max(64*t2) to min(64*t2+63) [carry 128 cells]
 // CHECK:      remark: poly-opt loop tree after the buffers stage (2 loops marked):
 // CHECK:            for t3 = max(32*t0) to min(32*t0+31) [pack t4 t5 (fill 32/8)]
 // CHECK-NEXT:         for t4 = max(0) to min(31) [hoist t5]
-// CHECK-NEXT:           for t5 = max(64*t2) to min(64*t2+63) [carry]
+// CHECK-NEXT:           for t5 = max(64*t2) to min(64*t2+63) [carry 128 cells]
 // CHECK:      remark: poly-opt loop tree after the lanes stage (0 loops marked):
 // CHECK:      remark: poly-opt loop tree after the scalar stage (0 loops marked):
 func.func @gemm(%A: memref<512x512xf64>, %B: memref<512x512xf64>, %C: memref<512x512xf64>) {

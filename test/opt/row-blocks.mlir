@@ -18,11 +18,12 @@
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false row-blocks=false' 2> %t.remarks-off | %polyrs-runner --threads=2 - > %t.off
 // RUN: diff %t.before %t.lanes
 // The decision, in the loop tree after the lanes stage: the loop over j
-// (t4) whose body is the 16 unrolled rows of a block (t5) runs them in
-// the lanes of two vectors of 8 doubles.
+// (t4) whose body is the 16 unrolled rows of a block (t5) keeps their 16
+// accumulators t[i + k][0] in registers and runs them in the lanes of two
+// vectors of 8 doubles.
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false print-stages=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TREE
 // TREE:      loop tree after the lanes stage (2 loops marked):
-// TREE:      for t4 = max(0) to min(27) [carry, lanes t5 x8]
+// TREE:      for t4 = max(0) to min(27) [carry 16 cells, lanes t5 x8]
 // TREE-NEXT:   let t5 = 16*t3
 // TREE:        let t5 = 16*t3+15
 // RUN: diff %t.before %t.avx2

@@ -34,6 +34,7 @@
 //!   new code) and the kernels use them in place.
 
 use super::{EmitError, Emitter, Finished, LoopView, Target};
+use crate::codegen::refuse::EXACT_MATH;
 use crate::codegen::tree::gpu_map::{
     block_chain, distributed, map_part, zero_thread_lets, BlockChain, Inner, Mapped, Part,
 };
@@ -102,58 +103,6 @@ struct Kernel {
     threads: Vec<(Val, i64)>,
     shared: Vec<(usize, Val)>,
 }
-
-/// The element types and layouts the device buffers support: a memref with
-/// the identity layout in the default memory space. Checked before any
-/// rewrite, so that the SCoP is left unchanged otherwise.
-///
-/// Kernels may not call the math library: upstream's NVVM lowering turns
-/// `math` operations into calls to CUDA's libdevice (`__nv_exp`), which is
-/// not linked (no CUDA toolkit is needed to build), and the driver would
-/// refuse the PTX. The exceptions are the operations that IEEE 754
-/// defines exactly and the GPU computes in one instruction, which the
-/// kernels get as LLVM intrinsics instead (`EXACT_MATH`).
-pub fn check(scop: &Scop) -> Result<(), EmitError> {
-    fn math_op(op: crate::ffi::ir::Op) -> Option<String> {
-        let name = op.name();
-        let exact = EXACT_MATH.iter().any(|(m, _)| *m == name)
-            && op
-                .result(0)
-                .is_some_and(|r| matches!(r.type_text().as_str(), "f32" | "f64"));
-        if name.starts_with("math.") && !exact {
-            return Some(name);
-        }
-        op.regions()
-            .iter()
-            .flat_map(|r| r.blocks())
-            .flat_map(|b| b.ops())
-            .find_map(math_op)
-    }
-    if let Some(name) = scop.ir.ops.iter().find_map(|&op| math_op(op)) {
-        return Err(EmitError::Refused(format!(
-            "'{name}' would need CUDA's libdevice in a kernel, which is not linked; left on the host"
-        )));
-    }
-    for a in &scop.arrays {
-        let ty = scop.root_of(a).type_text();
-        if memref_shape(&ty).is_none() {
-            return Err(EmitError::Refused(format!(
-                "the GPU mapping needs memrefs with the identity layout in the default memory \
-                 space, not '{ty}' ({})",
-                a.name
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// The `math` operations a kernel may hold, and the LLVM intrinsics they
-/// become there: correctly rounded (IEEE 754) on the host and on the GPU
-/// alike (NVPTX's `sqrt.rn.f64`, `abs.f64`), so the results are the
-/// host's bit for bit, with no libdevice call. They are called by name
-/// (`llvm.call_intrinsic`): upstream's NVVM lowering would turn
-/// `math.sqrt`, and reject `llvm.intr.sqrt`, in favour of libdevice.
-const EXACT_MATH: &[(&str, &str)] = &[("math.sqrt", "llvm.sqrt"), ("math.absf", "llvm.fabs")];
 
 /// Replaces the [`EXACT_MATH`] operations on `f32` or `f64` inside `op`
 /// (a launch) by calls of their LLVM intrinsics.
@@ -806,7 +755,7 @@ impl Emitter<'_, Gpu> {
             Node::Loop {
                 dim, lower, upper, ..
             } => {
-                if let Some(carry) = self.coop_carry(*dim, part)? {
+                if let Some(carry) = self.coop_carry(part)? {
                     return self.carried_cooperative(
                         (*dim, (lower, upper)),
                         carry,
@@ -840,11 +789,11 @@ impl Emitter<'_, Gpu> {
     }
 
     /// The cells a thread can keep in registers across the whole
-    /// cooperative loop over `coop` around `part` (gemm's `C[i][j]` across
+    /// cooperative loop around `part` (gemm's `C[i][j]` across
     /// every step of `k`, instead of loads and stores at each step): the
     /// part is one chain of thread loops around the thread's sequential
-    /// loop `k`, whose cells ([`Self::carried_cells`], strict: no access of
-    /// their arrays moves with `k`) and whose threads' guard do not depend
+    /// loop `k`, whose cells ([`Carried::strict`](crate::codegen::ast::Carried::strict): no access of their arrays
+    /// moves with `k`) and whose threads' guard do not depend
     /// on the cooperative loop, and whose `k` range is not empty at any of
     /// its steps (exact LP over the loops and guards around). `None`
     /// otherwise.
@@ -857,11 +806,7 @@ impl Emitter<'_, Gpu> {
     /// that the thread loops are parallel inside a step excludes. No other
     /// access of the cells' arrays exists in the step (strict), so no
     /// thread changes a cell behind another's register.
-    fn coop_carry<'n>(
-        &mut self,
-        coop: usize,
-        part: &Part<'n>,
-    ) -> Result<Option<CoopCarry<'n>>, EmitError> {
+    fn coop_carry<'n>(&mut self, part: &Part<'n>) -> Result<Option<CoopCarry<'n>>, EmitError> {
         let np = self.np();
         let n = self.ivs.len();
         let Inner::Plain(node) = &part.inner else {
@@ -900,20 +845,22 @@ impl Emitter<'_, Gpu> {
         if !conds.iter().all(|c| outer(&c.row)) {
             return Ok(None);
         }
-        let Some(dummy) = self
+        // Inside a kernel with threads.
+        if self
             .target
             .kernel
             .as_ref()
-            .and_then(|k| k.threads.first().map(|t| t.0))
-        else {
+            .is_none_or(|k| k.threads.is_empty())
+        {
             return Ok(None);
+        }
+        let found = match marks.cells.as_ref().and_then(|c| c.strict()) {
+            Some(c) => Some(self.cells_of(&c)?),
+            None => None,
         };
         let mark = self.context.len();
         self.context
             .extend(conds.iter().map(|c| (c.row.clone(), c.eq)));
-        self.ivs[coop] = Some(dummy);
-        let found = self.carried_cells(*k, lower, upper, body, true);
-        self.ivs[coop] = None;
         let nonempty = (|| -> Result<bool, EmitError> {
             for l in lower.iter() {
                 for u in upper.iter() {
@@ -926,7 +873,7 @@ impl Emitter<'_, Gpu> {
             Ok(true)
         })();
         self.context.truncate(mark);
-        let Some((cells, instances)) = found? else {
+        let Some((cells, instances)) = found else {
             return Ok(None);
         };
         if !nonempty? || cells.iter().any(|c| c.index.iter().any(|r| !outer(r))) {

@@ -16,11 +16,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{
-    affine_for, cloned_with_statements, in_scop, straight_line, subscript_rows, EmitError, Emitter,
-    Instances, LoopView, Target,
-};
+use super::{affine_for, cloned_with_statements, in_scop, EmitError, Emitter, LoopView, Target};
 use crate::codegen::ast::PackFill;
+use crate::codegen::instances::{straight_line, subscript_rows, Instances};
 use crate::codegen::{Bound, Node, Row};
 use crate::ffi::build::{self, Point};
 use crate::ffi::ir::{Op, Val};

@@ -41,45 +41,12 @@
 //! Each lane still computes exactly what its copy computed; the chunks'
 //! chains of adds are independent, which the core overlaps.
 
-use super::{
-    loop_args, stepped_for, straight_line, subscript_rows, EmitError, Emitter, Instances, LoopView,
-    Target,
-};
-use crate::analysis::lanes::{lane_wise, MAX_LANE_VECTORS};
-use crate::codegen::ast::LaneMark;
-use crate::codegen::{Node, Row};
+use super::{loop_args, stepped_for, EmitError, Emitter, LoopView, Target};
+use crate::codegen::ast::{Lane, LaneMark, LaneShape};
 use crate::ffi::build::{self, Point};
 use crate::ffi::ir::{Op, Val};
-use crate::scop::model::AccessKind;
 
-use super::scalar_replace::{Cell, InstanceCells};
-
-/// How one access of a statement copy is run in lanes.
-#[derive(Debug, Clone)]
-enum Lane {
-    /// The cells of accumulator group `g`, lane `k` the cell of copy `k`.
-    Acc(usize),
-    /// The same subscripts in every copy: one load, broadcast.
-    Same(Vec<Row>),
-    /// Transposed rows: group `g` of [`Shape::rows`].
-    Rows(usize),
-}
-
-/// What the lanes of one loop need, found before anything is built.
-struct Shape {
-    /// The statement instances of one copy (its statement and, per copy,
-    /// the iterator rows).
-    stmts: Vec<usize>,
-    /// Per statement of a copy, per access: how it runs.
-    access: Vec<Vec<Lane>>,
-    /// Accumulator groups: per lane, the cell (index into the loop's
-    /// cells).
-    accs: Vec<Vec<usize>>,
-    /// Transposed reads: the memref and, per lane, the subscripts.
-    rows: Vec<(Val, Vec<Vec<Row>>)>,
-    /// The lanes: values per vector.
-    lanes: i64,
-}
+use super::scalar_replace::Cell;
 
 impl<T: Target> Emitter<'_, T> {
     /// The loop over `dim` as [`carried_loop`](Self::sequential_loop)
@@ -89,16 +56,19 @@ impl<T: Target> Emitter<'_, T> {
     pub(super) fn lanes_loop(
         &mut self,
         l: LoopView,
-        mark: LaneMark,
-        (cells, instances): (&[Cell], &InstanceCells),
+        mark: &LaneMark,
+        cells: &[Cell],
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<bool, EmitError> {
         let LoopView {
             dim, lower, upper, ..
         } = l;
-        let Some(shapes) = self.lane_shape(l, mark, cells, instances)? else {
+        let Some(shapes) = mark.shapes.as_deref() else {
             return Ok(false);
+        };
+        let ([_], [_]) = (lower, upper) else {
+            return Err("internal error: lanes over a loop with several bounds".into());
         };
         let v = mark.size;
         let vt = format!("vector<{v}xf64>");
@@ -124,14 +94,14 @@ impl<T: Target> Emitter<'_, T> {
         let lmap = self.attr(&format!("affine_map<{header} -> ({lt})>"))?;
         let split = format!("({lt}) + ((({ut}) - ({lt}) + 1) floordiv {v}) * {v}");
         let smap = self.attr(&format!("affine_map<{header} -> ({split})>"))?;
-        let main = self.lane_loop(&shapes, (dim, (lmap, smap), v), &inits, point, created)?;
+        let main = self.lane_loop(shapes, (dim, (lmap, smap), v), &inits, point, created)?;
         // The remaining iterations, one at a time.
         let umap = self.attr(&format!("affine_map<{header} -> (({ut}) + 1)>"))?;
         let after: Vec<Val> = (0..inits.len())
             .map(|i| main.result(i))
             .collect::<Option<Vec<Val>>>()
             .ok_or("affine.for without result")?;
-        let rest = self.lane_loop(&shapes, (dim, (smap, umap), 1), &after, point, created)?;
+        let rest = self.lane_loop(shapes, (dim, (smap, umap), 1), &after, point, created)?;
         // Each lane's last value to its cell.
         for (g, group) in shapes.iter().flat_map(|sh| &sh.accs).enumerate() {
             let acc = rest.result(g).ok_or("affine.for without result")?;
@@ -178,7 +148,7 @@ impl<T: Target> Emitter<'_, T> {
     /// iteration.
     fn lane_loop(
         &mut self,
-        shapes: &[Shape],
+        shapes: &[LaneShape],
         (dim, bounds, step): (usize, (build::AttrHandle, build::AttrHandle), i64),
         inits: &[Val],
         at: Point,
@@ -229,219 +199,12 @@ impl<T: Target> Emitter<'_, T> {
         Ok(op)
     }
 
-    /// The copies of `body` and how each access runs in lanes, when the
-    /// loop and its body have the shape of the module text; `None`
-    /// otherwise.
-    fn lane_shape(
-        &self,
-        l: LoopView,
-        mark: LaneMark,
-        cells: &[Cell],
-        instances: &InstanceCells,
-    ) -> Result<Option<Vec<Shape>>, EmitError> {
-        let LoopView {
-            dim,
-            lower,
-            upper,
-            body,
-            ..
-        } = l;
-        let v = mark.size;
-        let ([lo], [hi]) = (lower, upper) else {
-            return Ok(None);
-        };
-        if v < 2
-            || lo.div != 1
-            || hi.div != 1
-            || self.target.in_kernel()
-            || self.hoist.is_some()
-            || self.pack.is_some()
-        {
-            return Ok(None);
-        }
-        // V copies: lets of one lane dimension.
-        let copies: Vec<&Node> = match body {
-            Node::Seq(c) => c.iter().collect(),
-            _ => return Ok(None),
-        };
-        let lane_dim = match copies.first() {
-            Some(Node::Let { dim, .. }) if *dim == mark.dim => *dim,
-            _ => return Ok(None),
-        };
-        let chunks = copies.len() as i64 / v;
-        if copies.len() as i64 != chunks * v
-            || !(1..=MAX_LANE_VECTORS).contains(&chunks)
-            || !copies
-                .iter()
-                .all(|c| matches!(c, Node::Let { dim, .. } if *dim == lane_dim))
-        {
-            return Ok(None);
-        }
-        let np = self.np();
-        let per_copy: Vec<Instances> = match copies
-            .iter()
-            .map(|c| straight_line(c, np))
-            .collect::<Option<Vec<_>>>()
-        {
-            Some(p) => p,
-            None => return Ok(None),
-        };
-        let stmts: Vec<usize> = per_copy[0].iter().map(|(s, _)| *s).collect();
-        let m = stmts.len();
-        if m == 0
-            || instances.len() != m * per_copy.len()
-            || per_copy
-                .iter()
-                .any(|c| c.iter().map(|(s, _)| *s).ne(stmts.iter().copied()))
-        {
-            return Ok(None);
-        }
-        let mut shapes = Vec::new();
-        for c in 0..chunks as usize {
-            let range = c * v as usize..(c + 1) * v as usize;
-            let Some(shape) = self.chunk_shape(
-                dim,
-                &stmts,
-                &per_copy[range.clone()],
-                range.start,
-                instances,
-            )?
-            else {
-                return Ok(None);
-            };
-            shapes.push(shape);
-        }
-        // Every cell in a group (a cell no access reaches is not carried).
-        if (0..cells.len()).any(|c| {
-            !shapes
-                .iter()
-                .flat_map(|s| s.accs.iter().flatten())
-                .any(|&x| x == c)
-        }) {
-            return Ok(None);
-        }
-        Ok(Some(shapes))
-    }
-
-    /// How the statements `stmts` of the copies `per_copy` (copies
-    /// `first..` of the loop's body, whose cells are `instances`) run in
-    /// one vector's lanes; `None` when they cannot.
-    fn chunk_shape(
-        &self,
-        dim: usize,
-        stmts: &[usize],
-        per_copy: &[Instances],
-        first: usize,
-        instances: &InstanceCells,
-    ) -> Result<Option<Shape>, EmitError> {
-        let np = self.np();
-        let m = stmts.len();
-        let n = self.ivs.len();
-        let w = np + n + self.divs.len() + 1;
-        let jc = np + dim;
-        let mut accs: Vec<Vec<usize>> = Vec::new();
-        let mut rows: Vec<(Val, Vec<Vec<Row>>)> = Vec::new();
-        let mut access = Vec::new();
-        for (q, &s) in stmts.iter().enumerate() {
-            let st = &self.scop.statements[s];
-            if !lane_wise(self.scop, s) {
-                return Ok(None);
-            }
-            let mut per = Vec::new();
-            for (a_i, a) in st.accesses.iter().enumerate() {
-                if self.expanded.contains_key(&self.scop.op_of(a).key()) {
-                    return Ok(None);
-                }
-                let cell: Vec<Option<usize>> = (first..first + per_copy.len())
-                    .map(|k| instances[k * m + q].get(a_i).copied().flatten())
-                    .collect();
-                if cell.iter().all(Option::is_some) {
-                    let group: Vec<usize> = cell.into_iter().flatten().collect();
-                    let mut distinct = group.clone();
-                    distinct.sort_unstable();
-                    distinct.dedup();
-                    if distinct.len() != group.len() {
-                        return Ok(None);
-                    }
-                    let g = match accs.iter().position(|x| *x == group) {
-                        Some(g) => g,
-                        None => {
-                            // A cell in two groups: lanes would meet.
-                            if accs.iter().flatten().any(|c| group.contains(c)) {
-                                return Ok(None);
-                            }
-                            accs.push(group);
-                            accs.len() - 1
-                        }
-                    };
-                    per.push(Lane::Acc(g));
-                    continue;
-                }
-                if cell.iter().any(Option::is_some) || a.kind == AccessKind::Write {
-                    return Ok(None);
-                }
-                let Some(memref) = self.scop.op_of(a).operands().first().copied() else {
-                    return Ok(None);
-                };
-                let subs = per_copy
-                    .iter()
-                    .map(|c| subscript_rows(a, &c[q].1, np, np + n, w))
-                    .collect::<Option<Vec<Vec<Row>>>>();
-                let Some(subs) = subs else {
-                    return Ok(None);
-                };
-                // Only the bound loops, this one, and the maps' symbols.
-                let bound = |row: &Row| {
-                    (0..n).all(|d| row[np + d] == 0 || d == dim || self.ivs[d].is_some())
-                        && (0..np).all(|p| row[p] == 0 || self.used[p])
-                };
-                if !subs.iter().flatten().all(bound) {
-                    return Ok(None);
-                }
-                if subs.windows(2).all(|x| x[0] == x[1]) {
-                    per.push(Lane::Same(subs[0].clone()));
-                    continue;
-                }
-                let Some((last, _)) = subs[0].split_last() else {
-                    return Ok(None);
-                };
-                let rows_ok = subs.iter().all(|s| {
-                    s.split_last().is_some_and(|(l, rest)| {
-                        l == last && l[jc] == 1 && rest.iter().all(|r| r[jc] == 0)
-                    })
-                });
-                if !rows_ok {
-                    return Ok(None);
-                }
-                let g = match rows
-                    .iter()
-                    .position(|(mr, s)| mr.key() == memref.key() && *s == subs)
-                {
-                    Some(g) => g,
-                    None => {
-                        rows.push((memref, subs));
-                        rows.len() - 1
-                    }
-                };
-                per.push(Lane::Rows(g));
-            }
-            access.push(per);
-        }
-        Ok(Some(Shape {
-            stmts: stmts.to_vec(),
-            access,
-            accs,
-            rows,
-            lanes: per_copy.len() as i64,
-        }))
-    }
-
     /// One iteration of the loop in lanes, at `at`, from the accumulators
     /// `accs`: with `blocked`, iterations `j .. j + V` from transposed
     /// blocks; otherwise iteration `j`. The accumulators after it.
     fn lane_body(
         &mut self,
-        shape: &Shape,
+        shape: &LaneShape,
         dim: usize,
         mut accs: Vec<Val>,
         at: Point,
@@ -455,9 +218,10 @@ impl<T: Target> Emitter<'_, T> {
         let jc = np + dim;
         // Per transposed group, per iteration m of the block, its column.
         let mut columns: Vec<Vec<Val>> = Vec::new();
-        for (memref, subs) in &shape.rows {
+        for rows in &shape.rows {
+            let memref = &self.memref_of(rows.first)?;
             let mut lanes = Vec::new();
-            for s in subs {
+            for s in &rows.subs {
                 let texts: Vec<String> = s.iter().map(|r| self.text(r, &dims)).collect();
                 let map = self.attr(&format!(
                     "affine_map<{} -> ({})>",

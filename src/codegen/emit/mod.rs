@@ -12,7 +12,7 @@
 //!   front of the new code, parameters computed inside its loops are
 //!   recomputed in front of it, and the old loop nests are erased.
 //!
-//! [`check`] runs before anything changes and refuses what could not be
+//! [`crate::codegen::refuse`] runs before anything changes and refuses what could not be
 //! emitted correctly, so that a rewrite is never left half done.
 
 use std::collections::HashMap;
@@ -24,7 +24,7 @@ use crate::ffi::ir::{Op, Val};
 use crate::ffi::shim;
 use crate::scop::body::{cloned_with_statements, in_scop, is_nest, touches_memory};
 use crate::scop::expansion::Expansion;
-use crate::scop::model::{Access, Scop};
+use crate::scop::model::Scop;
 
 mod copy_back;
 mod forward;
@@ -37,144 +37,7 @@ use copy_back::{copy_back, expanded_map};
 use hoist::Hoist;
 use scalar_replace::Carry;
 
-/// Why the SCoP is not rewritten.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EmitError {
-    /// The rewrite would break the IR, found before anything changes
-    /// ([`check`], [`gpu::check`]): the SCoP is left as it is, with a
-    /// remark saying why.
-    #[error("{0}")]
-    Refused(String),
-    /// The IR could not be built as the tree says: a bug (the rewrite
-    /// fails the pass).
-    #[error("{0}")]
-    Internal(String),
-}
-
-impl From<&str> for EmitError {
-    fn from(why: &str) -> Self {
-        EmitError::Internal(why.to_string())
-    }
-}
-
-impl From<String> for EmitError {
-    fn from(why: String) -> Self {
-        EmitError::Internal(why)
-    }
-}
-
-/// The parameters that bounds, guards or iterators of `tree` use, directly
-/// or through the divisions they use (the symbols of the new affine maps;
-/// others stay in the statement bodies).
-pub fn used_params(tree: &Tree, np: usize) -> Vec<bool> {
-    let mut used = vec![false; np];
-    let nd = tree.divs.len();
-    let mut divs_used = vec![false; nd];
-    let mut mark = |row: &Row| {
-        for (p, u) in used.iter_mut().enumerate() {
-            *u |= row[p] != 0;
-        }
-        let first = row.len() - 1 - nd;
-        for (j, u) in divs_used.iter_mut().enumerate() {
-            *u |= row[first + j] != 0;
-        }
-    };
-    fn walk(n: &Node, mark: &mut dyn FnMut(&Row)) {
-        match n {
-            Node::Seq(v) => v.iter().for_each(|c| walk(c, mark)),
-            Node::Loop {
-                lower,
-                upper,
-                stride,
-                body,
-                ..
-            } => {
-                lower.iter().chain(upper).for_each(|b| mark(&b.row));
-                if let Some(s) = stride {
-                    mark(&s.offset);
-                }
-                walk(body, mark);
-            }
-            Node::If { conds, body } => {
-                conds.iter().for_each(|c| mark(&c.row));
-                walk(body, mark);
-            }
-            Node::Let { row, body, .. } => {
-                mark(row);
-                walk(body, mark);
-            }
-            Node::Stmt { iters, .. } => iters.iter().for_each(mark),
-        }
-    }
-    walk(&tree.root, &mut mark);
-    // Divisions use parameters and earlier divisions: latest first.
-    for j in (0..nd).rev() {
-        if divs_used[j] {
-            let row = &tree.divs[j].row;
-            for (p, u) in used.iter_mut().enumerate() {
-                *u |= row[p] != 0;
-            }
-            let first = row.len() - 1 - j;
-            for (i, u) in divs_used.iter_mut().enumerate().take(j) {
-                *u |= row[first + i] != 0;
-            }
-        }
-    }
-    used
-}
-
-/// Refuses SCoPs whose rewrite would break the IR: parameters of the new
-/// loops that are not valid affine symbols where the loops go, and values
-/// of the SCoP used after it.
-pub fn check(scop: &Scop, tree: &Tree) -> Result<(), EmitError> {
-    let top_level = scop
-        .ir
-        .first_op
-        .parent()
-        .is_some_and(|p| p.name() == "func.func");
-    let used = used_params(tree, scop.params.len());
-    for (p, &v) in scop.ir.param_values.iter().enumerate() {
-        if !used[p] {
-            continue;
-        }
-        match v.defining_op() {
-            Some(def) if in_scop(scop, def) => {
-                if !top_level {
-                    return Err(EmitError::Refused(format!(
-                        "parameter '{}' is computed inside the loops and the SCoP is not at the top level of its function",
-                        scop.params[p]
-                    )));
-                }
-            }
-            _ => {
-                if !shim::is_valid_symbol(v) {
-                    return Err(EmitError::Refused(format!(
-                        "parameter '{}' is not a valid affine symbol where the new loops go",
-                        scop.params[p]
-                    )));
-                }
-            }
-        }
-    }
-    for &op in &scop.ir.ops {
-        if is_nest(op) && build::has_outside_uses(op) {
-            return Err(EmitError::Refused(
-                "a value computed inside the loops is used after them".into(),
-            ));
-        }
-        // A value loaded between the nests, or computed from one, is
-        // cloned into the statements that use it, and the original goes.
-        let results = (0..op.num_results()).filter_map(|k| op.result(k));
-        let used_after = || results.flat_map(Val::users).any(|u| !in_scop(scop, u));
-        if !is_nest(op) && touches_memory(scop, op) && used_after() {
-            return Err(EmitError::Refused(format!(
-                "a value computed from memory between the loop nests ('{}') is used after them",
-                op.name()
-            )));
-        }
-    }
-    Ok(())
-}
+pub use crate::codegen::error::EmitError;
 
 /// What the printing does differently for a target: the CPU ([`Cpu`])
 /// prints the tree in place; the GPU ([`gpu::Gpu`], `emit/gpu.rs`) prints
@@ -357,11 +220,8 @@ pub struct Emitted {
     pub shared: (Vec<String>, i64),
 }
 
-/// Statement instances of a straight-line loop body: the statement and its
-/// iterator rows.
-type Instances = Vec<(usize, Vec<Row>)>;
-
-/// Replaces the SCoP by the code of `tree`. Call [`check`] first.
+/// Replaces the SCoP by the code of `tree`. Call
+/// [`refuse::rewrite`](crate::codegen::refuse::rewrite) first.
 ///
 /// The tree stages (`codegen/tree/`) have decided how each loop runs: its
 /// [`LoopRole`] and its [`LoopMarks`] (cells carried in registers, buffers
@@ -444,7 +304,7 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
         b: builder,
         scop,
         params: Vec::new(),
-        used: used_params(tree, scop.params.len()),
+        used: tree.used_params(scop.params.len()),
         ivs: vec![None; tree.dims],
         lets: Vec::new(),
         order,
@@ -825,42 +685,7 @@ impl<T: Target> Emitter<'_, T> {
     /// What holds inside `n` about its own dimension or conditions (see
     /// `context`).
     fn facts(&self, n: &Node) -> Vec<(Row, bool)> {
-        let w = self.np() + self.ivs.len() + self.divs.len() + 1;
-        let mut facts: Vec<(Row, bool)> = Vec::new();
-        match n {
-            Node::Loop {
-                dim, lower, upper, ..
-            } => {
-                let c = self.np() + dim;
-                for (b, sign) in lower
-                    .iter()
-                    .map(|b| (b, 1))
-                    .chain(upper.iter().map(|b| (b, -1)))
-                {
-                    // lower: div·t - row >= 0; upper: row - div·t >= 0.
-                    let mut f: Row = b.row.iter().map(|&x| -sign * x).collect();
-                    if f.len() == w {
-                        f[c] = f[c].saturating_add(sign * b.div);
-                        facts.push((f, false));
-                    }
-                }
-            }
-            Node::Let { dim, row, .. } if row.len() == w => {
-                let mut f: Row = row.iter().map(|&x| -x).collect();
-                f[self.np() + dim] += 1;
-                facts.push((f, true));
-            }
-            Node::If { conds, .. } => {
-                facts.extend(
-                    conds
-                        .iter()
-                        .filter(|c| c.row.len() == w)
-                        .map(|c| (c.row.clone(), c.eq)),
-                );
-            }
-            _ => {}
-        }
-        facts
+        n.facts(self.np(), self.np() + self.ivs.len() + self.divs.len() + 1)
     }
 
     fn node_inner(&mut self, n: &Node, at: Point, created: &mut Vec<Op>) -> Result<(), EmitError> {
@@ -1327,72 +1152,6 @@ impl<T: Target> Emitter<'_, T> {
         self.b.set_loc_of(self.scop.ir.first_op);
         Ok(())
     }
-}
-
-/// The statement instances of a straight-line loop body (sequences, lets
-/// and statements only), in emission order, each with its iterator rows
-/// and the let dimensions substituted into them; `None` when the body has
-/// a loop or a guard.
-fn straight_line(body: &Node, np: usize) -> Option<Instances> {
-    fn walk(
-        n: &Node,
-        env: &mut Vec<(usize, Row)>,
-        out: &mut Vec<(usize, Vec<Row>)>,
-        np: usize,
-    ) -> Option<()> {
-        match n {
-            Node::Seq(v) => v.iter().try_for_each(|c| walk(c, env, out, np)),
-            Node::Let { dim, row, body } => {
-                let r = subst_row(row, env, np)?;
-                env.push((*dim, r));
-                let res = walk(body, env, out, np);
-                env.pop();
-                res
-            }
-            Node::Stmt { stmt, iters } => {
-                let its = iters
-                    .iter()
-                    .map(|r| subst_row(r, env, np))
-                    .collect::<Option<Vec<_>>>()?;
-                out.push((*stmt, its));
-                Some(())
-            }
-            Node::Loop { .. } | Node::If { .. } => None,
-        }
-    }
-    let mut out = Vec::new();
-    walk(body, &mut Vec::new(), &mut out, np)?;
-    Some(out)
-}
-
-/// The subscripts of access `a` at an instance whose iterators are the rows
-/// `its`, as rows over `[params | t | divisions | 1]` (`w` columns, the
-/// divisions from column `plain`); `None` when a subscript uses a local, an
-/// iterator it uses is a division (its value is not affine in the loops),
-/// or a coefficient overflows.
-fn subscript_rows(a: &Access, its: &[Row], np: usize, plain: usize, w: usize) -> Option<Vec<Row>> {
-    let mut index = Vec::new();
-    for f in &a.index {
-        if f.locals.iter().any(|&c| c != 0) || f.params.len() > np {
-            return None;
-        }
-        let mut row = vec![0i64; w];
-        for (p, &c) in f.params.iter().enumerate() {
-            row[p] = c;
-        }
-        row[w - 1] = f.constant;
-        for (i, &c) in f.iters.iter().enumerate() {
-            let it = its.get(i)?;
-            if c != 0 && (it.len() != w || it[plain..w - 1].iter().any(|&v| v != 0)) {
-                return None;
-            }
-            for (o, x) in row.iter_mut().zip(it) {
-                *o = o.checked_add(c.checked_mul(*x)?)?;
-            }
-        }
-        index.push(row);
-    }
-    Some(index)
 }
 
 /// The SCoP's operations that [`emit`] erases (its loop nests and the

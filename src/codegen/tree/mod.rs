@@ -17,7 +17,9 @@
 //! On the GPU, the promotions to shared memory ([`promote`]) are found on
 //! the tree too (before the plan is checked: the checker proves them).
 
-use super::ast::{LoopMarks, LoopRole, Node, PackFill, Tree};
+use super::ast::{Bound, LoopMarks, LoopRole, Node, PackFill, Row, Tree};
+use super::instances::Via;
+use crate::scop::model::Model;
 use crate::transform::{Plan, RegisterTile};
 
 pub mod buffers;
@@ -31,6 +33,13 @@ pub mod scalar;
 /// code generation carries out, and the options.
 #[derive(Debug, Clone, Copy)]
 pub struct TreeCx<'a> {
+    /// The SCoP's model (the statements' accesses, the expanded arrays).
+    pub model: &'a Model,
+    /// Per access origin, what its operation says beyond the model.
+    pub vias: &'a [Via],
+    /// Per statement, its copies can run in vector lanes
+    /// ([`crate::analysis::lanes::lane_wise`]).
+    pub lane_wise: &'a [bool],
     /// [`Plan::register_tiles`].
     pub register_tiles: &'a [RegisterTile],
     /// [`Plan::register_r_size`].
@@ -57,8 +66,12 @@ pub struct TreeCx<'a> {
 impl<'a> TreeCx<'a> {
     /// The context of `plan`'s tree, with every option off (set them
     /// after).
-    pub fn of(plan: &'a Plan, fill: PackFill) -> Self {
+    pub fn of(plan: &'a Plan, scop: (&'a Model, &'a [Via], &'a [bool]), fill: PackFill) -> Self {
+        let (model, vias, lane_wise) = scop;
         TreeCx {
+            model,
+            vias,
+            lane_wise,
             register_tiles: &plan.register_tiles,
             register_sizes: &plan.register_r_size,
             lane_dims: &plan.lane_dims,
@@ -116,11 +129,117 @@ pub(crate) fn each_loop(
     }
 }
 
+/// What holds around a loop, for the stages that prove things about it
+/// ([`each_loop_around`]).
+pub(crate) struct Around {
+    /// Parameters.
+    pub np: usize,
+    /// Schedule dimensions.
+    pub n: usize,
+    /// Columns of a row: `[params | t | divisions | constant]`.
+    pub w: usize,
+    /// [`Tree::used_params`]: the parameters the new maps may use.
+    pub used: Vec<bool>,
+    /// The dimensions bound by the loops and lets around the loop.
+    pub bound: Vec<bool>,
+    /// What the loops, lets and guards around it and its own bounds say
+    /// ([`Node::facts`]).
+    pub context: Vec<(Row, bool)>,
+    /// A loop around it is marked for a buffer of operands (hoist, pack).
+    pub buffered: bool,
+}
+
+/// A loop as [`each_loop_around`] shows it.
+pub(crate) struct LoopAt<'n> {
+    pub dim: usize,
+    pub lower: &'n [Bound],
+    pub upper: &'n [Bound],
+    pub body: &'n Node,
+}
+
+/// Calls `f` on every loop of `tree` (preorder) with what holds around it,
+/// the loop, and its marks to set.
+pub(crate) fn each_loop_around(
+    tree: &mut Tree,
+    np: usize,
+    f: &mut dyn FnMut(&Around, LoopAt, &mut LoopMarks),
+) {
+    fn walk(n: &mut Node, a: &mut Around, f: &mut dyn FnMut(&Around, LoopAt, &mut LoopMarks)) {
+        let mark = a.context.len();
+        let facts = n.facts(a.np, a.w);
+        a.context.extend(facts);
+        match n {
+            Node::Seq(v) => v.iter_mut().for_each(|c| walk(c, a, f)),
+            Node::Loop {
+                dim,
+                lower,
+                upper,
+                marks,
+                body,
+                ..
+            } => {
+                let at = LoopAt {
+                    dim: *dim,
+                    lower,
+                    upper,
+                    body,
+                };
+                f(a, at, marks);
+                let buffered = marks.hoist.is_some() || marks.pack.is_some();
+                under(*dim, body, a, f, buffered);
+            }
+            Node::Let { dim, body, .. } => under(*dim, body, a, f, false),
+            Node::If { body, .. } => walk(body, a, f),
+            Node::Stmt { .. } => {}
+        }
+        a.context.truncate(mark);
+    }
+    /// `body` with `dim` bound (and under a buffer's mark).
+    fn under(
+        dim: usize,
+        body: &mut Node,
+        a: &mut Around,
+        f: &mut dyn FnMut(&Around, LoopAt, &mut LoopMarks),
+        buffered: bool,
+    ) {
+        let was = (a.bound.get(dim).copied(), a.buffered);
+        if let Some(b) = a.bound.get_mut(dim) {
+            *b = true;
+        }
+        a.buffered |= buffered;
+        walk(body, a, f);
+        if let (Some(b), Some(w)) = (a.bound.get_mut(dim), was.0) {
+            *b = w;
+        }
+        a.buffered = was.1;
+    }
+    let mut a = Around {
+        np,
+        n: tree.dims,
+        w: np + tree.dims + tree.divs.len() + 1,
+        used: tree.used_params(np),
+        bound: vec![false; tree.dims],
+        context: Vec::new(),
+        buffered: false,
+    };
+    walk(&mut tree.root, &mut a, f);
+}
+
 /// The context of the stages' unit tests: nothing planned, every option
 /// off.
 #[cfg(test)]
 pub(crate) fn test_cx() -> TreeCx<'static> {
+    let model: &'static Model = Box::leak(Box::new(Model {
+        params: Vec::new(),
+        statements: Vec::new(),
+        arrays: Vec::new(),
+        schedule_len: 0,
+        expansions: Vec::new(),
+    }));
     TreeCx {
+        model,
+        vias: &[],
+        lane_wise: &[],
         register_tiles: &[],
         register_sizes: &[],
         lane_dims: &[],

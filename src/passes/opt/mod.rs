@@ -19,7 +19,7 @@
 //!    on every loop that will run in parallel ([`crate::sched::verify`],
 //!    [`crate::sched::verify_parallel`]);
 //! 5. the checks that the new code can replace the old
-//!    ([`crate::codegen::emit::check`]; in debug and test builds, that the
+//!    ([`crate::codegen::refuse::rewrite`]; in debug and test builds, that the
 //!    loop tree runs each statement instance exactly once, `check::tree`)
 //!    and the rewrite
 //!    ([`crate::codegen::emit::emit`]).
@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use crate::codegen::contract::{allow_contraction, arithmetic_of, multiplies};
 use crate::codegen::ast::PackFill;
-use crate::codegen::emit;
+use crate::codegen::{emit, instances, refuse};
 use crate::codegen::tree::{self, TreeCx};
 use crate::deps::{compute, DepOptions, Dependence};
 use crate::ffi::ir::Op;
@@ -343,7 +343,7 @@ fn rewrite(
         }
         // The rewrite itself is never stopped half-way.
         drop(deadline);
-        if let Err(e) = emit::check(scop, &tree) {
+        if let Err(e) = refuse::rewrite(scop, &tree) {
             skip(e.to_string());
             return Ok(());
         }
@@ -380,7 +380,7 @@ fn rewrite(
             }
         }
         if gpu.is_some() {
-            if let Err(e) = emit::gpu::check(scop) {
+            if let Err(e) = refuse::gpu(scop) {
                 skip(e.to_string());
                 return Ok(());
             }
@@ -395,11 +395,15 @@ fn rewrite(
         let scanned = options
             .print_plan
             .then(|| tree.to_text(scop.params.len()));
+        let vias = instances::vias(scop);
+        let lane_wise: Vec<bool> = (0..scop.statements.len())
+            .map(|s| crate::analysis::lanes::lane_wise(scop, s))
+            .collect();
         let tree_cx = TreeCx {
             scalar_replace: options.scalar_replace,
             hoist: options.hoist,
             pack: options.pack,
-            ..TreeCx::of(&plan, pack_fill(target))
+            ..TreeCx::of(&plan, (scop, &vias, &lane_wise), pack_fill(target))
         };
         let mut tree_stages = Vec::new();
         for (name, stage) in if gpu.is_some() { tree::GPU } else { tree::CPU } {
