@@ -7,6 +7,7 @@
 //! (for stage-level tests). Nothing here decides how code is generated.
 
 use crate::math::MathError;
+use crate::scop::model::IrRef;
 
 pub use super::scatter::Div;
 
@@ -202,6 +203,19 @@ pub struct LoopMarks {
     /// Its body is unrolled copies that may run in vector lanes
     /// (`codegen/tree/lanes.rs`, `emit/lanes.rs`).
     pub lanes: Option<LaneMark>,
+    /// The buffer of block-invariant operands computed before this loop
+    /// ([`LoopMarks::hoist`]), when they have the shape it needs
+    /// (`codegen/tree/buffers.rs`).
+    pub hoisted: Option<Box<BufferPlan>>,
+    /// The buffer of row-invariant operands packed before this loop
+    /// ([`LoopMarks::pack`]), when they have the shape it needs.
+    pub packed: Option<Box<BufferPlan>>,
+    /// The loop whose instances read the hoisted buffer of the loop over
+    /// this dimension.
+    pub reads_hoisted: Option<usize>,
+    /// The loop whose instances read the packed buffer of the loop over
+    /// this dimension.
+    pub reads_packed: Option<usize>,
 }
 
 /// See [`LoopMarks::cells`]: the cells a sequential loop keeps in
@@ -257,6 +271,70 @@ impl Carried {
                 .collect(),
         })
     }
+}
+
+/// A buffer of operands computed ahead of a register tile's loop inside
+/// the tile ([`LoopMarks::hoisted`], [`LoopMarks::packed`]): the loop over
+/// `k` that fills it and the slots it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BufferPlan {
+    /// The dimension of the loop inside the tile whose instances read the
+    /// buffer.
+    pub k_dim: usize,
+    /// Its lower bounds (the fill loop runs over its range).
+    pub lower: Vec<Bound>,
+    /// Its upper bounds.
+    pub upper: Vec<Bound>,
+    /// The slots, in the buffer's order.
+    pub slots: Vec<BufferSlot>,
+    /// Per instance of that loop's body, in printing order: the operation
+    /// whose value is read from the buffer (a body operation's id), and its
+    /// slot.
+    pub instances: Vec<Vec<(IrRef, usize)>>,
+    /// The element type (MLIR text).
+    pub elem: String,
+    /// The statements' tile size of the loop: the buffer's depth.
+    pub size: i64,
+    /// For packed operands: the loop over the blocks.
+    pub block: Option<BlockLoop>,
+    /// For packed operands: the slots per fill loop, `None` for all in one
+    /// loop.
+    pub group: Option<usize>,
+    /// Where the loop that reads the buffer is: per step below the marked
+    /// loop, the child's position in its sequence (a packed buffer's
+    /// reader is inside the loop over the blocks).
+    pub reader: Vec<usize>,
+}
+
+/// One slot of a [`BufferPlan`]: the statement instance and the operation
+/// of its body that computes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BufferSlot {
+    /// The statement.
+    pub stmt: usize,
+    /// The instance's iterator rows.
+    pub iters: Vec<Row>,
+    /// The operation: its position in the statement's body.
+    pub root: usize,
+    /// Its id ([`crate::scop::model::BodyOp::id`]).
+    pub id: IrRef,
+    /// The subscripts of the loads below it.
+    pub rows: Vec<Vec<Row>>,
+}
+
+/// The loop over the blocks of a register tile's vector loop, inside a
+/// loop over block rows whose operands are packed: its dimension, its
+/// bounds (one lower bound) and the most blocks it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockLoop {
+    /// The dimension.
+    pub dim: usize,
+    /// The lower bound.
+    pub lower: Bound,
+    /// The upper bounds.
+    pub upper: Vec<Bound>,
+    /// The most blocks it runs.
+    pub extent: i64,
 }
 
 /// See [`LoopMarks::hoist`].
@@ -365,7 +443,7 @@ pub enum Node {
         /// How it runs.
         role: LoopRole,
         /// What the tree stages decided beside the role.
-        marks: LoopMarks,
+        marks: Box<LoopMarks>,
         /// The body.
         body: Box<Node>,
     },
@@ -671,14 +749,28 @@ fn marks_text(role: LoopRole, marks: &LoopMarks) -> String {
         (None, true) => m.push("carry".into()),
         (None, false) => {}
     }
+    let slots = |b: &Option<Box<BufferPlan>>| match b {
+        Some(b) => format!(": {} slots", b.slots.len()),
+        None => String::new(),
+    };
     if let Some(h) = marks.hoist {
-        m.push(format!("hoist t{}", h.inner));
+        m.push(format!("hoist t{}{}", h.inner, slots(&marks.hoisted)));
     }
     if let Some(p) = marks.pack {
         m.push(format!(
-            "pack t{} t{} (fill {}/{})",
-            p.blocks, p.inner, p.fill.registers, p.fill.lanes
+            "pack t{} t{} (fill {}/{}){}",
+            p.blocks,
+            p.inner,
+            p.fill.registers,
+            p.fill.lanes,
+            slots(&marks.packed)
         ));
+    }
+    if let Some(d) = marks.reads_hoisted {
+        m.push(format!("reads t{d}'s hoisted"));
+    }
+    if let Some(d) = marks.reads_packed {
+        m.push(format!("reads t{d}'s packed"));
     }
     if let Some(l) = &marks.lanes {
         m.push(format!(
@@ -843,7 +935,7 @@ mod tests {
                 }],
                 stride: None,
                 role: LoopRole::Serial,
-                marks: LoopMarks::default(),
+                marks: Box::default(),
                 body: Box::new(Node::Seq(vec![
                     // if t0 - 2·d0 == 0 (t0 even): S0(t0)
                     Node::If {
@@ -872,7 +964,7 @@ mod tests {
                             offset: row([0, 0, 0, 0, 1]),
                         }),
                         role: LoopRole::Parallel,
-                        marks: LoopMarks::default(),
+                        marks: Box::default(),
                         body: Box::new(Node::Let {
                             dim: 1,
                             row: row([0, 0, 1, 0, 0]),
@@ -933,7 +1025,7 @@ mod tests {
             panic!("the root is a loop");
         };
         *role = LoopRole::Scalar;
-        *marks = LoopMarks {
+        **marks = LoopMarks {
             carry: true,
             hoist: Some(HoistMark { inner: 1 }),
             pack: Some(PackMark {
@@ -949,7 +1041,7 @@ mod tests {
                 size: 4,
                 shapes: None,
             }),
-            cells: None,
+            ..LoopMarks::default()
         };
         let text = t.to_text(1);
         let first = text.lines().nth(1).unwrap_or_default();

@@ -1792,7 +1792,7 @@ impl Gen<'_> {
             upper: self.to_bounds(&up, k, false),
             stride: stride.map(|(_, s)| s),
             role: LoopRole::parallel_if(parallel),
-            marks: LoopMarks::default(),
+            marks: Box::default(),
             body: Box::new(body),
         };
         Ok(wrap(node, guard))

@@ -10,8 +10,10 @@
 //! defined before the SCoP) are the same wherever they run: the rewrite
 //! moves them in front of the new code.
 
-use super::model::Scop;
-use crate::ffi::ir::Op;
+use std::collections::HashMap;
+
+use super::model::{BodyOp, IrRef, Operand, Scop};
+use crate::ffi::ir::{Op, Val};
 use crate::ffi::shim;
 
 /// True for the operations that root a loop nest of a SCoP.
@@ -70,4 +72,114 @@ pub fn touches_memory(scop: &Scop, op: Op) -> bool {
 /// originals with the old code.
 pub fn cloned_with_statements(scop: &Scop, op: Op) -> bool {
     in_scop(scop, op) && !is_nest(op) && (is_nested_in_loop(scop, op) || touches_memory(scop, op))
+}
+
+/// Fills every statement's [`body`](super::model::Statement::body) and the
+/// operations of the bodies ([`super::model::IrMap::body_ops`]): the store
+/// and the backward slice of its value through the operations
+/// [`cloned_with_statements`], in program order (preorder over the SCoP's
+/// operations).
+pub fn statement_bodies(scop: &mut Scop) {
+    let mut order: HashMap<usize, usize> = HashMap::new();
+    fn number(op: Op, order: &mut HashMap<usize, usize>) {
+        let n = order.len();
+        order.insert(op.key(), n);
+        for r in op.regions() {
+            for b in r.blocks() {
+                for o in b.ops() {
+                    number(o, order);
+                }
+            }
+        }
+    }
+    for &op in &scop.ir.ops {
+        number(op, &mut order);
+    }
+    let mut ids: HashMap<usize, usize> = HashMap::new();
+    let mut body_ops: Vec<Op> = Vec::new();
+    let mut outside_ids: HashMap<usize, usize> = HashMap::new();
+    let mut outside: Vec<Val> = Vec::new();
+    let mut outside_id = |v: Val| {
+        IrRef(*outside_ids.entry(v.key()).or_insert_with(|| {
+            outside.push(v);
+            outside.len() - 1
+        }))
+    };
+    let mut bodies = Vec::new();
+    for st in &scop.statements {
+        let mut slice: Vec<Op> = Vec::new();
+        let mut stack = vec![scop.store_of(st)];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(op) = stack.pop() {
+            if !seen.insert(op.key()) {
+                continue;
+            }
+            slice.push(op);
+            for v in op.operands() {
+                if let Some(def) = v.defining_op() {
+                    if cloned_with_statements(scop, def) {
+                        stack.push(def);
+                    }
+                }
+            }
+        }
+        slice.sort_by_key(|op| order.get(&op.key()).copied().unwrap_or(usize::MAX));
+        let position: HashMap<usize, usize> = slice
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.key(), i))
+            .collect();
+        let ivs: Vec<usize> = scop.ivs_of(st).iter().map(|v| v.key()).collect();
+        let body: Vec<BodyOp> = slice
+            .iter()
+            .map(|&op| {
+                let id = *ids.entry(op.key()).or_insert_with(|| {
+                    body_ops.push(op);
+                    body_ops.len() - 1
+                });
+                let operands = op
+                    .operands()
+                    .iter()
+                    .map(|v| match v.defining_op() {
+                        Some(d) => match position.get(&d.key()) {
+                            Some(&i) => Operand::Op(i),
+                            None if !cloned_with_statements(scop, d) => {
+                                Operand::Outside(outside_id(*v))
+                            }
+                            None => Operand::Inside,
+                        },
+                        None => {
+                            let in_loops = ivs.contains(&v.key())
+                                || v.owner_block()
+                                    .and_then(|b| b.parent_op())
+                                    .is_some_and(|p| in_scop(scop, p));
+                            if in_loops {
+                                Operand::Inside
+                            } else {
+                                Operand::Outside(outside_id(*v))
+                            }
+                        }
+                    })
+                    .collect();
+                BodyOp {
+                    id: IrRef(id),
+                    name: op.name(),
+                    operands,
+                    results: op.num_results(),
+                    ty: op.result(0).map(|r| r.type_text()).unwrap_or_default(),
+                    regions: !op.regions().is_empty(),
+                    access: st
+                        .accesses
+                        .iter()
+                        .position(|a| scop.op_of(a).key() == op.key()),
+                }
+            })
+            .collect();
+        bodies.push(body);
+    }
+    for (st, body) in scop.model.statements.iter_mut().zip(bodies) {
+        st.body = body;
+    }
+    scop.ir.body_ops = body_ops;
+    scop.ir.outside = outside;
 }

@@ -114,6 +114,11 @@ pub struct IrMap {
     /// Per array origin ([`Array::ir`]): the memref value all its
     /// accesses go through.
     pub roots: Vec<Val>,
+    /// Per body operation ([`BodyOp::id`]): the operation.
+    pub body_ops: Vec<Op>,
+    /// Per value from outside the loops that a body reads
+    /// ([`Operand::Outside`]): the value.
+    pub outside: Vec<Val>,
 }
 
 /// One access of a statement.
@@ -160,6 +165,44 @@ pub struct Statement {
     pub domain: Vec<Piece>,
     /// The accesses: the write first, then the reads in slice order.
     pub accesses: Vec<Access>,
+    /// Its computation: the store and the backward slice of its value (the
+    /// operations statement instances clone), in program order; empty for
+    /// a model read as text.
+    pub body: Vec<BodyOp>,
+}
+
+/// One operation of a statement's body ([`Statement::body`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyOp {
+    /// The operation ([`IrMap::body_ops`]: one per operation, shared by
+    /// the statements whose bodies hold it).
+    pub id: IrRef,
+    /// Its name (`arith.mulf`, `affine.load`, …).
+    pub name: String,
+    /// Its operands.
+    pub operands: Vec<Operand>,
+    /// Its number of results.
+    pub results: usize,
+    /// The type of its first result (empty without results).
+    pub ty: String,
+    /// It has regions.
+    pub regions: bool,
+    /// The statement's access it is (a load or the store): its position
+    /// in [`Statement::accesses`].
+    pub access: Option<usize>,
+}
+
+/// Where an operand of a [`BodyOp`] comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operand {
+    /// The result of an earlier operation of the body (its position).
+    Op(usize),
+    /// A value defined outside the SCoP's loops: a parameter, a constant,
+    /// a function argument ([`IrMap::outside`]).
+    Outside(IrRef),
+    /// A value of the SCoP's loops that is not in the body: an induction
+    /// variable, a block argument of one of its regions.
+    Inside,
 }
 
 /// The polyhedral model of one SCoP, as data: parameters, statements
@@ -351,7 +394,13 @@ pub fn build(scope: Op, scop: &DetectedScop) -> Result<Scop, Unsupported> {
             iv_values: b.iv_values,
             accesses: b.access_ops,
             roots: b.roots,
+            body_ops: Vec::new(),
+            outside: Vec::new(),
         },
+    })
+    .map(|mut scop| {
+        super::body::statement_bodies(&mut scop);
+        scop
     })
 }
 
@@ -920,6 +969,7 @@ impl Builder {
             locals: self.locals.clone(),
             domain: self.pieces.clone(),
             accesses,
+            body: Vec::new(),
         });
         self.store_ops.push(store);
         self.iv_values.push(
@@ -1080,6 +1130,11 @@ impl Scop {
     /// The memref value all accesses of `arr` go through.
     pub fn root_of(&self, arr: &Array) -> Val {
         self.ir.roots[arr.ir.0]
+    }
+
+    /// The operation of a body operation.
+    pub fn body_op(&self, op: &BodyOp) -> Op {
+        self.ir.body_ops[op.id.0]
     }
 }
 

@@ -201,6 +201,7 @@ impl Model {
                         locals: Locals::default(),
                         domain: Vec::new(),
                         accesses: Vec::new(),
+                        body: Vec::new(),
                     });
                     statements.len() - 1
                 }

@@ -199,3 +199,17 @@ func.func @main() {
   memref.dealloc %C : memref<64x64xf64>
   return
 }
+
+// The decision, in the loop tree after the buffers stage (at the end of the
+// file, so that the remarks' line numbers above stay): in @gemm the loop
+// over the blocks of j (t4) gets a buffer of 2 slots, alpha * A[i][k] of the
+// tile's 2 rows ("hoist t5: 2 slots"), which the loop over k (t5) inside
+// reads ("reads t4's hoisted"); in @per_column, alpha * B[k][j] changes
+// from block to block: the loop is marked, but no slot, no buffer.
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} pack=false register-tile-sizes=2,4 tile-sizes=32,256,32 profitability=false print-stages=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TREE
+// TREE:      hoist.mlir:60:3: remark: poly-opt loop tree after the buffers stage (1 loop marked):
+// TREE:      for t4 = max(0) to min(15) [hoist t5: 2 slots]
+// TREE-NEXT:   for t5 = max(32*t2) to min(32*t2+31) [carry 8 cells, reads t4's hoisted]
+// TREE:      hoist.mlir:120:3: remark: poly-opt loop tree after the buffers stage (1 loop marked):
+// TREE:      for t4 = max(0) to min(15) [hoist t5]{{$}}
+// TREE-NEXT:   for t5 = max(32*t2) to min(32*t2+31) [carry 8 cells]{{$}}

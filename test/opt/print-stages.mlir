@@ -20,11 +20,14 @@
 //    unrolled blocks) keeps the tile's 8 x 16 = 128 accumulators C[i][j]
 //    in registers ("carry 128 cells"); it is the only sequential loop
 //    without a loop inside;
-//  - buffers: the loop over blocks of the vector loop (t4) computes k's
-//    block-invariant operands (A's column) once, before it ("hoist t5"); the
-//    loop over block rows (t3) packs the operands of t4's blocks that do not
-//    change from row to row (B's rows) once, before it ("pack t4 t5"), its
-//    fill loops sized by the target's 32 registers of 8 doubles;
+//  - buffers: the loop over blocks of the vector loop (t4) is marked for
+//    k's block-invariant operands ("hoist t5"), but gemm's only one, A[i][k],
+//    is a plain load, no arithmetic to compute ahead: no slots, no buffer;
+//    the loop over block rows (t3) packs the operands of t4's blocks that
+//    do not change from row to row, the 16 values B[k][j] of a block's
+//    columns, once, before it ("pack t4 t5 ...: 16 slots"), its fill loops
+//    sized by the target's 32 registers of 8 doubles, and the loop over k
+//    (t5) reads them ("reads t3's packed");
 //  - lanes and scalar: no row blocks, no statement kept scalar: nothing.
 //
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} print-stages=true' -o /dev/null 2>&1 | FileCheck %s --implicit-check-not='after the unroll-and-jam stage' --implicit-check-not='after the gather stage'
@@ -76,9 +79,9 @@
 // CHECK-NEXT:         for t4 = max(0) to min(31){{$}}
 // CHECK-NEXT:           for t5 = max(64*t2) to min(64*t2+63) [carry 128 cells]
 // CHECK:      remark: poly-opt loop tree after the buffers stage (2 loops marked):
-// CHECK:            for t3 = max(32*t0) to min(32*t0+31) [pack t4 t5 (fill 32/8)]
-// CHECK-NEXT:         for t4 = max(0) to min(31) [hoist t5]
-// CHECK-NEXT:           for t5 = max(64*t2) to min(64*t2+63) [carry 128 cells]
+// CHECK:            for t3 = max(32*t0) to min(32*t0+31) [pack t4 t5 (fill 32/8): 16 slots]
+// CHECK-NEXT:         for t4 = max(0) to min(31) [hoist t5]{{$}}
+// CHECK-NEXT:           for t5 = max(64*t2) to min(64*t2+63) [carry 128 cells, reads t3's packed]
 // CHECK:      remark: poly-opt loop tree after the lanes stage (0 loops marked):
 // CHECK:      remark: poly-opt loop tree after the scalar stage (0 loops marked):
 func.func @gemm(%A: memref<512x512xf64>, %B: memref<512x512xf64>, %C: memref<512x512xf64>) {

@@ -22,7 +22,7 @@ use super::{subst_row, Bound, Cond, Div, Node, Row, Stride, Tree};
 use crate::ffi::build::{self, AttrHandle, Builder, Point};
 use crate::ffi::ir::{Op, Val};
 use crate::ffi::shim;
-use crate::scop::body::{cloned_with_statements, in_scop, is_nest, touches_memory};
+use crate::scop::body::{cloned_with_statements, is_nest, touches_memory};
 use crate::scop::expansion::Expansion;
 use crate::scop::model::Scop;
 
@@ -159,11 +159,8 @@ struct Emitter<'a, T: Target> {
     /// While a carrying loop's body is emitted
     /// ([`LoopMarks::carry`]): the cells' current values.
     carry: Option<Carry>,
-    /// Per statement, the tile size of its register tile's inner loop
-    /// ([`Tree::register_sizes`]).
-    r_size: Vec<i64>,
-    /// While a loop over such blocks is emitted: the buffer of the
-    /// operands and where they go.
+    /// While a loop over the blocks of a register tile's vector loop is
+    /// emitted: the buffer of the hoisted operands and where they go.
     hoist: Option<Hoist>,
     /// While a loop over the blocks' rows is emitted: the buffer of packed
     /// operands and where they go.
@@ -310,7 +307,6 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
         order,
         expanded,
         carry: None,
-        r_size: tree.register_sizes.clone(),
         hoist: None,
         pack: None,
         parallel_bodies: Vec::new(),
@@ -714,17 +710,8 @@ impl<T: Target> Emitter<'_, T> {
                 // blocks' row-invariant operands packed before it.
                 let mut packing = false;
                 if self.pack.is_none() && self.hoist.is_none() {
-                    if let Some(mark) = l.marks.pack {
-                        if let Some(plan) = self.packed_operands(
-                            l.dim,
-                            mark.blocks,
-                            mark.inner,
-                            (l.lower, l.upper),
-                            l.body,
-                        )? {
-                            packing =
-                                self.fill_packed(plan, mark.fill, l.lower, l.upper, at, created)?;
-                        }
+                    if let Some(plan) = &l.marks.packed {
+                        packing = self.fill_packed((l.dim, plan), l.lower, l.upper, at, created)?;
                     }
                 }
                 if packing {
@@ -733,21 +720,23 @@ impl<T: Target> Emitter<'_, T> {
                     return r;
                 }
                 if self.hoist.is_none() {
-                    if let Some(mark) = l.marks.hoist {
-                        if let Some(plan) =
-                            self.hoisted_operands(l.dim, mark.inner, (l.lower, l.upper), l.body)?
-                        {
-                            return self.hoisting_loop(n, plan, at, created);
-                        }
+                    if let Some(plan) = &l.marks.hoisted {
+                        return self.hoisting_loop(n, plan, at, created);
                     }
                 }
-                let reads_hoisted = self.hoist.as_ref().is_some_and(|h| h.is_read_by(n));
+                let reads_hoisted = self
+                    .hoist
+                    .as_ref()
+                    .is_some_and(|h| h.is_read_by(l.marks, false));
                 if reads_hoisted {
                     if let Some(h) = self.hoist.as_mut() {
                         h.set_active(true);
                     }
                 }
-                let reads_packed = self.pack.as_ref().is_some_and(|p| p.is_read_by(n));
+                let reads_packed = self
+                    .pack
+                    .as_ref()
+                    .is_some_and(|p| p.is_read_by(l.marks, true));
                 if reads_packed {
                     if let Some(p) = self.pack.as_mut() {
                         p.start();

@@ -551,7 +551,7 @@ mod tests {
             }
         }
         match n {
-            Node::Loop { marks, .. } => marks.clone(),
+            Node::Loop { marks, .. } => (**marks).clone(),
             _ => unreachable!(),
         }
     }

@@ -278,7 +278,7 @@ pub(crate) mod build {
             upper: vec![constant(7)],
             stride: None,
             role,
-            marks: LoopMarks::default(),
+            marks: Box::default(),
             body: Box::new(body),
         }
     }
@@ -360,7 +360,7 @@ pub(crate) mod build {
                     body,
                     ..
                 } => {
-                    out.push((*dim, *role, marks.clone()));
+                    out.push((*dim, *role, (**marks).clone()));
                     walk(body, out);
                 }
                 Node::If { body, .. } | Node::Let { body, .. } => walk(body, out),
