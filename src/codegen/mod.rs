@@ -46,6 +46,7 @@ pub mod ast;
 pub mod contract;
 pub mod emit;
 pub mod error;
+pub mod forward;
 pub mod instances;
 mod minima;
 pub mod mutate;

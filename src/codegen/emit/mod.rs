@@ -27,7 +27,6 @@ use crate::scop::expansion::Expansion;
 use crate::scop::model::Scop;
 
 mod copy_back;
-mod forward;
 pub mod gpu;
 mod hoist;
 mod lanes;
@@ -151,8 +150,6 @@ struct Emitter<'a, T: Target> {
     /// The unrolled dimensions on the current path and their values (their
     /// [`Node::Let`] rows), outermost first.
     lets: Vec<(usize, Row)>,
-    /// Preorder position of every operation of the SCoP (clone order).
-    order: HashMap<usize, usize>,
     /// Accesses to expanded arrays, by access operation: the expanded
     /// buffer, the number of leading iterators, their lower bounds.
     expanded: HashMap<usize, (Val, usize, Vec<i64>)>,
@@ -241,24 +238,6 @@ pub fn emit(
 /// [`emit`] for `target`.
 fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, EmitError> {
     let first = scop.ir.first_op;
-    // Taken now: the SCoP's operations are erased before the forwarding.
-    let roots = forward::roots(scop);
-    let mut order = HashMap::new();
-    let mut counter = 0usize;
-    fn number(op: Op, order: &mut HashMap<usize, usize>, counter: &mut usize) {
-        order.insert(op.key(), *counter);
-        *counter += 1;
-        for r in op.regions() {
-            for b in r.blocks() {
-                for o in b.ops() {
-                    number(o, order, counter);
-                }
-            }
-        }
-    }
-    for &op in &scop.ir.ops {
-        number(op, &mut order, &mut counter);
-    }
     // Top-level operations that do not touch memory move in front of the
     // new code; the others are cloned with the statements.
     for &op in &scop.ir.ops {
@@ -304,7 +283,6 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
         used: tree.used_params(scop.params.len()),
         ivs: vec![None; tree.dims],
         lets: Vec::new(),
-        order,
         expanded,
         carry: None,
         hoist: None,
@@ -352,9 +330,6 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
         .and_then(|&op| build::next_op(op))
         .ok_or("no operation after the rewritten loops");
     shim::simplify_affine(&mut created);
-    if tree.forward {
-        forward::run(&created, &roots);
-    }
     let after = after.ok();
     let finished = T::finish(&mut e, &buffers, after)?;
     // Expanded temporaries: the last iteration's copy goes back to the
@@ -1002,28 +977,14 @@ impl<T: Target> Emitter<'_, T> {
             .ok_or_else(|| EmitError::from("affine.apply without result"))
     }
 
-    /// The store of statement `s` and its backward slice inside the
-    /// SCoP's loops, in program order.
+    /// The operations of statement `s`'s body, in program order (its
+    /// [`crate::scop::model::Statement::body`]).
     fn slice(&self, s: usize) -> Vec<Op> {
-        let st = &self.scop.statements[s];
-        let mut slice: Vec<Op> = Vec::new();
-        let mut stack = vec![self.scop.store_of(st)];
-        let mut seen = std::collections::HashSet::new();
-        while let Some(op) = stack.pop() {
-            if !seen.insert(op.key()) {
-                continue;
-            }
-            slice.push(op);
-            for v in op.operands() {
-                if let Some(def) = v.defining_op() {
-                    if cloned_with_statements(self.scop, def) {
-                        stack.push(def);
-                    }
-                }
-            }
-        }
-        slice.sort_by_key(|op| self.order.get(&op.key()).copied().unwrap_or(usize::MAX));
-        slice
+        self.scop.statements[s]
+            .body
+            .iter()
+            .map(|b| self.scop.body_op(b))
+            .collect()
     }
 
     fn statement(
@@ -1107,7 +1068,7 @@ impl<T: Target> Emitter<'_, T> {
             if let Some((buf, lead, lows)) = self.expanded.get(&op.key()) {
                 // X[i] becomes X'[c - lb, i]: the buffer, then the values of
                 // the expanded iterators, then the old map operands.
-                let at_memref = forward::memref_position(op).unwrap_or(0);
+                let at_memref = crate::codegen::forward::memref_position(op).unwrap_or(0);
                 let old = c.operands();
                 let mut operands: Vec<Val> = old[..at_memref].to_vec();
                 operands.push(*buf);

@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use crate::codegen::contract::{allow_contraction, arithmetic_of, multiplies};
 use crate::codegen::ast::PackFill;
-use crate::codegen::{emit, instances, refuse};
+use crate::codegen::{emit, forward, instances, refuse};
 use crate::codegen::tree::{self, TreeCx};
 use crate::deps::{compute, DepOptions, Dependence};
 use crate::ffi::ir::Op;
@@ -425,6 +425,9 @@ fn rewrite(
         if !options.emit_test_mutation.is_empty() {
             crate::codegen::mutate::apply(&mut tree, &options.emit_test_mutation);
         }
+        // The arrays of the SCoP's memrefs, taken before the rewrite erases
+        // its operations, for the forwarding after it.
+        let forward_roots = tree.forward.then(|| forward::roots(scop));
         let emitted = match emit::emit(
             scop,
             &tree,
@@ -437,6 +440,9 @@ fn rewrite(
             }),
         ) {
             Ok(done) => {
+                if let Some(memrefs) = &forward_roots {
+                    forward::run(&done.created, memrefs);
+                }
                 if let Some(p) = pending {
                     match verify_emit::after(p) {
                         Ok(note) => verify_note = note,

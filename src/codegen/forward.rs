@@ -1,4 +1,6 @@
-//! Forwarding inside the body of an innermost loop: a cell that the body's
+//! Forwarding inside the body of an innermost loop, on the printed code
+//! (after `emit`, where the carry stage asked for it:
+//! [`Tree::forward`](crate::codegen::ast::Tree::forward)): a cell that the body's
 //! statement copies load and store again and again (bicg's `s[j]`, once per
 //! jammed row: `transform/row_blocks.rs`) is loaded once, its value passed
 //! from copy to copy, and stored once, by the last copy that writes it.
@@ -32,7 +34,7 @@ fn pure(name: &str) -> bool {
 /// The position of the memref among the operands of an `affine.load` (0)
 /// or an `affine.store` (1, after the value); `None` for another
 /// operation.
-pub(super) fn memref_position(op: Op) -> Option<usize> {
+pub fn memref_position(op: Op) -> Option<usize> {
     match op.name().as_str() {
         "affine.load" => Some(0),
         "affine.store" => Some(1),
@@ -41,7 +43,7 @@ pub(super) fn memref_position(op: Op) -> Option<usize> {
 }
 
 /// The array (its root's key) each memref of the SCoP's accesses names.
-pub(super) fn roots(scop: &Scop) -> HashMap<usize, usize> {
+pub fn roots(scop: &Scop) -> HashMap<usize, usize> {
     let mut out = HashMap::new();
     for st in &scop.statements {
         for a in &st.accesses {
@@ -59,7 +61,7 @@ pub(super) fn roots(scop: &Scop) -> HashMap<usize, usize> {
 /// Forwards the cells of every innermost `affine.for` in `ops` and the
 /// operations nested in them (see the module text); `roots` from
 /// [`roots`].
-pub(super) fn run(ops: &[Op], roots: &HashMap<usize, usize>) {
+pub fn run(ops: &[Op], roots: &HashMap<usize, usize>) {
     let mut stack: Vec<Op> = ops.to_vec();
     while let Some(op) = stack.pop() {
         for r in op.regions() {
