@@ -142,9 +142,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         sched_options: &sched_options,
         plan_options: &plan_options,
     };
-    // The rewritten loop nests and the memrefs they access, for `noalias`.
-    let mut rewritten: Vec<Op> = Vec::new();
-    let mut roots: Vec<usize> = Vec::new();
+    let mut out = Rewritten::default();
     let budget = (options.time_budget > 0).then(|| Duration::from_secs(options.time_budget));
     for scop in scops(func) {
         let at = scop.ir.first_op.loc();
@@ -215,7 +213,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                         shared: &shared,
                         shared_limit: i64::from(gpu.shared_per_block),
                     };
-                    rewrite(&scop, &deps, planned, Some(on), deadline, &cx, &target, &mut rewritten, &mut roots)?
+                    rewrite((&scop, &deps), planned, Some(on), deadline, &cx, &target, &mut out)?
                 }
                 Err(why) => skip(why),
             }
@@ -259,19 +257,27 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         match chosen {
             Ok(planned) => {
                 let wide = plan_options.wide.as_ref().filter(|_| planned.wide).map(|w| &w.target);
-                let before = rewritten.len();
-                rewrite(&scop, &deps, planned, None, deadline, &cx, wide.unwrap_or(&target), &mut rewritten, &mut roots)?;
-                if let (Some(w), true) = (wide, rewritten.len() > before) {
+                let before = out.ops.len();
+                rewrite((&scop, &deps), planned, None, deadline, &cx, wide.unwrap_or(&target), &mut out)?;
+                if let (Some(w), true) = (wide, out.ops.len() > before) {
                     prefer_vector_width(func, w.vector_bits);
                 }
             }
             Err(e) => skip(e),
         }
     }
-    if options.noalias && !rewritten.is_empty() {
-        mark_noalias(func, &rewritten, &roots);
+    if options.noalias && !out.ops.is_empty() {
+        mark_noalias(func, &out.ops, &out.roots);
     }
     Ok(())
+}
+
+/// The function's rewritten loop nests and the memrefs they access (array
+/// roots' keys), for `noalias`.
+#[derive(Default)]
+struct Rewritten {
+    ops: Vec<Op>,
+    roots: Vec<usize>,
 }
 
 /// What the rewrite needs to know for a GPU: each plan dimension's role,
@@ -296,20 +302,18 @@ fn left_unchanged(at: crate::ffi::ir::Loc, options: &OptOptions, why: String) {
 }
 
 /// The stages after the plan: the checker's verdict, the code generator's
-/// checks and the rewrite, for one SCoP (`gpu`: each plan dimension's role
-/// on the GPU). A remark says what was done or why the SCoP is left
+/// checks, the tree stages, the printing and the remark, for one SCoP and
+/// its dependences (`gpu`: each plan dimension's role on the GPU; `out`
+/// gathers the new loop nests and their memrefs). A remark says what was done or why the SCoP is left
 /// unchanged.
-#[allow(clippy::too_many_arguments)]
 fn rewrite(
-    scop: &Scop,
-    deps: &[Dependence],
+    (scop, deps): (&Scop, &[Dependence]),
     planned: Planned,
     gpu: Option<GpuSide>,
     deadline: Budget,
     cx: &Cx,
     target: &CpuTarget,
-    rewritten: &mut Vec<Op>,
-    roots: &mut Vec<usize>,
+    out: &mut Rewritten,
 ) -> Result<(), PassError> {
     let options = cx.options;
     let at = scop.ir.first_op.loc();
@@ -459,11 +463,11 @@ fn rewrite(
                         }
                     }
                 }
-                rewritten.extend(done.created.iter().copied());
+                out.ops.extend(done.created.iter().copied());
                 // Device buffers stand for the arguments in the kernels:
                 // no `noalias` from a GPU rewrite.
                 if gpu.is_none() {
-                    roots.extend(scop.arrays.iter().map(|a| scop.root_of(a).key()));
+                    out.roots.extend(scop.arrays.iter().map(|a| scop.root_of(a).key()));
                 }
                 done
             }
