@@ -319,6 +319,29 @@ type Slots = (Vec<BufferSlot>, Vec<Vec<(IrRef, usize)>>, String);
 /// (positions in the body).
 type Ahead = Vec<(usize, Vec<usize>)>;
 
+/// The plan of a buffer of `slots` for the loop over `k` (its bounds), of
+/// depth `size`, read by the loop at `reader`; without blocks (hoisted).
+fn buffer_plan(
+    k: usize,
+    (lower, upper): (&[Bound], &[Bound]),
+    (slots, instances, elem): Slots,
+    size: i64,
+    reader: Vec<usize>,
+) -> BufferPlan {
+    BufferPlan {
+        k_dim: k,
+        lower: lower.to_vec(),
+        upper: upper.to_vec(),
+        slots,
+        instances,
+        elem,
+        size,
+        block: None,
+        group: None,
+        reader,
+    }
+}
+
 /// What the buffer decisions read: the stages' context and the accesses
 /// to expanded arrays.
 struct Buffers<'c, 'a> {
@@ -575,20 +598,8 @@ impl Buffers<'_, '_> {
         let (pos, instances, lower, upper) = k_loop_free_of(l.body, k, np, &[dim])?;
         let size = self.tile_size_of(&instances)?;
         let written = self.written_in(l.body);
-        let (slots, per_instance, elem) =
-            self.slots(around, &instances, (dim, &[k]), None, &written)?;
-        Some(BufferPlan {
-            k_dim: k,
-            lower: lower.to_vec(),
-            upper: upper.to_vec(),
-            slots,
-            instances: per_instance,
-            elem,
-            size,
-            block: None,
-            group: None,
-            reader: vec![pos],
-        })
+        let slots = self.slots(around, &instances, (dim, &[k]), None, &written)?;
+        Some(buffer_plan(k, (lower, upper), slots, size, vec![pos]))
     }
 
     /// Row-invariant operands of a register tile: for the loop `l` over
@@ -684,14 +695,14 @@ impl Buffers<'_, '_> {
             return None;
         }
         let group = fill.group(&slots, self.broadcasts(&slots));
-        Some(BufferPlan {
-            k_dim: k,
-            lower: lower.to_vec(),
-            upper: upper.to_vec(),
-            slots,
-            instances: per_instance,
-            elem,
+        let plan = buffer_plan(
+            k,
+            (lower, upper),
+            (slots, per_instance, elem),
             size,
+            vec![b_pos, k_pos],
+        );
+        Some(BufferPlan {
             block: Some(BlockLoop {
                 dim: blocks,
                 lower: b_lo.clone(),
@@ -699,7 +710,7 @@ impl Buffers<'_, '_> {
                 extent,
             }),
             group,
-            reader: vec![b_pos, k_pos],
+            ..plan
         })
     }
 
