@@ -33,6 +33,121 @@ pub struct Tree {
     /// stores again and again are forwarded inside it
     /// (`codegen/tree/carry.rs`; `emit/forward.rs`).
     pub forward: bool,
+    /// On a GPU: the kernel launches over block loops, in printing order
+    /// (`codegen/tree/launches.rs`); empty on a CPU and before that stage.
+    pub launches: Vec<Launch>,
+}
+
+/// A kernel launch over a chain of block loops, as the launches stage
+/// (`codegen/tree/launches.rs`) decided it: the grid, the block, and the
+/// block's cooperative loops. The printer (`emit/gpu.rs`) walks the same
+/// nodes ([`crate::codegen::tree::gpu_map`]) and prints these decisions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Launch {
+    /// The block loops mapped to the grid, outermost first (the innermost
+    /// on `x`), each with whether it is boxed (a triangle of tiles in its
+    /// bounding box: each block checks its own bounds).
+    pub grid: Vec<(usize, bool)>,
+    /// The thread loops mapped to the block, outermost first (the
+    /// innermost on `x`): dimension, tile dimension, size (threads).
+    pub threads: Vec<(usize, usize, i64)>,
+    /// The block's cooperative loops, in printing order.
+    pub coops: Vec<Coop>,
+}
+
+impl Launch {
+    /// The launch as the remark says it: `grid over N tile loops, block
+    /// XxY`.
+    pub fn phrase(&self) -> String {
+        let mut grid = match self.grid.len() {
+            0 => "grid of 1 block (one tile)".to_string(),
+            1 => "grid over 1 tile loop".to_string(),
+            n => format!("grid over {n} tile loops"),
+        };
+        if self.grid.iter().any(|&(_, boxed)| boxed) {
+            grid.push_str(" (a triangle of tiles in its bounding box)");
+        }
+        let shape: Vec<String> = self.threads.iter().rev().map(|t| t.2.to_string()).collect();
+        format!(
+            "{grid}, block {}",
+            if shape.is_empty() {
+                "1".to_string()
+            } else {
+                shape.join("x")
+            }
+        )
+    }
+}
+
+impl Launch {
+    /// Its lines in the tree's text: `launch grid(t0, t1 boxed)
+    /// block(t3 x32, t4 x8)`, then per cooperative loop `  coop t2: shared
+    /// #0 #1, carry N cells` (`shared none`, `memory`).
+    pub fn to_text(&self) -> String {
+        let grid: Vec<String> = self
+            .grid
+            .iter()
+            .map(|&(d, boxed)| format!("t{d}{}", if boxed { " boxed" } else { "" }))
+            .collect();
+        let block: Vec<String> = self
+            .threads
+            .iter()
+            .map(|&(d, _, size)| format!("t{d} x{size}"))
+            .collect();
+        let mut out = format!(
+            "launch grid({}) block({})\n",
+            grid.join(", "),
+            block.join(", ")
+        );
+        for c in &self.coops {
+            let shared: Vec<String> = c.promotions.iter().map(|k| format!("#{k}")).collect();
+            let carry = match &c.carry {
+                Some(k) => {
+                    let n = k.cells.cells.len();
+                    format!("carry {n} cell{}", if n == 1 { "" } else { "s" })
+                }
+                None => "memory".to_string(),
+            };
+            out.push_str(&format!(
+                "  coop t{}: shared {}, {carry}\n",
+                c.dim,
+                if shared.is_empty() {
+                    "none".to_string()
+                } else {
+                    shared.join(" ")
+                }
+            ));
+        }
+        out
+    }
+}
+
+/// A cooperative loop of a [`Launch`] (every thread of the block runs it
+/// alike): what each step copies to shared memory, and the cells the
+/// threads keep in registers across its steps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coop {
+    /// Its dimension.
+    pub dim: usize,
+    /// The promotions (their positions in the plan's list) whose boxes
+    /// each step copies to shared memory: those of the statements under
+    /// it that fit the launch's shared memory beside the boxes held so far.
+    pub promotions: Vec<usize>,
+    /// The cells each thread keeps in registers across the steps, with
+    /// the threads' guard; `None` when they stay in memory.
+    pub carry: Option<CoopCarry>,
+}
+
+/// See [`Coop::carry`]: the cells of the thread's sequential loop inside
+/// the cooperative loop ([`Carried::strict`] of its cells), loaded before
+/// the cooperative loop under the threads' guard `conds` and stored after
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoopCarry {
+    /// The threads' guard: each thread's point is inside its loops' bounds.
+    pub conds: Vec<Cond>,
+    /// The cells.
+    pub cells: Carried,
 }
 
 impl Tree {
@@ -902,6 +1017,9 @@ impl Tree {
             ));
         }
         go(&self.root, np, n, 0, &mut out);
+        for l in &self.launches {
+            out.push_str(&l.to_text());
+        }
         out
     }
 }
@@ -979,6 +1097,7 @@ mod tests {
             dims: 2,
             register_sizes: vec![0, 0],
             forward: false,
+            launches: Vec::new(),
         }
     }
 

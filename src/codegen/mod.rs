@@ -191,6 +191,7 @@ pub fn generate(scop: &Scop, plan: &Plan) -> Res<Tree> {
         dims: n,
         register_sizes: vec![0; scop.statements.len()],
         forward: false,
+        launches: Vec::new(),
     })
 }
 

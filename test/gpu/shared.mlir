@@ -156,3 +156,15 @@ func.func @main() {
   func.call @printNewline() : () -> ()
   return
 }
+
+// The launches stage's decisions (print-stages; appended here so that the
+// line numbers above stay): one launch whose grid is the two tile loops
+// (t0 over the 2 row tiles, t1 over the 2 column tiles) and whose block is
+// the thread loops t3 (8 threads) and t4 (32, on x); its cooperative loop
+// t2 copies both boxes at each step (2 x 32x33 doubles = 16896 bytes, under
+// the 48 KiB of a block) and each thread keeps its 4 cells of C (rows
+// 4·t3 .. 4·t3+3) in registers across the steps.
+// RUN: %polyrs-opt %s --poly-opt='target=gpu print-stages=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=LAUNCH
+// LAUNCH: loop tree after the launches stage (1 loop marked):
+// LAUNCH: launch grid(t0, t1) block(t3 x8, t4 x32)
+// LAUNCH-NEXT: coop t2: shared #0 #1, carry 4 cells

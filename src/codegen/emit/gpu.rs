@@ -34,12 +34,13 @@
 //!   new code) and the kernels use them in place.
 
 use super::{EmitError, Emitter, Finished, LoopView, Target};
+use crate::codegen::ast::{Coop, Launch};
 use crate::codegen::refuse::EXACT_MATH;
 use crate::codegen::tree::gpu_map::{
     block_chain, distributed, map_part, zero_thread_lets, BlockChain, Inner, Mapped, Part,
 };
-use crate::codegen::tree::promote::{statements_under, Promotion};
-use crate::codegen::{Bound, Cond, LoopRole, Node, Row};
+use crate::codegen::tree::promote::Promotion;
+use crate::codegen::{Bound, Cond, Node};
 use crate::ffi::build::{self, Builder, Point};
 use crate::ffi::ir::{Block, Op, Val};
 use crate::scop::expansion::memref_shape;
@@ -61,8 +62,6 @@ pub struct GpuEmit<'a> {
     /// Barriers around the uses of shared memory (off only in the
     /// mutation test that shows a missing barrier is caught).
     pub barriers: bool,
-    /// Bytes of shared memory a launch may use.
-    pub shared_limit: i64,
 }
 
 /// The state of a GPU emission.
@@ -85,7 +84,10 @@ pub(super) struct Gpu {
     copies: String,
     promotions: Vec<Promotion>,
     barriers: bool,
-    shared_limit: i64,
+    /// The launches the launches stage decided (`Tree::launches`), in
+    /// printing order, and how many are printed.
+    plans: Vec<Launch>,
+    printed: usize,
     /// The current launch's body, its thread ids with the block's extents
     /// (`x` first), and its shared buffers (by promotion).
     kernel: Option<Kernel>,
@@ -102,6 +104,9 @@ struct Kernel {
     body: Block,
     threads: Vec<(Val, i64)>,
     shared: Vec<(usize, Val)>,
+    /// Its cooperative loops ([`Launch::coops`]) and how many are printed.
+    coops: Vec<Coop>,
+    next_coop: usize,
 }
 
 /// Replaces the [`EXACT_MATH`] operations on `f32` or `f64` inside `op`
@@ -164,7 +169,7 @@ fn dynamic_dims(ty: &str) -> Vec<usize> {
 }
 
 impl Gpu {
-    pub(super) fn new(opts: GpuEmit) -> Gpu {
+    pub(super) fn new(opts: GpuEmit, plans: &[Launch]) -> Gpu {
         Gpu {
             roles: opts.roles.to_vec(),
             host_register: opts.host_register,
@@ -176,7 +181,8 @@ impl Gpu {
             copies: String::new(),
             promotions: opts.promotions.to_vec(),
             barriers: opts.barriers,
-            shared_limit: opts.shared_limit,
+            plans: plans.to_vec(),
+            printed: 0,
             kernel: None,
             active: Vec::new(),
             applied: Vec::new(),
@@ -195,45 +201,6 @@ impl Gpu {
             bytes += p.size();
         }
         (names, bytes)
-    }
-
-    /// The promotions a cooperative loop over the statements `stmts` uses
-    /// in the current launch: theirs, whose origins use only parameters
-    /// that are map symbols (`used`), and that fit the launch's shared
-    /// memory beside the boxes its other cooperative loops hold.
-    fn promotions_for(&self, stmts: &[usize], used: &[bool]) -> Vec<usize> {
-        let held = |k: usize| {
-            self.kernel
-                .as_ref()
-                .is_some_and(|kn| kn.shared.iter().any(|&(j, _)| j == k))
-        };
-        let mut bytes: i64 = self
-            .kernel
-            .as_ref()
-            .map(|k| {
-                k.shared
-                    .iter()
-                    .map(|&(j, _)| self.promotions[j].size())
-                    .sum()
-            })
-            .unwrap_or(0);
-        let mut out = Vec::new();
-        for (k, p) in self.promotions.iter().enumerate() {
-            let symbols = p
-                .origin
-                .iter()
-                .all(|o| used.iter().enumerate().all(|(q, &u)| o[q] == 0 || u));
-            if p.stmts != stmts || !symbols {
-                continue;
-            }
-            if held(k) {
-                out.push(k);
-            } else if bytes + p.size() <= self.shared_limit {
-                bytes += p.size();
-                out.push(k);
-            }
-        }
-        out
     }
 
     /// The shared buffer of the read `op` inside a cooperative loop's
@@ -748,14 +715,14 @@ impl Emitter<'_, Gpu> {
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
-        let stmts = statements_under(n);
-        let promotions = self.target.promotions_for(&stmts, &self.used);
+        let plan = self.next_coop(n)?;
+        let promotions = plan.promotions.clone();
         let barriers = self.target.barriers;
         match n {
             Node::Loop {
                 dim, lower, upper, ..
             } => {
-                if let Some(carry) = self.coop_carry(part)? {
+                if let Some(carry) = self.coop_carry(part, &plan)? {
                     return self.carried_cooperative(
                         (*dim, (lower, upper)),
                         carry,
@@ -788,104 +755,60 @@ impl Emitter<'_, Gpu> {
         }
     }
 
-    /// The cells a thread can keep in registers across the whole
-    /// cooperative loop around `part` (gemm's `C[i][j]` across
-    /// every step of `k`, instead of loads and stores at each step): the
-    /// part is one chain of thread loops around the thread's sequential
-    /// loop `k`, whose cells ([`Carried::strict`](crate::codegen::ast::Carried::strict): no access of their arrays
-    /// moves with `k`) and whose threads' guard do not depend
-    /// on the cooperative loop, and whose `k` range is not empty at any of
-    /// its steps (exact LP over the loops and guards around). `None`
-    /// otherwise.
-    ///
-    /// Why the registers may cross the steps' barriers: the body is
-    /// straight-line and runs at every step, so a thread touches each of
-    /// its cells at every step; a cell another thread also touches would
-    /// then join two threads within one step, with a write among the
-    /// accesses (else nothing changes it), a dependence the checker's proof
-    /// that the thread loops are parallel inside a step excludes. No other
-    /// access of the cells' arrays exists in the step (strict), so no
-    /// thread changes a cell behind another's register.
-    fn coop_carry<'n>(&mut self, part: &Part<'n>) -> Result<Option<CoopCarry<'n>>, EmitError> {
-        let np = self.np();
-        let n = self.ivs.len();
-        let Inner::Plain(node) = &part.inner else {
-            return Ok(None);
+    /// The launches stage's decision for the cooperative loop `n`, the
+    /// current launch's next one.
+    fn next_coop(&mut self, n: &Node) -> Result<Coop, EmitError> {
+        let dim = match n {
+            Node::Loop { dim, .. } | Node::Let { dim, .. } => Some(*dim),
+            _ => None,
         };
-        let Node::Loop {
-            dim: k,
-            lower,
-            upper,
-            stride: None,
-            role: LoopRole::Serial,
-            marks,
-            body,
-        } = node
-        else {
-            return Ok(None);
-        };
-        if self.carry.is_some()
-            || part.chain.is_empty()
-            || !marks.carry
-            || lower.iter().chain(upper.iter()).any(|b| b.div != 1)
-        {
-            return Ok(None);
-        }
-        let conds: Vec<Cond> = part
-            .chain
-            .iter()
-            .flat_map(|(m, _, _)| m.inside(np))
-            .collect();
-        // Over the loops bound now (not the cooperative one), no divisions.
-        let bound: Vec<bool> = self.ivs.iter().map(Option::is_some).collect();
-        let outer = |r: &Row| {
-            (0..n).all(|d| r[np + d] == 0 || bound[d])
-                && r[np + n..r.len() - 1].iter().all(|&c| c == 0)
-        };
-        if !conds.iter().all(|c| outer(&c.row)) {
-            return Ok(None);
-        }
-        // Inside a kernel with threads.
-        if self
+        let kernel = self
             .target
             .kernel
-            .as_ref()
-            .is_none_or(|k| k.threads.is_empty())
-        {
-            return Ok(None);
-        }
-        let found = match marks.cells.as_ref().and_then(|c| c.strict()) {
-            Some(c) => Some(self.cells_of(&c)?),
-            None => None,
-        };
-        let mark = self.context.len();
-        self.context
-            .extend(conds.iter().map(|c| (c.row.clone(), c.eq)));
-        let nonempty = (|| -> Result<bool, EmitError> {
-            for l in lower.iter() {
-                for u in upper.iter() {
-                    let row: Row = u.row.iter().zip(&l.row).map(|(a, b)| a - b).collect();
-                    if !self.nonnegative(&row)? {
-                        return Ok(false);
-                    }
-                }
-            }
-            Ok(true)
-        })();
-        self.context.truncate(mark);
-        let Some((cells, instances)) = found else {
+            .as_mut()
+            .ok_or("a cooperative loop outside a launch")?;
+        let plan = kernel
+            .coops
+            .get(kernel.next_coop)
+            .filter(|c| Some(c.dim) == dim)
+            .cloned()
+            .ok_or("internal error: a cooperative loop the launches stage did not plan")?;
+        kernel.next_coop += 1;
+        Ok(plan)
+    }
+
+    /// The cells carried across the cooperative loop around `part` as the
+    /// launches stage decided them ([`Coop::carry`]): the thread's
+    /// sequential loop `k` inside the part's chain of thread loops, and
+    /// the cells.
+    fn coop_carry<'n>(
+        &mut self,
+        part: &Part<'n>,
+        plan: &Coop,
+    ) -> Result<Option<CoopCarry<'n>>, EmitError> {
+        let Some(carry) = &plan.carry else {
             return Ok(None);
         };
-        if !nonempty? || cells.iter().any(|c| c.index.iter().any(|r| !outer(r))) {
-            return Ok(None);
-        }
+        let Inner::Plain(
+            node @ Node::Loop {
+                dim: k,
+                lower,
+                upper,
+                body,
+                ..
+            },
+        ) = &part.inner
+        else {
+            return Err("internal error: carried cells without their loop".into());
+        };
+        let (cells, instances) = self.cells_of(&carry.cells)?;
         Ok(Some(CoopCarry {
             k: *k,
             k_node: node,
             lower,
             upper,
             body,
-            conds,
+            conds: carry.conds.clone(),
             cells,
             instances,
         }))
@@ -918,30 +841,6 @@ impl Emitter<'_, Gpu> {
                     types.join(", ")
                 ))
             })
-    }
-
-    /// `row >= 0` at every rational point of the context.
-    fn nonnegative(&self, row: &[i64]) -> Result<bool, EmitError> {
-        let w = row.len();
-        let (mut eqs, mut ineqs) = (Vec::new(), Vec::new());
-        for (r, eq) in &self.context {
-            if r.len() == w {
-                if *eq {
-                    eqs.push(r.clone());
-                } else {
-                    ineqs.push(r.clone());
-                }
-            }
-        }
-        Ok(
-            match crate::math::simplex::lp_min(w - 1, &eqs, &ineqs, row)
-                .map_err(|e| e.to_string())?
-            {
-                crate::math::Optimum::Empty => true,
-                crate::math::Optimum::Unbounded => false,
-                crate::math::Optimum::Bounded((v, _)) => v >= crate::math::Rational::from_int(0),
-            },
-        )
     }
 
     /// The cooperative loop over `coop` (bounds `bounds`) copying the boxes
@@ -1437,11 +1336,20 @@ impl Emitter<'_, Gpu> {
                 || self.ivs.get(tile).is_some_and(Option::is_some)
         };
         let top = map_part(cur, roles, &tile_known, &[], 1);
-        let threads: Vec<(usize, usize, i64)> = top
-            .signature()
-            .iter()
-            .map(|(m, tile, size)| (m.dim, *tile, *size))
-            .collect();
+        // The grid and block the launches stage decided, on these nodes.
+        let g = &mut self.target;
+        let plan = g.plans.get(g.printed).cloned();
+        g.printed += 1;
+        let plan = plan
+            .filter(|p| {
+                p.grid.iter().map(|g| g.0).eq(blocks.iter().map(|m| m.dim))
+                    && p.threads
+                        .iter()
+                        .copied()
+                        .eq(top.signature().iter().map(|(m, t, s)| (m.dim, *t, *s)))
+            })
+            .ok_or("internal error: a launch the launches stage did not plan")?;
+        let threads = plan.threads.clone();
         // The grid: each block loop's first tile and trip count, on the host
         // (a boxed loop's over the outer block loops' ranges).
         let (dims, operands) = self.operands();
@@ -1562,11 +1470,10 @@ impl Emitter<'_, Gpu> {
                 .map(|i| Ok((id(3 + threads.len() - 1 - i)?, threads[i].2)))
                 .collect::<Result<_, EmitError>>()?,
             shared: Vec::new(),
+            coops: plan.coops.clone(),
+            next_coop: 0,
         };
-        {
-            let g = &mut self.target;
-            g.kernel = Some(kernel);
-        }
+        self.target.kernel = Some(kernel);
         self.set_in_kernel(true);
         for (i, m) in blocks.iter().enumerate() {
             let bid = id(blocks.len() - 1 - i)?;
@@ -1607,11 +1514,11 @@ impl Emitter<'_, Gpu> {
         }
         let r = self.mapped_part(&top, inside, created);
         self.set_in_kernel(false);
-        {
-            let g = &mut self.target;
-            g.kernel = None;
-        }
-        let boxed_dims: Vec<usize> = blocks.iter().filter(|m| m.boxed).map(|m| m.dim).collect();
+        let unprinted = self
+            .target
+            .kernel
+            .take()
+            .is_some_and(|k| k.next_coop != k.coops.len());
         for dim in blocks
             .iter()
             .map(|m| m.dim)
@@ -1626,37 +1533,18 @@ impl Emitter<'_, Gpu> {
             self.ivs[dim] = None;
         }
         r?;
+        if unprinted {
+            return Err("internal error: a cooperative loop planned but not printed".into());
+        }
         if let Some(then) = guard {
             self.b
                 .create(Point::End(then), "affine.yield", &[], 0, &[], &[]);
         }
         self.b
             .create(Point::End(body), "gpu.terminator", &[], 0, &[], &[]);
-        let shape: Vec<String> = threads
-            .iter()
-            .rev()
-            .map(|(_, _, s)| s.to_string())
-            .collect();
-        {
-            let g = &mut self.target;
-            g.kernels.push(launch);
-            let mut grid = match blocks.len() {
-                0 => "grid of 1 block (one tile)".to_string(),
-                1 => "grid over 1 tile loop".to_string(),
-                n => format!("grid over {n} tile loops"),
-            };
-            if !boxed_dims.is_empty() {
-                grid.push_str(" (a triangle of tiles in its bounding box)");
-            }
-            g.launches.push(format!(
-                "{grid}, block {}",
-                if shape.is_empty() {
-                    "1".to_string()
-                } else {
-                    shape.join("x")
-                }
-            ));
-        }
+        let g = &mut self.target;
+        g.kernels.push(launch);
+        g.launches.push(plan.phrase());
         Ok(())
     }
 }

@@ -231,7 +231,7 @@ pub fn emit(
 ) -> Result<Emitted, EmitError> {
     match gpu_opts {
         None => emit_for(scop, tree, Cpu),
-        Some(opts) => emit_for(scop, tree, gpu::Gpu::new(opts)),
+        Some(opts) => emit_for(scop, tree, gpu::Gpu::new(opts, &tree.launches)),
     }
 }
 

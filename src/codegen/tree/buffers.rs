@@ -949,6 +949,7 @@ mod tests {
             dims,
             register_sizes: vec![16, 0],
             forward: false,
+            launches: Vec::new(),
         };
         let cx = TreeCx {
             model: &model,

@@ -535,6 +535,7 @@ mod tests {
             dims: DIMS,
             register_sizes: vec![0],
             forward: false,
+            launches: Vec::new(),
         };
         let cx = TreeCx {
             model: &model,

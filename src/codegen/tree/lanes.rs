@@ -405,6 +405,7 @@ mod tests {
             dims: DIMS,
             register_sizes: vec![0],
             forward: false,
+            launches: Vec::new(),
         };
         let lane_wise = [lane_wise];
         let cx = TreeCx {

@@ -14,18 +14,26 @@
 //! * [`lanes`]: the loops whose unrolled copies run in vector lanes;
 //! * [`scalar`]: the innermost loops kept from LLVM's vectorizer.
 //!
+//! On a GPU, [`carry`] runs inside the kernels, then [`launches`] decides
+//! each launch's grid and block ([`gpu_map`]) and, for each cooperative
+//! loop, the boxes it copies to shared memory and the cells the threads
+//! keep in registers across its steps.
+//!
 //! On the GPU, the promotions to shared memory ([`promote`]) are found on
 //! the tree too (before the plan is checked: the checker proves them).
 
 use super::ast::{Bound, LoopMarks, LoopRole, Node, PackFill, Row, Tree};
 use super::instances::Via;
 use crate::scop::model::Model;
+use crate::transform::gpu::GpuRole;
 use crate::transform::{Plan, RegisterTile};
+use promote::Promotion;
 
 pub mod buffers;
 pub mod carry;
 pub mod gpu_map;
 pub mod lanes;
+pub mod launches;
 pub mod promote;
 pub mod scalar;
 
@@ -61,6 +69,29 @@ pub struct TreeCx<'a> {
     pub pack: bool,
     /// The target's registers, for the loops that fill packed buffers.
     pub fill: PackFill,
+    /// On a GPU: the plan's roles and promotions (empty on a CPU).
+    pub gpu: GpuCx<'a>,
+}
+
+/// What the GPU's stages read besides the tree ([`TreeCx::gpu`]).
+#[derive(Debug, Clone, Copy)]
+pub struct GpuCx<'a> {
+    /// Each plan dimension's role.
+    pub roles: &'a [GpuRole],
+    /// The boxes the cooperative loops may copy to shared memory (proven
+    /// by the checker).
+    pub promotions: &'a [Promotion],
+    /// Bytes of shared memory a launch may use.
+    pub shared_limit: i64,
+}
+
+impl GpuCx<'_> {
+    /// A CPU's: nothing.
+    pub const NONE: GpuCx<'static> = GpuCx {
+        roles: &[],
+        promotions: &[],
+        shared_limit: 0,
+    };
 }
 
 impl<'a> TreeCx<'a> {
@@ -81,6 +112,7 @@ impl<'a> TreeCx<'a> {
             hoist: false,
             pack: false,
             fill,
+            gpu: GpuCx::NONE,
         }
     }
 }
@@ -105,7 +137,7 @@ pub const CPU: &[(&str, Stage)] = &[
 
 /// The stages for a GPU, in order (the kernels keep cells in registers
 /// across a thread's sequential loop; the rest is the CPU's).
-pub const GPU: &[(&str, Stage)] = &[("carry", carry::run_on_gpu)];
+pub const GPU: &[(&str, Stage)] = &[("carry", carry::run_on_gpu), ("launches", launches::run)];
 
 /// Calls `f` on every loop of `n` (preorder) with its dimension, its
 /// stride's presence, its role and its marks; returns how many calls
@@ -252,6 +284,7 @@ pub(crate) fn test_cx() -> TreeCx<'static> {
             registers: 32,
             lanes: 8,
         },
+        gpu: GpuCx::NONE,
     }
 }
 
@@ -345,6 +378,7 @@ pub(crate) mod build {
             dims: DIMS,
             register_sizes: vec![0; stmts],
             forward: false,
+            launches: Vec::new(),
         }
     }
 

@@ -41,7 +41,7 @@ use std::time::{Duration, Instant};
 use crate::codegen::contract::{allow_contraction, arithmetic_of, multiplies};
 use crate::codegen::ast::PackFill;
 use crate::codegen::{emit, forward, instances, refuse};
-use crate::codegen::tree::{self, TreeCx};
+use crate::codegen::tree::{self, GpuCx, TreeCx};
 use crate::deps::{compute, DepOptions, Dependence};
 use crate::ffi::ir::Op;
 use crate::ffi::shim::{emit as diag, Severity};
@@ -407,6 +407,14 @@ fn rewrite(
             scalar_replace: options.scalar_replace,
             hoist: options.hoist,
             pack: options.pack,
+            gpu: match gpu {
+                Some(g) => GpuCx {
+                    roles: g.roles,
+                    promotions: &g.shared.promotions,
+                    shared_limit: g.shared_limit,
+                },
+                None => GpuCx::NONE,
+            },
             ..TreeCx::of(&plan, (scop, &vias, &lane_wise), pack_fill(target))
         };
         let mut tree_stages = Vec::new();
@@ -440,7 +448,6 @@ fn rewrite(
                 host_register: options.gpu_memory == "host-register",
                 promotions: &g.shared.promotions,
                 barriers: options.gpu_test_mutation != "no-barrier",
-                shared_limit: g.shared_limit,
             }),
         ) {
             Ok(done) => {
