@@ -48,6 +48,7 @@ pub mod emit;
 pub mod error;
 pub mod forward;
 pub mod instances;
+pub mod kernels;
 mod minima;
 pub mod mutate;
 pub mod refuse;

@@ -35,7 +35,6 @@
 
 use super::{EmitError, Emitter, Finished, LoopView, Target};
 use crate::codegen::ast::{Coop, Launch};
-use crate::codegen::refuse::EXACT_MATH;
 use crate::codegen::tree::gpu_map::{
     block_chain, distributed, map_part, zero_thread_lets, BlockChain, Inner, Mapped, Part,
 };
@@ -109,58 +108,6 @@ struct Kernel {
     next_coop: usize,
 }
 
-/// Replaces the [`EXACT_MATH`] operations on `f32` or `f64` inside `op`
-/// (a launch) by calls of their LLVM intrinsics.
-fn exact_math_to_llvm(b: &Builder, op: Op) -> Result<(), EmitError> {
-    let mut found = Vec::new();
-    fn walk(op: Op, found: &mut Vec<Op>) {
-        for r in op.regions() {
-            for blk in r.blocks() {
-                for o in blk.ops() {
-                    if EXACT_MATH.iter().any(|(m, _)| *m == o.name()) {
-                        found.push(o);
-                    }
-                    walk(o, found);
-                }
-            }
-        }
-    }
-    walk(op, &mut found);
-    for o in found {
-        let name = o.name();
-        let intr = EXACT_MATH
-            .iter()
-            .find(|(m, _)| *m == name)
-            .map(|(_, l)| *l)
-            .ok_or("an exact math operation without its intrinsic")?;
-        let (Some(x), Some(r)) = (o.operands().first().copied(), o.result(0)) else {
-            return Err(format!("'{name}' without its operand or result").into());
-        };
-        let ty = r.type_text();
-        if ty != "f64" && ty != "f32" {
-            return Err(format!("'{name}' on {ty} in a kernel").into());
-        }
-        let attrs = [
-            ("intrin", b.attr(&format!("\"{intr}.{ty}\""))?),
-            ("op_bundle_sizes", b.attr("array<i32>")?),
-            ("operandSegmentSizes", b.attr("array<i32: 1, 0>")?),
-        ];
-        let new = b
-            .create_typed(
-                Point::Before(o),
-                "llvm.call_intrinsic",
-                &[x],
-                &[&ty],
-                &attrs,
-            )
-            .and_then(|n| n.result(0))
-            .ok_or_else(|| format!("cannot build a call of {intr}.{ty}"))?;
-        build::replace_uses(r, new);
-        build::erase(o);
-    }
-    Ok(())
-}
-
 /// The positions of the dynamic dimensions of a memref type's text.
 fn dynamic_dims(ty: &str) -> Vec<usize> {
     memref_shape(ty)
@@ -219,13 +166,9 @@ impl Gpu {
         &mut self,
         b: &Builder,
         after: Op,
-    ) -> Result<(Vec<String>, String), EmitError> {
+    ) -> Result<(Vec<String>, String, Vec<Op>), EmitError> {
         for &k in &self.kernels {
             self.replace_in(k);
-        }
-        for &k in &self.kernels {
-            exact_math_to_llvm(b, k)?;
-            scope_in_host_loop(b, k)?;
         }
         for &(host, dev, written) in &self.buffers {
             if written {
@@ -253,6 +196,7 @@ impl Gpu {
         Ok((
             std::mem::take(&mut self.launches),
             std::mem::take(&mut self.copies),
+            std::mem::take(&mut self.kernels),
         ))
     }
 
@@ -270,53 +214,6 @@ impl Gpu {
             }
         }
     }
-}
-
-/// Wraps `launch` in a `memref.alloca_scope` when a host loop surrounds
-/// it. MLIR's translation of a launch (`gpu.launch_func` with a
-/// `gpu.binary`) puts the kernel's argument arrays on the stack
-/// (`alloca`) where the launch is, so that in a loop the stack grows at
-/// every launch: doitgen's 150 × 140 iterations of 3 launches overflowed
-/// an 8 MiB stack. The scope frees them after each launch (lowered to
-/// `llvm.intr.stacksave` and `llvm.intr.stackrestore`).
-fn scope_in_host_loop(b: &Builder, launch: Op) -> Result<(), EmitError> {
-    let mut up = launch.parent();
-    let mut in_loop = false;
-    while let Some(op) = up {
-        match op.name().as_str() {
-            "func.func" | "builtin.module" => break,
-            "affine.for" | "affine.parallel" | "scf.for" | "scf.parallel" | "scf.forall"
-            | "scf.while" => {
-                in_loop = true;
-                break;
-            }
-            _ => up = op.parent(),
-        }
-    }
-    if !in_loop {
-        return Ok(());
-    }
-    let (_, blocks) = b.create(
-        Point::Before(launch),
-        "memref.alloca_scope",
-        &[],
-        0,
-        &[],
-        &[Some(0)],
-    );
-    let body = *blocks
-        .first()
-        .ok_or("memref.alloca_scope without its block")?;
-    let (ret, _) = b.create(
-        Point::End(body),
-        "memref.alloca_scope.return",
-        &[],
-        0,
-        &[],
-        &[],
-    );
-    build::move_before(launch, ret);
-    Ok(())
 }
 
 impl Target for Gpu {
@@ -361,11 +258,12 @@ impl Target for Gpu {
             }
         }
         let shared = e.target.shared_phrases(scop);
-        let (launches, copies) = e.target.finish(&e.b, after)?;
+        let (launches, copies, kernels) = e.target.finish(&e.b, after)?;
         Ok(Finished {
             launches,
             copies,
             shared,
+            kernels,
         })
     }
 

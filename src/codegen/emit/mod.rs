@@ -83,6 +83,7 @@ struct Finished {
     launches: Vec<String>,
     copies: String,
     shared: (Vec<String>, i64),
+    kernels: Vec<Op>,
 }
 
 /// The CPU: the tree printed in place.
@@ -212,6 +213,8 @@ pub struct Emitted {
     /// For a GPU: the boxes copied to shared memory (`name EXTxEXT`) and
     /// their bytes per block in all, for the remark.
     pub shared: (Vec<String>, i64),
+    /// For a GPU: the launches, for [`crate::codegen::kernels::lower`].
+    pub kernels: Vec<Op>,
 }
 
 /// Replaces the SCoP by the code of `tree`. Call
@@ -351,6 +354,7 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
         launches: finished.launches,
         copies: finished.copies,
         shared: finished.shared,
+        kernels: finished.kernels,
     })
 }
 

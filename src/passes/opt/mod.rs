@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use crate::codegen::contract::{allow_contraction, arithmetic_of, multiplies};
 use crate::codegen::ast::PackFill;
-use crate::codegen::{emit, forward, instances, refuse};
+use crate::codegen::{emit, forward, instances, kernels, refuse};
 use crate::codegen::tree::{self, GpuCx, TreeCx};
 use crate::deps::{compute, DepOptions, Dependence};
 use crate::ffi::ir::Op;
@@ -449,7 +449,9 @@ fn rewrite(
                 promotions: &g.shared.promotions,
                 barriers: options.gpu_test_mutation != "no-barrier",
             }),
-        ) {
+        )
+        .and_then(|done| kernels::lower(&done.kernels).map(|()| done))
+        {
             Ok(done) => {
                 if let Some(memrefs) = &forward_roots {
                     forward::run(&done.created, memrefs);
