@@ -49,6 +49,7 @@ pub mod error;
 pub mod forward;
 pub mod instances;
 pub mod kernels;
+pub mod map_text;
 mod minima;
 pub mod mutate;
 pub mod refuse;

@@ -35,6 +35,7 @@
 
 use super::{EmitError, Emitter, Finished, LoopView, Target};
 use crate::codegen::ast::{Coop, Launch};
+use crate::codegen::map_text::{dynamic_dims, shifted_map};
 use crate::codegen::tree::gpu_map::{
     block_chain, distributed, map_part, zero_thread_lets, BlockChain, Inner, Mapped, Part,
 };
@@ -106,13 +107,6 @@ struct Kernel {
     /// Its cooperative loops ([`Launch::coops`]) and how many are printed.
     coops: Vec<Coop>,
     next_coop: usize,
-}
-
-/// The positions of the dynamic dimensions of a memref type's text.
-fn dynamic_dims(ty: &str) -> Vec<usize> {
-    memref_shape(ty)
-        .map(|(shape, _)| (0..shape.len()).filter(|&k| shape[k].is_none()).collect())
-        .unwrap_or_default()
 }
 
 impl Gpu {
@@ -1447,55 +1441,6 @@ impl Emitter<'_, Gpu> {
     }
 }
 
-/// The map text `(d0…)[s…] -> (r_0, …)` of an access rewritten for a box
-/// of `r` dimensions: `r` more dimensions (the origin) after the old ones
-/// and results `(r_k) - d_{n+k}`; with the old number of dimensions.
-fn shifted_map(old: &str, r: usize) -> Option<(String, usize)> {
-    let inner = old.strip_prefix("affine_map<")?.strip_suffix('>')?;
-    let (head, results) = inner.split_once(" -> ")?;
-    let close = head.find(')')?;
-    let dims_text = head.strip_prefix('(')?.get(..close - 1)?;
-    let syms = &head[close + 1..];
-    let n = if dims_text.trim().is_empty() {
-        0
-    } else {
-        dims_text.split(',').count()
-    };
-    let body = results.trim().strip_prefix('(')?.strip_suffix(')')?;
-    // The results, split at the commas outside parentheses.
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
-    for (i, ch) in body.char_indices() {
-        match ch {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(body[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(body[start..].trim());
-    if parts.len() != r || parts.iter().any(|p| p.is_empty()) {
-        return None;
-    }
-    let dims: Vec<String> = (0..n + r).map(|k| format!("d{k}")).collect();
-    let res: Vec<String> = parts
-        .iter()
-        .enumerate()
-        .map(|(k, p)| format!("({p}) - d{}", n + k))
-        .collect();
-    Some((
-        format!(
-            "affine_map<({}){syms} -> ({})>",
-            dims.join(", "),
-            res.join(", ")
-        ),
-        n,
-    ))
-}
-
 /// The first `n` results of `op`.
 fn results(op: Op, n: usize) -> Result<Vec<Val>, EmitError> {
     (0..n)
@@ -1526,40 +1471,4 @@ struct CoopCarry<'n> {
     conds: Vec<Cond>,
     cells: Vec<super::scalar_replace::Cell>,
     instances: super::scalar_replace::InstanceCells,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::dynamic_dims;
-
-    #[test]
-    fn shifted_maps_subtract_the_origin() {
-        use super::shifted_map;
-        assert_eq!(
-            shifted_map("affine_map<(d0, d1) -> (d0, d1 + 1)>", 2),
-            Some((
-                "affine_map<(d0, d1, d2, d3) -> ((d0) - d2, (d1 + 1) - d3)>".into(),
-                2
-            ))
-        );
-        assert_eq!(
-            shifted_map("affine_map<(d0)[s0] -> (d0 floordiv 4, s0)>", 2),
-            Some((
-                "affine_map<(d0, d1, d2)[s0] -> ((d0 floordiv 4) - d1, (s0) - d2)>".into(),
-                1
-            ))
-        );
-        assert_eq!(
-            shifted_map("affine_map<() -> (3)>", 1),
-            Some(("affine_map<(d0) -> ((3) - d0)>".into(), 0))
-        );
-        assert_eq!(shifted_map("affine_map<(d0) -> (d0)>", 2), None);
-    }
-
-    #[test]
-    fn dynamic_dimensions_of_memref_types() {
-        assert_eq!(dynamic_dims("memref<?x8x?xf64>"), vec![0, 2]);
-        assert_eq!(dynamic_dims("memref<4x4xf32>"), Vec::<usize>::new());
-        assert_eq!(dynamic_dims("memref<f64>"), Vec::<usize>::new());
-    }
 }

@@ -32,7 +32,8 @@ mod hoist;
 mod lanes;
 mod scalar_replace;
 
-use copy_back::{copy_back, expanded_map};
+use crate::codegen::map_text::{expanded_map, expr_text};
+use copy_back::copy_back;
 use hoist::Hoist;
 use scalar_replace::Carry;
 
@@ -444,73 +445,6 @@ fn loop_args(block: crate::ffi::ir::Block, n: usize) -> Result<(Val, Vec<Val>), 
         .collect::<Option<Vec<Val>>>()
         .ok_or("loop without its carried values")?;
     Ok((iv, carried))
-}
-
-/// An affine expression text of `row` over `[params | t | divisions |
-/// constant]` (`n` time dimensions; the division columns are the first of
-/// `divs`, however many the row has), with the loop dimensions in `dims`
-/// (their positions are the map's `d<k>`). A division is printed as
-/// `(e) floordiv c`.
-fn expr_text(
-    row: &Row,
-    np: usize,
-    n: usize,
-    divs: &[Div],
-    dims: &[usize],
-    syms: &[usize],
-) -> String {
-    let mut terms: Vec<(i64, String)> = Vec::new();
-    for (pos, &k) in dims.iter().enumerate() {
-        let c = row[np + k];
-        if c != 0 {
-            terms.push((c, format!("d{pos}")));
-        }
-    }
-    for (pos, &p) in syms.iter().enumerate() {
-        let c = row[p];
-        if c != 0 {
-            terms.push((c, format!("s{pos}")));
-        }
-    }
-    let nd = row.len() - 1 - np - n;
-    for (j, d) in divs.iter().enumerate().take(nd) {
-        let c = row[np + n + j];
-        if c != 0 {
-            let inner = expr_text(&d.row, np, n, divs, dims, syms);
-            terms.push((c, format!("(({inner}) floordiv {})", d.den)));
-        }
-    }
-    // A parameter that is not a symbol of the map would silently drop out
-    // of it (another cell, another bound): a bug, never to reach the IR.
-    assert!(
-        (0..np).all(|p| row[p] == 0 || syms.contains(&p)),
-        "an affine expression uses a parameter that is not a symbol of its map"
-    );
-    let c = row[row.len() - 1];
-    let mut out = String::new();
-    for (i, (coef, name)) in terms.iter().enumerate() {
-        let mag = coef.unsigned_abs();
-        let body = if mag == 1 {
-            name.clone()
-        } else {
-            format!("{name} * {mag}")
-        };
-        if i == 0 {
-            out.push_str(&if *coef < 0 { format!("-{body}") } else { body });
-        } else {
-            out.push_str(&format!(" {} {body}", if *coef < 0 { "-" } else { "+" }));
-        }
-    }
-    if out.is_empty() {
-        out = c.to_string();
-    } else if c != 0 {
-        out.push_str(&format!(
-            " {} {}",
-            if c < 0 { "-" } else { "+" },
-            c.unsigned_abs()
-        ));
-    }
-    out
 }
 
 impl<T: Target> Emitter<'_, T> {
