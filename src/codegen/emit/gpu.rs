@@ -33,7 +33,7 @@
 //!   (`gpu.host_register` of their unranked casts, unregistered after the
 //!   new code) and the kernels use them in place.
 
-use super::{EmitError, Emitter, Finished, LoopView, Target};
+use super::{top_level, EmitError, Emitter, Finished, LoopView, Target};
 use crate::codegen::ast::{Coop, Launch};
 use crate::codegen::map_text::{dynamic_dims, shifted_map};
 use crate::codegen::tree::gpu_map::{
@@ -486,9 +486,7 @@ impl Emitter<'_, Gpu> {
     ) -> Result<(), EmitError> {
         let one = self.index_const(1, at)?;
         let (launch, body) = self.create_launch([one; 3], [one; 3], at)?;
-        if matches!(at, Point::Before(_)) {
-            created.push(launch);
-        }
+        top_level(at, launch, created);
         self.set_in_kernel(true);
         let r = self.node(n, Point::End(body), created);
         self.set_in_kernel(false);
@@ -626,9 +624,7 @@ impl Emitter<'_, Gpu> {
                 let (dims, operands) = self.operands();
                 let (lmap, umap) = self.bound_maps(lower, upper, &dims)?;
                 let (op, block) = super::affine_for(&self.b, at, lmap, umap, &operands, &[])?;
-                if matches!(at, Point::Before(_)) {
-                    created.push(op);
-                }
+                top_level(at, op, created);
                 let inner = Point::End(block);
                 self.ivs[*dim] = Some(block.arg(0).ok_or("loop without induction variable")?);
                 let r = self.cooperative_step(&promotions, part, inner, barriers, created);
@@ -751,7 +747,6 @@ impl Emitter<'_, Gpu> {
         at: Point,
         created: &mut Vec<Op>,
     ) -> Result<(), EmitError> {
-        let top = matches!(at, Point::Before(_));
         let (dims, operands) = self.operands();
         let header = self.map_header(&dims);
         let Some(mut guard) = self.runs_once_conds(bounds.0, bounds.1, &dims)? else {
@@ -780,9 +775,7 @@ impl Emitter<'_, Gpu> {
             self.load_cells(&carry.cells, &maps, &operands, at, created)?
         } else {
             let (op, blocks) = self.affine_if_yielding(&header, &guard, &operands, &types, at)?;
-            if top {
-                created.push(op);
-            }
+            top_level(at, op, created);
             let loaded = self.load_cells(
                 &carry.cells,
                 &maps,
@@ -819,9 +812,7 @@ impl Emitter<'_, Gpu> {
         };
         let (lmap, umap) = self.bound_maps(bounds.0, bounds.1, &dims)?;
         let (op, block) = super::affine_for(&self.b, at, lmap, umap, &operands, &inits)?;
-        if top {
-            created.push(op);
-        }
+        top_level(at, op, created);
         self.ivs[coop] = Some(block.arg(0).ok_or("loop without induction variable")?);
         let values = carried_args(block, inits.len())?;
         let r = self.carried_step(
@@ -994,9 +985,7 @@ impl Emitter<'_, Gpu> {
 
     fn barrier(&self, at: Point, created: &mut Vec<Op>) {
         let (op, _) = self.b.create(at, "gpu.barrier", &[], 0, &[], &[]);
-        if matches!(at, Point::Before(_)) {
-            created.push(op);
-        }
+        top_level(at, op, created);
     }
 
     /// The copy of promotion `k`'s box at `at` by the block's threads:
@@ -1063,9 +1052,7 @@ impl Emitter<'_, Gpu> {
         let (op, block) = self
             .b
             .create_carrying(at, "affine.for", &[lin], &[], &attrs);
-        if matches!(at, Point::Before(_)) {
-            created.push(op);
-        }
+        top_level(at, op, created);
         let inside = Point::End(block);
         let e = block.arg(0).ok_or("loop without induction variable")?;
         // Cell e's index along dimension d: (e floordiv S_d) mod E_d.
@@ -1194,9 +1181,7 @@ impl Emitter<'_, Gpu> {
             &[("map", map?)],
             &[],
         );
-        if matches!(at, Point::Before(_)) {
-            created.push(op);
-        }
+        top_level(at, op, created);
         op.result(0)
             .ok_or_else(|| EmitError::from("cannot build a bound of the grid"))
     }
@@ -1282,9 +1267,7 @@ impl Emitter<'_, Gpu> {
                     .b
                     .create(at, "affine.min", &operands, 1, &[("map", umap)], &[]);
                 for op in [lo, hi] {
-                    if matches!(at, Point::Before(_)) {
-                        created.push(op);
-                    }
+                    top_level(at, op, created);
                 }
                 (
                     lo.result(0).ok_or("affine.max without result")?,
@@ -1327,9 +1310,7 @@ impl Emitter<'_, Gpu> {
                 let (guard, then) = self
                     .b
                     .create(at, "scf.if", &[cond], 0, &[], &[Some(0), None]);
-                if matches!(at, Point::Before(_)) {
-                    created.push(guard);
-                }
+                top_level(at, guard, created);
                 Point::End(then[0])
             }
             None => at,
@@ -1345,9 +1326,7 @@ impl Emitter<'_, Gpu> {
         }
         let (launch, body) = self.create_launch(grid, block, then_at)?;
         if counts.is_empty() {
-            if matches!(at, Point::Before(_)) {
-                created.push(launch);
-            }
+            top_level(at, launch, created);
         } else {
             self.b.create(then_at, "scf.yield", &[], 0, &[], &[]);
         }

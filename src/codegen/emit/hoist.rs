@@ -8,7 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{affine_for, EmitError, Emitter, LoopView, Target};
+use super::{affine_for, top_level, EmitError, Emitter, LoopView, Target};
 use crate::codegen::ast::{BufferPlan, BufferSlot, LoopMarks};
 use crate::codegen::tree::buffers::backward_slice;
 use crate::codegen::{Bound, Node, Row};
@@ -230,7 +230,6 @@ impl<T: Target> Emitter<'_, T> {
             self.map_header(&dims),
             self.text(&row, &dims)
         ))?;
-        let top = matches!(at, Point::Before(_));
         match store {
             Some(v) => {
                 let mut ops = vec![v, buffer];
@@ -238,9 +237,7 @@ impl<T: Target> Emitter<'_, T> {
                 let (st, _) = self
                     .b
                     .create(at, "affine.store", &ops, 0, &[("map", map)], &[]);
-                if top {
-                    created.push(st);
-                }
+                top_level(at, st, created);
                 Ok(None)
             }
             None => {
@@ -256,9 +253,7 @@ impl<T: Target> Emitter<'_, T> {
                     .b
                     .create_typed(at, "affine.load", &ops, &[&elem], &[("map", map)])
                     .ok_or_else(|| format!("cannot build the type {elem}"))?;
-                if top {
-                    created.push(ld);
-                }
+                top_level(at, ld, created);
                 Ok(ld.result(0))
             }
         }

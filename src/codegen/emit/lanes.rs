@@ -41,7 +41,7 @@
 //! Each lane still computes exactly what its copy computed; the chunks'
 //! chains of adds are independent, which the core overlaps.
 
-use super::{loop_args, stepped_for, EmitError, Emitter, LoopView, Target};
+use super::{loop_args, stepped_for, top_level, EmitError, Emitter, LoopView, Target};
 use crate::codegen::ast::{Lane, LaneMark, LaneShape};
 use crate::ffi::build::{self, Point};
 use crate::ffi::ir::{Op, Val};
@@ -163,9 +163,7 @@ impl<T: Target> Emitter<'_, T> {
             inits,
             step,
         )?;
-        if matches!(at, Point::Before(_)) {
-            created.push(op);
-        }
+        top_level(at, op, created);
         let (iv, accs) = loop_args(block, inits.len())?;
         self.ivs[dim] = Some(iv);
         // Each chunk of copies on its own vectors (independent chains,
@@ -414,9 +412,7 @@ impl<T: Target> Emitter<'_, T> {
             .b
             .create_typed(at, name, operands, &[ty], attrs)
             .ok_or_else(|| format!("cannot build {name}"))?;
-        if matches!(at, Point::Before(_)) {
-            created.push(op);
-        }
+        top_level(at, op, created);
         op.result(0)
             .ok_or_else(|| EmitError::from(format!("{name} without result")))
     }

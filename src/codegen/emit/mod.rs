@@ -359,6 +359,14 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
     })
 }
 
+/// Records `op`, built at `at`, among the new top-level operations when it
+/// is one (built in front of the SCoP, not inside a new block).
+fn top_level(at: Point, op: Op, created: &mut Vec<Op>) {
+    if matches!(at, Point::Before(_)) {
+        created.push(op);
+    }
+}
+
 /// A loop node's parts, as the printers take them.
 #[derive(Clone, Copy)]
 struct LoopView<'n> {
@@ -790,9 +798,7 @@ impl<T: Target> Emitter<'_, T> {
             }
             (op, block)
         };
-        if matches!(at, Point::Before(_)) {
-            created.push(op);
-        }
+        top_level(at, op, created);
         let iv = block.arg(0).ok_or("loop without induction variable")?;
         self.ivs[dim] = Some(iv);
         let inner = Point::End(block);
@@ -891,9 +897,7 @@ impl<T: Target> Emitter<'_, T> {
             &[("condition", set)],
             &[Some(0), None],
         );
-        if matches!(at, Point::Before(_)) {
-            created.push(op);
-        }
+        top_level(at, op, created);
         Ok(blocks[0])
     }
 
@@ -908,9 +912,7 @@ impl<T: Target> Emitter<'_, T> {
         let (op, _) = self
             .b
             .create(at, "affine.apply", &operands, 1, &[("map", m)], &[]);
-        if matches!(at, Point::Before(_)) {
-            created.push(op);
-        }
+        top_level(at, op, created);
         op.result(0)
             .ok_or_else(|| EmitError::from("affine.apply without result"))
     }
@@ -987,9 +989,7 @@ impl<T: Target> Emitter<'_, T> {
                 continue;
             }
             let c = self.b.clone_op(at, op);
-            if matches!(at, Point::Before(_)) {
-                created.push(c);
-            }
+            top_level(at, c, created);
             for (k, v) in op.operands().into_iter().enumerate() {
                 if let Some(&nv) = map.get(&v.key()) {
                     build::set_operand(c, k, nv);
