@@ -200,6 +200,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
     let mut scalar_stmts = vec![false; ns];
     let mut block_dims = Vec::new();
     let mut restarted_wavefront = None;
+    let mut any_wavefront = false;
     let mut k = 0;
     while k < kinds.len() {
         let Some(bi) = band_of(k) else {
@@ -239,6 +240,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
             continue;
         }
         notes.extend(bp.notes.iter().cloned());
+        any_wavefront |= bp.wavefront || bp.inner_wave.contains(&true);
         let orders = &bp.orders;
         let sizes_of = &bp.sizes;
         let reg = &bp.reg;
@@ -561,6 +563,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
         notes,
         max_tiled_band,
         restarted_wavefront,
+        wavefront: any_wavefront,
         rows_first: Vec::new(),
         scalar_stmts: if scalar_stmts.contains(&true) {
             scalar_stmts

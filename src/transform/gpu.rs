@@ -481,6 +481,7 @@ pub fn plan(
             block_dims: Vec::new(),
             lane_size: 0,
             restarted_wavefront: None,
+            wavefront: false,
             rows_first: Vec::new(),
             scalar_stmts: Vec::new(),
             stages: Vec::new(),

@@ -259,6 +259,9 @@ pub struct Plan {
     /// drains at every iteration of them): the schedule dimension where
     /// that band starts, the first one.
     pub restarted_wavefront: Option<usize>,
+    /// Some band's tiles, or the points of each tile, run along
+    /// wavefronts (the parallelism of a skewed band).
+    pub wavefront: bool,
     /// Row dimensions `u` of [`Plan::register_tiles`] whose partial blocks
     /// (rows of different lengths: a triangle's diagonal) run each row by
     /// itself, with its own loop over `u - 1` (the loop inside the tile)
@@ -545,6 +548,7 @@ pub fn original_plan(scop: &Scop) -> Plan {
         block_dims: Vec::new(),
         lane_size: 0,
         restarted_wavefront: None,
+        wavefront: false,
         rows_first: Vec::new(),
         scalar_stmts: Vec::new(),
         notes: Vec::new(),

@@ -45,8 +45,7 @@ pub(super) fn stencil_space_loops(
 ) -> Option<(Plan, Tree)> {
     let applies = is_skewed(sched)
         && !plan.inner_distributed
-        && (plan.notes.iter().any(|n| n.contains("wavefront"))
-            || !plan.dims.iter().any(|d| d.parallel));
+        && (plan.wavefront || !plan.dims.iter().any(|d| d.parallel));
     if !applies {
         return None;
     }
