@@ -51,6 +51,8 @@ pub enum Verdict {
     },
     /// Not judged: why.
     Skipped(String),
+    /// Not judged: the run took more operations than the budget.
+    OverBudget(String),
     /// The new code computes something else: where, as a sentence.
     Differs(String),
 }
@@ -84,7 +86,7 @@ fn root_key(mut v: Val) -> usize {
 impl Original {
     /// Runs the SCoP's operations, at most `limit` of them; `Err` says why
     /// the check cannot be made.
-    pub fn run(scop: &Scop, limit: u64) -> Result<Original, String> {
+    pub fn run(scop: &Scop, limit: u64) -> Result<Original, Stop> {
         let arrays: Vec<(usize, String)> = scop
             .arrays
             .iter()
@@ -106,11 +108,11 @@ impl Original {
             steps: 0,
             limit,
         };
-        let program = translate(&scop.ir.ops, &mut o.exprs)?;
+        let program = translate(&scop.ir.ops, &mut o.exprs).map_err(Stop::Skip)?;
         let (memory, steps) = o.execute(&program).map_err(|s| match s {
-            Stop::Skip(why) => why,
             // The input's own parallel loops are the user's.
-            Stop::Race(why) => format!("the input's parallel loop is not: {why}"),
+            Stop::Race(why) => Stop::Skip(format!("the input's parallel loop is not: {why}")),
+            s => s,
         })?;
         o.memory = memory;
         o.steps = steps;
@@ -147,7 +149,7 @@ impl Original {
         );
         let about = dry.estimate(&program.insts);
         if about > limit as f64 {
-            return Err(Stop::Skip(format!(
+            return Err(Stop::Budget(format!(
                 "about {about:.0} operations to interpret, more than {limit}"
             )));
         }
@@ -216,6 +218,7 @@ impl Original {
         let memory = match self.execute(&program) {
             Ok((m, _)) => m,
             Err(Stop::Skip(why)) => return Verdict::Skipped(format!("the new code: {why}")),
+            Err(Stop::Budget(why)) => return Verdict::OverBudget(format!("the new code: {why}")),
             Err(Stop::Race(why)) => return Verdict::Differs(why),
         };
         let names: Vec<String> = self.arrays.iter().map(|a| a.1.clone()).collect();

@@ -24,9 +24,11 @@ pub enum Value {
 /// Why a run stopped.
 #[derive(Debug, Clone)]
 pub enum Stop {
-    /// Past the operation budget, or something the interpreter cannot
-    /// follow (an address computed from memory): no verdict.
+    /// Something the interpreter cannot follow (an address computed from
+    /// memory): no verdict.
     Skip(String),
+    /// Past the operation budget: no verdict.
+    Budget(String),
     /// A race between iterations of a parallel loop.
     Race(String),
 }
@@ -334,7 +336,7 @@ impl<'a> Run<'a> {
     fn tick(&mut self) -> Result<(), Stop> {
         self.steps += 1;
         if self.steps > self.limit {
-            return Err(skip(format!(
+            return Err(Stop::Budget(format!(
                 "more than {} operations to interpret",
                 self.limit
             )));

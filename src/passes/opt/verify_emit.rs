@@ -10,6 +10,7 @@ use crate::ffi::build;
 use crate::ffi::ir::Op;
 use crate::ffi::shim::Snapshot;
 use crate::scop::model::Scop;
+use crate::validate::run::Stop;
 use crate::validate::{Original, Verdict};
 
 /// What the check keeps across the rewrite.
@@ -29,12 +30,6 @@ pub(super) struct Pending {
 /// any.
 pub(super) type Note = Option<String>;
 
-/// Whether a skip reason is the operation budget (not worth a note: the
-/// big kernels all skip for it).
-fn over_budget(why: &str) -> bool {
-    why.contains("operations to interpret")
-}
-
 /// Runs the SCoP's operations (at most `limit`) and keeps a copy of them;
 /// `Err` with the remark's note when the check cannot be made.
 pub(super) fn before(scop: &Scop, limit: u64) -> Result<Pending, Note> {
@@ -44,8 +39,11 @@ pub(super) fn before(scop: &Scop, limit: u64) -> Result<Pending, Note> {
     let Some(end) = build::next_op(last) else {
         return Err(None);
     };
-    let original = Original::run(scop, limit).map_err(|why| {
-        (!over_budget(&why)).then(|| format!("emitted code not re-checked: {why}"))
+    // Past the operation budget: not worth a note (the big kernels all
+    // skip for it).
+    let original = Original::run(scop, limit).map_err(|stop| match stop {
+        Stop::Skip(why) | Stop::Race(why) => Some(format!("emitted code not re-checked: {why}")),
+        Stop::Budget(_) => None,
     })?;
     let block = scop.ir.first_op.block().ok_or(None)?;
     let ops = block.ops();
@@ -96,7 +94,8 @@ pub(super) fn after(p: Pending) -> Result<Note, String> {
         Verdict::Same { steps } => Ok(Some(format!(
             "emitted code re-checked by interpretation ({steps} operations)"
         ))),
-        Verdict::Skipped(why) => Ok((!over_budget(&why)).then(|| format!("emitted code not re-checked: {why}"))),
+        Verdict::Skipped(why) => Ok(Some(format!("emitted code not re-checked: {why}"))),
+        Verdict::OverBudget(_) => Ok(None),
         Verdict::Differs(why) => {
             for &op in ops.iter().rev() {
                 if !p.kept.contains(&op.key()) {
