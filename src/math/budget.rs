@@ -15,12 +15,16 @@ use super::int::{MathError, Result};
 
 thread_local! {
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// How many checks have found the deadline passed, on this thread.
+    static RAN_OUT: Cell<u64> = const { Cell::new(0) };
 }
 
 /// A deadline in force until dropped.
 #[must_use = "the deadline holds while the guard lives"]
 pub struct Budget {
     outer: Option<Instant>,
+    /// [`RAN_OUT`] when the guard was made.
+    ran_out_before: u64,
 }
 
 impl Budget {
@@ -34,7 +38,17 @@ impl Budget {
             (a, b) => a.or(b),
         };
         DEADLINE.set(d);
-        Budget { outer }
+        Budget {
+            outer,
+            ran_out_before: RAN_OUT.get(),
+        }
+    }
+
+    /// A check has found a deadline passed (this one or one nested inside
+    /// it) since the guard was made: what was stopped then (a scheduler's
+    /// ILP, a retry) ran out of time.
+    pub fn ran_out(&self) -> bool {
+        RAN_OUT.get() > self.ran_out_before
     }
 
     /// Lifts every deadline until dropped (for work that must not stop
@@ -42,7 +56,10 @@ impl Budget {
     pub fn lift() -> Budget {
         let outer = DEADLINE.get();
         DEADLINE.set(None);
-        Budget { outer }
+        Budget {
+            outer,
+            ran_out_before: RAN_OUT.get(),
+        }
     }
 }
 
@@ -55,7 +72,10 @@ impl Drop for Budget {
 /// `Err(MathError::Deadline)` once the deadline in force has passed.
 pub fn check() -> Result<()> {
     match DEADLINE.get() {
-        Some(d) if Instant::now() >= d => Err(MathError::Deadline),
+        Some(d) if Instant::now() >= d => {
+            RAN_OUT.set(RAN_OUT.get() + 1);
+            Err(MathError::Deadline)
+        }
         _ => Ok(()),
     }
 }
@@ -83,5 +103,23 @@ mod tests {
             assert_eq!(check(), Ok(()));
         }
         assert_eq!(check(), Ok(()));
+    }
+
+    #[test]
+    fn a_guard_knows_whether_a_check_ran_out_under_it() {
+        let outer = Budget::start(Some(Duration::from_secs(3600)));
+        assert_eq!(check(), Ok(()));
+        assert!(!outer.ran_out());
+        {
+            let inner = Budget::start(Some(Duration::ZERO));
+            assert!(!inner.ran_out());
+            assert_eq!(check(), Err(MathError::Deadline));
+            assert!(inner.ran_out());
+        }
+        // The nested deadline's run-out counts for the outer guard too, and
+        // not for a later one.
+        assert!(outer.ran_out());
+        let later = Budget::start(None);
+        assert!(!later.ran_out());
     }
 }

@@ -46,7 +46,6 @@ use crate::deps::{compute, DepOptions, Dependence};
 use crate::ffi::ir::Op;
 use crate::ffi::shim::{emit as diag, Severity};
 use crate::math::budget::Budget;
-use crate::math::MathError;
 use crate::sched::pluto::{schedule, Options as SchedOptions};
 use crate::scop::detect::detect;
 use crate::scop::model::{build, Scop};
@@ -149,7 +148,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         // Every stage up to the rewrite runs within the SCoP's budget.
         let started = Instant::now();
         let deadline = Budget::start(budget);
-        let skip = |why: String| left_unchanged(at, options, why);
+        let skip = |why: String| left_unchanged(at, options, why, deadline.ran_out());
         // Too little work for any plan to pay (every CPU plan is held to
         // this): decided on the model, before dependences and schedules.
         if gpu_target.is_none() && options.profitability {
@@ -290,10 +289,12 @@ struct GpuSide<'a> {
     shared_limit: i64,
 }
 
-/// The remark of a SCoP left unchanged, and why (naming the time budget
-/// when it ran out).
-fn left_unchanged(at: crate::ffi::ir::Loc, options: &OptOptions, why: String) {
-    let why = if why.contains(&MathError::Deadline.to_string()) {
+/// The remark of a SCoP left unchanged, and why, naming the time budget
+/// when it ran out on the way (`ran_out`, [`Budget::ran_out`]: the stage
+/// that failed, or one before it whose result it needed, such as the
+/// scheduler's ILP or a retry, was stopped by the deadline).
+fn left_unchanged(at: crate::ffi::ir::Loc, options: &OptOptions, why: String, ran_out: bool) {
+    let why = if ran_out {
         format!("{why} (time-budget={} s)", options.time_budget)
     } else {
         why
@@ -317,7 +318,9 @@ fn rewrite(
 ) -> Result<(), PassError> {
     let options = cx.options;
     let at = scop.ir.first_op.loc();
-    let skip = |why: String| left_unchanged(at, options, why);
+    // After the checker, nothing runs under the deadline: whether it ran
+    // out is known from there on.
+    let skip = |why: String| left_unchanged(at, options, why, false);
     let Planned {
         plan,
         mut tree,
@@ -327,6 +330,7 @@ fn rewrite(
     } = planned;
     {
         if options.verify {
+            let checking = Budget::start(None);
             let checked = check::run(scop, deps, &plan).and_then(|()| match gpu {
                 Some(g) => check::promotions(scop, &plan, &g.shared.promotions),
                 None => Ok(()),
@@ -334,7 +338,7 @@ fn rewrite(
             match checked {
                 Ok(()) => {}
                 Err(Rejected::Failed(why)) => {
-                    skip(why);
+                    left_unchanged(at, options, why, checking.ran_out());
                     return Ok(());
                 }
                 // A bug caught in time: the SCoP is left as it was and
