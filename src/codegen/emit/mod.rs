@@ -218,25 +218,22 @@ pub struct Emitted {
     pub kernels: Vec<Op>,
 }
 
-/// Replaces the SCoP by the code of `tree`. Call
+/// Replaces the SCoP by the code of `tree`, for a CPU. Call
 /// [`refuse::rewrite`](crate::codegen::refuse::rewrite) first.
 ///
 /// The tree stages (`codegen/tree/`) have decided how each loop runs: its
 /// [`LoopRole`] and its [`LoopMarks`] (cells carried in registers, buffers
 /// of hoisted or packed operands, vector lanes), and the tree's
 /// [`Tree::forward`]; this prints them.
-///
-/// With `gpu_opts` (each dimension's [`crate::transform::gpu::GpuRole`], the memory), the code is for a GPU: see
-/// [`gpu`] (launches, device buffers and copies).
-pub fn emit(
-    scop: &Scop,
-    tree: &Tree,
-    gpu_opts: Option<gpu::GpuEmit>,
-) -> Result<Emitted, EmitError> {
-    match gpu_opts {
-        None => emit_for(scop, tree, Cpu),
-        Some(opts) => emit_for(scop, tree, gpu::Gpu::new(opts, &tree.launches)),
-    }
+pub fn emit(scop: &Scop, tree: &Tree) -> Result<Emitted, EmitError> {
+    emit_for(scop, tree, Cpu)
+}
+
+/// [`emit`] for a GPU (`opts`: each dimension's
+/// [`crate::transform::gpu::GpuRole`], the memory): the tree's launches
+/// ([`Tree::launches`]), device buffers and copies, see [`gpu`].
+pub fn emit_gpu(scop: &Scop, tree: &Tree, opts: gpu::GpuEmit) -> Result<Emitted, EmitError> {
+    emit_for(scop, tree, gpu::Gpu::new(opts, &tree.launches))
 }
 
 /// [`emit`] for `target`.

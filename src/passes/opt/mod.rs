@@ -28,6 +28,7 @@ mod check;
 mod distribute;
 mod embed;
 mod gpu;
+mod machine;
 mod options;
 mod plan;
 mod privatize;
@@ -39,9 +40,8 @@ mod verify_emit;
 use std::time::{Duration, Instant};
 
 use crate::codegen::contract::{allow_contraction, arithmetic_of, multiplies};
-use crate::codegen::ast::PackFill;
-use crate::codegen::{emit, forward, instances, kernels, refuse};
-use crate::codegen::tree::{self, GpuCx, TreeCx};
+use crate::codegen::{forward, instances, kernels, refuse};
+use crate::codegen::tree::TreeCx;
 use crate::deps::{compute, DepOptions, Dependence};
 use crate::ffi::ir::Op;
 use crate::ffi::shim::{emit as diag, Severity};
@@ -49,11 +49,9 @@ use crate::math::budget::Budget;
 use crate::sched::pluto::{schedule, Options as SchedOptions};
 use crate::scop::detect::detect;
 use crate::scop::model::{build, Scop};
-use crate::target::cpu::ELEMENT_BYTES;
-use crate::target::CpuTarget;
-use crate::transform::gpu::GpuRole;
 
 use check::Rejected;
+use machine::{GpuSide, Machine};
 use options::Translated;
 use plan::{plan_with, PlanSet, Planned};
 
@@ -207,12 +205,12 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                             *e -= 1;
                         }
                     }
-                    let on = GpuSide {
+                    let on = Machine::Gpu(GpuSide {
                         roles: &roles,
                         shared: &shared,
                         shared_limit: i64::from(gpu.shared_per_block),
-                    };
-                    rewrite((&scop, &deps), planned, Some(on), deadline, &cx, &target, &mut out)?
+                    });
+                    rewrite((&scop, &deps), (planned, on), deadline, &cx, &mut out)?
                 }
                 Err(why) => skip(why),
             }
@@ -257,7 +255,8 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             Ok(planned) => {
                 let wide = plan_options.wide.as_ref().filter(|_| planned.wide).map(|w| &w.target);
                 let before = out.ops.len();
-                rewrite((&scop, &deps), planned, None, deadline, &cx, wide.unwrap_or(&target), &mut out)?;
+                let on = Machine::Cpu(wide.unwrap_or(&target));
+                rewrite((&scop, &deps), (planned, on), deadline, &cx, &mut out)?;
                 if let (Some(w), true) = (wide, out.ops.len() > before) {
                     prefer_vector_width(func, w.vector_bits);
                 }
@@ -279,16 +278,6 @@ struct Rewritten {
     roots: Vec<usize>,
 }
 
-/// What the rewrite needs to know for a GPU: each plan dimension's role,
-/// and the promotions to shared memory.
-#[derive(Clone, Copy)]
-struct GpuSide<'a> {
-    roles: &'a [GpuRole],
-    shared: &'a crate::codegen::tree::promote::Found,
-    /// Bytes of shared memory a launch may use.
-    shared_limit: i64,
-}
-
 /// The remark of a SCoP left unchanged, and why, naming the time budget
 /// when it ran out on the way (`ran_out`, [`Budget::ran_out`]: the stage
 /// that failed, or one before it whose result it needed, such as the
@@ -304,16 +293,14 @@ fn left_unchanged(at: crate::ffi::ir::Loc, options: &OptOptions, why: String, ra
 
 /// The stages after the plan: the checker's verdict, the code generator's
 /// checks, the tree stages, the printing and the remark, for one SCoP and
-/// its dependences (`gpu`: each plan dimension's role on the GPU; `out`
-/// gathers the new loop nests and their memrefs). A remark says what was done or why the SCoP is left
+/// its dependences, on `machine` (`out` gathers the new loop nests and
+/// their memrefs). A remark says what was done or why the SCoP is left
 /// unchanged.
 fn rewrite(
     (scop, deps): (&Scop, &[Dependence]),
-    planned: Planned,
-    gpu: Option<GpuSide>,
+    (planned, machine): (Planned, Machine),
     deadline: Budget,
     cx: &Cx,
-    target: &CpuTarget,
     out: &mut Rewritten,
 ) -> Result<(), PassError> {
     let options = cx.options;
@@ -331,10 +318,7 @@ fn rewrite(
     {
         if options.verify {
             let checking = Budget::start(None);
-            let checked = check::run(scop, deps, &plan).and_then(|()| match gpu {
-                Some(g) => check::promotions(scop, &plan, &g.shared.promotions),
-                None => Ok(()),
-            });
+            let checked = check::run(scop, deps, &plan).and_then(|()| machine.check(scop, &plan));
             match checked {
                 Ok(()) => {}
                 Err(Rejected::Failed(why)) => {
@@ -368,11 +352,9 @@ fn rewrite(
         }
         let (loops, parallel, guards) = tree.counts();
         // Contraction flags on the SCoP's own operations, which every
-        // statement instance of the new nests is cloned from.
-        // On CPUs, statements bound by the latency of a chain along their
-        // innermost loop keep their multiplies apart (see codegen::contract;
-        // a GPU's fused multiply-add takes an add's latency).
-        let chains: Vec<usize> = if options.contract && gpu.is_none() {
+        // statement instance of the new nests is cloned from, but for the
+        // statements bound by a latency chain (`Machine::keeps_chains_apart`).
+        let chains: Vec<usize> = if options.contract && machine.keeps_chains_apart() {
             profitability::latency_chains(scop, deps, &plan)
                 .into_iter()
                 .filter(|&s| multiplies(scop.store_of(&scop.statements[s])))
@@ -387,17 +369,15 @@ fn rewrite(
                 return Err(PassError::InvalidInput);
             }
         }
-        if gpu.is_some() {
-            if let Err(e) = refuse::gpu(scop) {
-                skip(e.to_string());
-                return Ok(());
-            }
+        if let Err(e) = machine.refuse(scop) {
+            skip(e.to_string());
+            return Ok(());
         }
-        // The emitted-code check's run of the input, on the CPU.
+        // The emitted-code check's run of the input.
         let mut verify_note = None;
-        let pending = match (options.verify_emit, gpu) {
-            (limit @ 1.., None) => verify_emit::before(scop, limit).map_err(|n| verify_note = n).ok(),
-            _ => None,
+        let pending = match machine.verify_limit(options) {
+            0 => None,
+            limit => verify_emit::before(scop, limit).map_err(|n| verify_note = n).ok(),
         };
         // The tree as scanned, for print-plan.
         let scanned = options
@@ -411,18 +391,11 @@ fn rewrite(
             scalar_replace: options.scalar_replace,
             hoist: options.hoist,
             pack: options.pack,
-            gpu: match gpu {
-                Some(g) => GpuCx {
-                    roles: g.roles,
-                    promotions: &g.shared.promotions,
-                    shared_limit: g.shared_limit,
-                },
-                None => GpuCx::NONE,
-            },
-            ..TreeCx::of(&plan, (scop, &vias, &lane_wise), pack_fill(target))
+            gpu: machine.gpu_cx(),
+            ..TreeCx::of(&plan, (scop, &vias, &lane_wise), machine.fill())
         };
         let mut tree_stages = Vec::new();
-        for (name, stage) in if gpu.is_some() { tree::GPU } else { tree::CPU } {
+        for (name, stage) in machine.stages() {
             let note = stage(&mut tree, &tree_cx);
             #[cfg(debug_assertions)]
             if let Err(e) = check::tree(scop, &plan, &tree) {
@@ -444,17 +417,9 @@ fn rewrite(
         // The arrays of the SCoP's memrefs, taken before the rewrite erases
         // its operations, for the forwarding after it.
         let forward_roots = tree.forward.then(|| forward::roots(scop));
-        let emitted = match emit::emit(
-            scop,
-            &tree,
-            gpu.map(|g| emit::gpu::GpuEmit {
-                roles: g.roles,
-                host_register: options.gpu_memory == "host-register",
-                promotions: &g.shared.promotions,
-                barriers: options.gpu_test_mutation != "no-barrier",
-            }),
-        )
-        .and_then(|done| kernels::lower(&done.kernels).map(|()| done))
+        let emitted = match machine
+            .emit(scop, &tree, options)
+            .and_then(|done| kernels::lower(&done.kernels).map(|()| done))
         {
             Ok(done) => {
                 if let Some(memrefs) = &forward_roots {
@@ -477,9 +442,7 @@ fn rewrite(
                     }
                 }
                 out.ops.extend(done.created.iter().copied());
-                // Device buffers stand for the arguments in the kernels:
-                // no `noalias` from a GPU rewrite.
-                if gpu.is_none() {
+                if machine.noalias() {
                     out.roots.extend(scop.arrays.iter().map(|a| scop.root_of(a).key()));
                 }
                 done
@@ -496,13 +459,12 @@ fn rewrite(
             emitted: &emitted,
             fallback_note: fallback_note.as_deref(),
             jam_note: jam_note.as_deref(),
-            gpu: gpu.map(|g| g.shared),
+            machine,
             chains: chains
                 .iter()
                 .map(|&s| scop.statements[s].name.as_str())
                 .collect(),
             wide,
-            target,
             verify_note: verify_note.as_deref(),
         };
         let what = remark::phrases(&done, options);
@@ -530,15 +492,6 @@ fn rewrite(
         }
     }
     Ok(())
-}
-
-/// `target`'s registers, for the loops that fill buffers of packed
-/// operands.
-fn pack_fill(target: &CpuTarget) -> PackFill {
-    PackFill {
-        registers: usize::try_from(target.vector_registers).unwrap_or(usize::MAX),
-        lanes: usize::try_from(target.lanes(ELEMENT_BYTES)).unwrap_or(1),
-    }
 }
 
 /// Asks LLVM to vectorize `func` with `bits`-bit vectors (the

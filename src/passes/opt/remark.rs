@@ -3,10 +3,9 @@
 //! loop tree's counts, what the printer built) and the options. Nothing
 //! here decides; nothing reads a phrase back.
 
+use super::machine::Machine;
 use super::OptOptions;
 use crate::codegen::emit::Emitted;
-use crate::codegen::tree::promote::Found;
-use crate::target::CpuTarget;
 
 /// What a rewrite did, for its remark.
 pub(super) struct Done<'a> {
@@ -21,15 +20,14 @@ pub(super) struct Done<'a> {
     /// The planner's notes on a fallback plan and on unroll-and-jam.
     pub fallback_note: Option<&'a str>,
     pub jam_note: Option<&'a str>,
-    /// On a GPU: the promotions found (and those left out, with why).
-    pub gpu: Option<&'a Found>,
+    /// The machine (a CPU's target, or a GPU's promotions found and those
+    /// left out, with why).
+    pub machine: Machine<'a>,
     /// The statements whose multiplies stay apart from their adds under
     /// `contract` (chains along their innermost loop), by name.
     pub chains: Vec<&'a str>,
     /// The plan asks for the target's widest vectors.
     pub wide: bool,
-    /// The CPU target.
-    pub target: &'a CpuTarget,
     /// The emitted-code check's note.
     pub verify_note: Option<&'a str>,
 }
@@ -86,7 +84,8 @@ pub(super) fn phrases(d: &Done, options: &OptOptions) -> Vec<String> {
     if !e.copies.is_empty() {
         what.push(e.copies.clone());
     }
-    if let (Some(found), false) = (d.gpu, e.launches.is_empty()) {
+    if let (Machine::Gpu(g), false) = (d.machine, e.launches.is_empty()) {
+        let found = g.shared;
         let (boxes, bytes) = &e.shared;
         let not = if found.not.is_empty() {
             String::new()
@@ -104,7 +103,7 @@ pub(super) fn phrases(d: &Done, options: &OptOptions) -> Vec<String> {
             what.push(format!("no shared memory: {}", found.not.join(", ")));
         }
     }
-    if d.gpu.is_some() && !e.launches.is_empty() {
+    if let (Machine::Gpu(_), false) = (d.machine, e.launches.is_empty()) {
         what.push(if !e.kernel_registers.is_empty() {
             format!(
                 "per-thread registers across a thread's sequential loop: {}",
@@ -117,10 +116,9 @@ pub(super) fn phrases(d: &Done, options: &OptOptions) -> Vec<String> {
         });
     }
     if options.verify {
-        what.push(if d.gpu.is_some() {
-            "legality and every block and thread loop verified".into()
-        } else {
-            "legality verified".into()
+        what.push(match d.machine {
+            Machine::Gpu(_) => "legality and every block and thread loop verified".into(),
+            Machine::Cpu(_) => "legality verified".into(),
         });
     }
     if options.contract {
@@ -134,24 +132,25 @@ pub(super) fn phrases(d: &Done, options: &OptOptions) -> Vec<String> {
             )
         });
     }
-    if d.wide {
-        let bits = d.target.vector_bits;
-        what.push(format!(
-            "register tiles in {bits}-bit vectors (prefer-vector-width={bits} on the function)"
-        ));
+    match d.machine {
+        Machine::Cpu(target) => {
+            if d.wide {
+                let bits = target.vector_bits;
+                what.push(format!(
+                    "register tiles in {bits}-bit vectors (prefer-vector-width={bits} on the function)"
+                ));
+            }
+            what.push(format!("target {target}"));
+        }
+        Machine::Gpu(_) => what.push(format!("target gpu {}", options.gpu_chip)),
     }
-    what.push(if d.gpu.is_some() {
-        format!("target gpu {}", options.gpu_chip)
-    } else {
-        format!("target {}", d.target)
-    });
     what.extend(d.verify_note.map(str::to_string));
     what
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{phrases, Done};
+    use super::{phrases, Done, Machine};
     use crate::codegen::emit::Emitted;
     use crate::passes::OptOptions;
     use crate::target::CpuTarget;
@@ -164,10 +163,9 @@ mod tests {
             emitted,
             fallback_note: None,
             jam_note: None,
-            gpu: None,
+            machine: Machine::Cpu(target),
             chains: Vec::new(),
             wide: false,
-            target,
             verify_note: None,
         }
     }
