@@ -468,15 +468,36 @@ fn piece(scop: &Scop, s: usize, cut: &Cut) -> Result<Option<Statement>, MathErro
 /// `S<k>_eq`, `S<k>_gt`) at its position. Expanded temporaries follow:
 /// the pieces of an expanded statement are expanded alike.
 pub fn apply(scop: &Scop, split: &Split) -> Result<Scop, MathError> {
+    apply_sides(scop, split).map(|(out, _)| out)
+}
+
+/// Where a piece of a split statement lies against the hyperplane
+/// `form = 0`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// `form < 0` (the piece named `_lt`).
+    Below,
+    /// `form = 0` (`_eq`).
+    On,
+    /// `form > 0` (`_gt`).
+    Above,
+}
+
+/// [`apply`], with the side of each piece that replaced the statement, in
+/// order (the empty ones left out).
+pub fn apply_sides(scop: &Scop, split: &Split) -> Result<(Scop, Vec<Side>), MathError> {
     let s = split.stmt;
     let mut pieces = Vec::new();
-    for (cut, tag) in piece_constraints(&split.form)?
-        .into_iter()
-        .zip(["lt", "eq", "gt"])
-    {
+    let mut sides = Vec::new();
+    for (cut, (tag, side)) in piece_constraints(&split.form)?.into_iter().zip([
+        ("lt", Side::Below),
+        ("eq", Side::On),
+        ("gt", Side::Above),
+    ]) {
         if let Some(mut st) = piece(scop, s, &cut)? {
             st.name = format!("{}_{tag}", st.name);
             pieces.push(st);
+            sides.push(side);
         }
     }
     let n = pieces.len();
@@ -493,7 +514,7 @@ pub fn apply(scop: &Scop, split: &Split) -> Result<Scop, MathError> {
             })
             .collect();
     }
-    Ok(out)
+    Ok((out, sides))
 }
 
 #[cfg(test)]

@@ -184,12 +184,15 @@ fn fuse_next_step(
                 stmt: b,
                 form: form.clone(),
             };
-            let fscop = split::apply(scop, &cut).ok()?;
-            // The pieces replace `b` in order (`_lt`, `_eq`, `_gt`, the
-            // empty ones left out): all but the one on the hyperplane move.
-            let pieces = fscop.statements.len() + 1 - scop.statements.len();
+            let (fscop, sides) = split::apply_sides(scop, &cut).ok()?;
+            // The pieces replace `b` in order (below, on and above the
+            // hyperplane, the empty ones left out): all but the one on the
+            // hyperplane move.
+            let pieces = sides.len();
             let moved: Vec<usize> = (b..b + pieces)
-                .filter(|&k| !fscop.statements[k].name.ends_with("_eq"))
+                .zip(&sides)
+                .filter(|&(_, &side)| side != split::Side::On)
+                .map(|(k, _)| k)
                 .collect();
             let [one] = moved[..] else { return None };
             if pieces < 2 {
