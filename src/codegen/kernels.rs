@@ -6,7 +6,7 @@
 //!   and the GPU alike (upstream's NVVM lowering would call libdevice,
 //!   which is not linked);
 //! * a launch inside a host loop gets a `memref.alloca_scope` (see
-//!   [`scope_in_host_loop`]).
+//!   `scope_in_host_loop`).
 
 use crate::codegen::error::EmitError;
 use crate::codegen::refuse::EXACT_MATH;

@@ -1,5 +1,5 @@
 //! The launches stage (GPU): for each kernel launch of the tree, in
-//! printing order, its grid and block ([`gpu_map`]: the chain of block
+//! printing order, its grid and block ([`gpu_map`](super::gpu_map): the chain of block
 //! loops, the thread loops and their sizes), and for each of the block's
 //! cooperative loops
 //!
