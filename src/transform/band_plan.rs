@@ -28,8 +28,8 @@ pub(super) struct Cx<'a> {
     pub(super) opts: &'a Options,
     /// The schedule's bands, in order.
     pub(super) bands: Vec<Band>,
-    /// The schedule's first dimension whose loop can be parallel (its
-    /// tile loop when its band is tiled).
+    /// The dimension whose loop runs in parallel (its tile loop when its
+    /// band is tiled): see [`parallel_dimension`].
     pub(super) first_coincident: Option<usize>,
 }
 
@@ -41,17 +41,7 @@ impl<'a> Cx<'a> {
         opts: &'a Options,
     ) -> Self {
         let bands = super::analysis::bands(sched);
-        let first_coincident = bands.iter().find_map(|b| {
-            (0..b.len)
-                .find(|&d| {
-                    if tiles(opts, b) {
-                        b.tile_parallel(d)
-                    } else {
-                        b.coincident[d]
-                    }
-                })
-                .map(|d| b.first + d)
-        });
+        let first_coincident = parallel_dimension(scop, sched, opts, &bands);
         Cx {
             scop,
             sched,
@@ -61,6 +51,45 @@ impl<'a> Cx<'a> {
             first_coincident,
         }
     }
+}
+
+/// The dimension whose loop runs in parallel: among those whose loop can
+/// be parallel (its tile loop when its band is tiled), in schedule order,
+/// the first with at least one iteration per thread (`threads`), else the
+/// first. A batch loop of extent 1 (a convolution's `n`) or 2 then leaves
+/// the parallel loop to the rows after it. The extent is the number of
+/// values the hyperplane takes over the statements' domains; a parametric
+/// one counts as enough (the parameters' values are not known, and loops
+/// over them are most often long).
+fn parallel_dimension(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    opts: &Options,
+    bands: &[Band],
+) -> Option<usize> {
+    let candidates: Vec<usize> = bands
+        .iter()
+        .flat_map(|b| {
+            (0..b.len)
+                .filter(|&d| {
+                    if tiles(opts, b) {
+                        b.tile_parallel(d)
+                    } else {
+                        b.coincident[d]
+                    }
+                })
+                .map(|d| b.first + d)
+        })
+        .collect();
+    let all: Vec<usize> = (0..scop.statements.len()).collect();
+    let enough = |k: usize| {
+        super::analysis::extent_of(scop, sched, k, &all).is_none_or(|e| e >= opts.threads)
+    };
+    candidates
+        .iter()
+        .copied()
+        .find(|&k| enough(k))
+        .or(candidates.first().copied())
 }
 
 /// Whether `band` is tiled: with `tile`, every band of two loops or more.
