@@ -56,40 +56,56 @@ impl<'a> Cx<'a> {
 /// The dimension whose loop runs in parallel: among those whose loop can
 /// be parallel (its tile loop when its band is tiled), in schedule order,
 /// the first with at least one iteration per thread (`threads`), else the
-/// first. A batch loop of extent 1 (a convolution's `n`) or 2 then leaves
-/// the parallel loop to the rows after it. The extent is the number of
-/// values the hyperplane takes over the statements' domains; a parametric
-/// one counts as enough (the parameters' values are not known, and loops
-/// over them are most often long).
+/// first. A batch loop of extent 1 (a convolution's `n`), or of 16 in tiles
+/// of 32 (one tile: a batched matmul's), then leaves the parallel loop to
+/// the rows after it. A loop's iterations are the values its hyperplane
+/// takes over the statements' domains, divided by the tile size of
+/// `sizes` (rounded up) when its band is tiled; a parametric extent counts
+/// as enough (the parameters' values are not known, and loops over them are
+/// most often long).
 fn parallel_dimension(
     scop: &Scop,
     sched: &PlutoSchedule,
     opts: &Options,
     bands: &[Band],
 ) -> Option<usize> {
-    let candidates: Vec<usize> = bands
+    // (dimension, the tile size its iterations are counted in).
+    let candidates: Vec<(usize, i64)> = bands
         .iter()
         .flat_map(|b| {
+            let tiled = tiles(opts, b);
             (0..b.len)
-                .filter(|&d| {
-                    if tiles(opts, b) {
+                .filter(move |&d| {
+                    if tiled {
                         b.tile_parallel(d)
                     } else {
                         b.coincident[d]
                     }
                 })
-                .map(|d| b.first + d)
+                .map(move |d| {
+                    let size = if tiled {
+                        opts.sizes
+                            .get(d)
+                            .or(opts.sizes.last())
+                            .copied()
+                            .unwrap_or(1)
+                    } else {
+                        1
+                    };
+                    (b.first + d, size.max(1))
+                })
         })
         .collect();
     let all: Vec<usize> = (0..scop.statements.len()).collect();
-    let enough = |k: usize| {
-        super::analysis::extent_of(scop, sched, k, &all).is_none_or(|e| e >= opts.threads)
+    let enough = |&(k, size): &(usize, i64)| {
+        super::analysis::extent_of(scop, sched, k, &all)
+            .is_none_or(|e| (e + size - 1) / size >= opts.threads)
     };
     candidates
         .iter()
-        .copied()
-        .find(|&k| enough(k))
-        .or(candidates.first().copied())
+        .find(|c| enough(c))
+        .or(candidates.first())
+        .map(|c| c.0)
 }
 
 /// Whether `band` is tiled: with `tile`, every band of two loops or more.

@@ -3,9 +3,10 @@
 // loops. Its batch loop `n` comes first and is parallel, but its extent is
 // 1: made the parallel loop (the first one the schedule allows, as before),
 // it left both threads with one iteration between them and the nest ran
-// sequentially ("0 parallel"). The parallel loop is now the first whose
-// extent is at least the thread count: the rows `h` (16 of them, 4 tiles
-// of 4 with tile-sizes=4, every tile loop of the band kept for the test).
+// sequentially ("0 parallel"). The parallel loop is now the first with at
+// least one iteration (one tile) per thread: the rows `h` (16 of them, 4
+// tiles of 4 with tile-sizes=4, every tile loop of the band kept for the
+// test).
 // The result must be identical, bit for bit, before and after.
 //
 // RUN: %polyrs-opt %s --convert-linalg-to-affine-loops -o %t.in.mlir
@@ -16,6 +17,22 @@
 // RUN: FileCheck %s --input-file=%t.remarks --check-prefix=REMARK
 // RUN: FileCheck %s --input-file=%t.mlir --check-prefix=IR
 // RUN: %polyrs-opt %t.in.mlir --poly-opt='profitability=false threads=1 tile-sizes=4 print-plan=true' 2>&1 >/dev/null | FileCheck %s --check-prefix=ONE
+//
+// A batched matmul, 16 x (256x64 · 64x256): its batch loop has 16
+// iterations, but in tiles of 32 (the default sizes) it is one tile; the
+// parallel loop is the rows' tile loop (256 rows, in 2 tiles of 128 for
+// the 2 threads), the first with a tile per thread.
+// RUN: %polyrs-opt %inputs/batch-matmul-linalg.mlir --convert-linalg-to-affine-loops --poly-opt='threads=2 print-plan=true' 2>&1 >/dev/null | FileCheck %s --check-prefix=BMM
+// BMM: remark: poly-opt: 1 statement, 5 loops (1 parallel)
+// BMM: t0: tile of φ0{{$}}
+// BMM-NEXT: t1: tile of φ1 [parallel]
+//
+// The same pipeline in the stock mlir-opt with the plugin, from linalg:
+// RUN: %mlir-opt --load-pass-plugin=%polyrs_plugin --pass-pipeline='builtin.module(func.func(convert-linalg-to-affine-loops,poly-opt{profitability=false threads=2 tile-sizes=4}))' %s 2> %t.plugin.remarks > %t.plugin.mlir
+// RUN: %polyrs-runner --threads=2 %t.plugin.mlir > %t.plugin
+// RUN: diff %t.before %t.plugin
+// RUN: FileCheck %s --input-file=%t.plugin.remarks --check-prefix=REMARK-PLUGIN
+// REMARK-PLUGIN: remark: poly-opt: 1 statement, {{[0-9]+}} loops (1 parallel)
 //
 // REMARK: remark: poly-opt: 1 statement, {{[0-9]+}} loops (1 parallel)
 // REMARK: t0: tile of φ0{{$}}
