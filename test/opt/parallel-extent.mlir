@@ -43,6 +43,17 @@
 // REMARK-NEXT: t5: tile of φ5{{$}}
 // IR: affine.parallel
 //
+// Inside the tiles, the channels `c` (stride-1, parallel) stay outside the
+// filter loops `kh`, `kw` (3 x 3 terms of a reduction into the output
+// cell): innermost, those are unrolled whole by LLVM, which vectorizes `c`
+// just outside them with the output cells in registers. Moved inside
+// them, `c` loaded and stored its cells at every term (112x112x32: 0.69 ms
+// against 0.11 ms on 2 threads of a Zen 4).
+// REMARK-NOT: moved innermost
+// REMARK: t9: point φ3{{$}}
+// REMARK-NEXT: t10: point φ4{{$}}
+// REMARK-NEXT: t11: point φ5{{$}}
+//
 // With one thread, one iteration is enough: the first parallel loop, `n`,
 // as before.
 // ONE: t0: tile of φ0 [parallel]
