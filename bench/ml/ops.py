@@ -35,49 +35,47 @@ def memref(shape, ty):
     return "memref<%sx%s>" % ("x".join(map(str, shape)), ty)
 
 
+def windowed(name, ty, linalg_op, ins, out, k, s, flops, kind):
+    """An operator over k x k windows with stride s (a convolution or a
+    pooling): the named linalg op on the two inputs `ins`."""
+    text = ("%s {dilations = dense<1> : tensor<2xi64>, strides = dense<%d> : tensor<2xi64>}\n"
+            "    ins(%%a0, %%a1 : %s, %s) outs(%%out : %s)") % (
+        linalg_op, s, memref(ins[0][1], ty), memref(ins[1][1], ty), memref(out, ty))
+    op(name, ty, ins, out, text, flops, kind, k=k, s=s)
+
+
+def out_size(h, k, s):
+    """A window's positions along a dimension of `h` cells."""
+    return (h - k) // s + 1
+
+
 def conv_nhwc(name, n, h, w, c, f, k, s, ty="f32"):
     """linalg.conv_2d_nhwc_hwcf: input NxHxWxC, filter KxKxCxF, stride s."""
-    oh, ow = (h - k) // s + 1, (w - k) // s + 1
-    ins = [("I", [n, h, w, c]), ("F", [k, k, c, f])]
-    out = [n, oh, ow, f]
-    text = ("linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<%d> : tensor<2xi64>}\n"
-            "    ins(%%a0, %%a1 : %s, %s) outs(%%out : %s)") % (
-        s, memref(ins[0][1], ty), memref(ins[1][1], ty), memref(out, ty))
-    op(name, ty, ins, out, text, 2 * n * oh * ow * f * k * k * c, "conv_nhwc", k=k, s=s)
+    oh, ow = out_size(h, k, s), out_size(w, k, s)
+    windowed(name, ty, "linalg.conv_2d_nhwc_hwcf", [("I", [n, h, w, c]), ("F", [k, k, c, f])],
+             [n, oh, ow, f], k, s, 2 * n * oh * ow * f * k * k * c, "conv_nhwc")
 
 
 def conv_nchw(name, n, c, h, w, f, k, s, ty="f32"):
     """linalg.conv_2d_nchw_fchw: input NxCxHxW, filter FxCxKxK."""
-    oh, ow = (h - k) // s + 1, (w - k) // s + 1
-    ins = [("I", [n, c, h, w]), ("F", [f, c, k, k])]
-    out = [n, f, oh, ow]
-    text = ("linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<%d> : tensor<2xi64>}\n"
-            "    ins(%%a0, %%a1 : %s, %s) outs(%%out : %s)") % (
-        s, memref(ins[0][1], ty), memref(ins[1][1], ty), memref(out, ty))
-    op(name, ty, ins, out, text, 2 * n * oh * ow * f * k * k * c, "conv_nchw", k=k, s=s)
+    oh, ow = out_size(h, k, s), out_size(w, k, s)
+    windowed(name, ty, "linalg.conv_2d_nchw_fchw", [("I", [n, c, h, w]), ("F", [f, c, k, k])],
+             [n, f, oh, ow], k, s, 2 * n * oh * ow * f * k * k * c, "conv_nchw")
 
 
 def depthwise(name, n, h, w, c, k, s, ty="f32"):
     """linalg.depthwise_conv_2d_nhwc_hwc."""
-    oh, ow = (h - k) // s + 1, (w - k) // s + 1
-    ins = [("I", [n, h, w, c]), ("F", [k, k, c])]
-    out = [n, oh, ow, c]
-    text = ("linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<%d> : tensor<2xi64>}\n"
-            "    ins(%%a0, %%a1 : %s, %s) outs(%%out : %s)") % (
-        s, memref(ins[0][1], ty), memref(ins[1][1], ty), memref(out, ty))
-    op(name, ty, ins, out, text, 2 * n * oh * ow * c * k * k, "depthwise", k=k, s=s)
+    oh, ow = out_size(h, k, s), out_size(w, k, s)
+    windowed(name, ty, "linalg.depthwise_conv_2d_nhwc_hwc", [("I", [n, h, w, c]), ("F", [k, k, c])],
+             [n, oh, ow, c], k, s, 2 * n * oh * ow * c * k * k, "depthwise")
 
 
 def pool(name, kind, n, h, w, c, k, s, ty="f32"):
     """linalg.pooling_nhwc_max / _sum (the sum: an average before its
-    division)."""
-    oh, ow = (h - k) // s + 1, (w - k) // s + 1
-    ins = [("I", [n, h, w, c]), ("K", [k, k])]
-    out = [n, oh, ow, c]
-    text = ("linalg.pooling_nhwc_%s {dilations = dense<1> : tensor<2xi64>, strides = dense<%d> : tensor<2xi64>}\n"
-            "    ins(%%a0, %%a1 : %s, %s) outs(%%out : %s)") % (
-        kind, s, memref(ins[0][1], ty), memref(ins[1][1], ty), memref(out, ty))
-    op(name, ty, ins, out, text, n * oh * ow * c * k * k, "pool_" + kind, k=k, s=s)
+    division); the second input is the window's shape."""
+    oh, ow = out_size(h, k, s), out_size(w, k, s)
+    windowed(name, ty, "linalg.pooling_nhwc_" + kind, [("I", [n, h, w, c]), ("K", [k, k])],
+             [n, oh, ow, c], k, s, n * oh * ow * c * k * k, "pool_" + kind)
 
 
 def generic(name, ty, ins, out, maps, iters, flops, einsum):
