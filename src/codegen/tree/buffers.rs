@@ -766,7 +766,7 @@ impl Buffers<'_, '_> {
 mod tests {
     use super::run;
     use crate::codegen::ast::{HoistMark, LoopMarks, PackMark};
-    use crate::codegen::tree::build::{loops, par, seq, stmt, tree};
+    use crate::codegen::tree::build::{loop_p1, loops, par, row_p1, seq, stmt, tree};
     use crate::codegen::tree::{test_cx, TreeCx};
     use crate::transform::RegisterTile;
 
@@ -856,7 +856,7 @@ mod tests {
     /// writes A. Rows over `[N | t0 … t7 | 1]`. The marks of the loops
     /// over j and k.
     fn alpha_gemm(a_written: bool) -> (LoopMarks, LoopMarks) {
-        use crate::codegen::ast::{Bound, LoopRole, Node, Tree};
+        use crate::codegen::ast::{LoopRole, Node, Tree};
         use crate::codegen::instances::Via;
         use crate::scop::model::{BodyOp, IrRef, Model, Operand};
         let text = "
@@ -897,30 +897,8 @@ mod tests {
             })
             .collect();
         let dims = 8;
-        let w = 1 + dims + 1;
-        let row = |cols: &[(usize, i64)], c: i64| {
-            let mut r = vec![0; w];
-            for &(d, x) in cols {
-                r[1 + d] = x;
-            }
-            r[w - 1] = c;
-            r
-        };
-        let lp = |dim: usize, role: LoopRole, body: Node| Node::Loop {
-            dim,
-            lower: vec![Bound {
-                row: row(&[], 0),
-                div: 1,
-            }],
-            upper: vec![Bound {
-                row: row(&[], 15),
-                div: 1,
-            }],
-            stride: None,
-            role,
-            marks: Default::default(),
-            body: Box::new(body),
-        };
+        let row = |cols: &[(usize, i64)], c: i64| row_p1(dims, cols, c);
+        let lp = |dim: usize, role: LoopRole, body: Node| loop_p1(dims, dim, role, 15, body);
         let copies = (0..2)
             .map(|r| Node::Let {
                 dim: 6,

@@ -273,7 +273,7 @@ fn copies_of(body: &Node, lane_dims: &[usize], v: i64) -> Option<usize> {
 mod tests {
     use super::run;
     use crate::codegen::ast::{LaneMark, Node, Tree};
-    use crate::codegen::tree::build::{copy, loops, par, seq, stmt, tree};
+    use crate::codegen::tree::build::{copy, loop_p1, loops, par, row_p1, seq, stmt, tree};
     use crate::codegen::tree::{test_cx, TreeCx};
 
     /// for t1 { copies 0..n of t4 = i: S0 }, under a sequential or
@@ -344,7 +344,7 @@ mod tests {
     /// scalar replacement on: the marks of the loop over j after the carry
     /// and lanes stages (rows over `[N | t0 … t5 | 1]`).
     fn gesummv_rows(lane_wise: bool) -> crate::codegen::ast::LoopMarks {
-        use crate::codegen::ast::{Bound, LoopRole};
+        use crate::codegen::ast::LoopRole;
         use crate::codegen::instances::Via;
         use crate::codegen::tree::build::DIMS;
         use crate::scop::model::Model;
@@ -365,30 +365,8 @@ mod tests {
                 plain: true,
             })
             .collect();
-        let w = 1 + DIMS + 1;
-        let row = |cols: &[(usize, i64)], c: i64| {
-            let mut r = vec![0; w];
-            for &(d, x) in cols {
-                r[1 + d] = x;
-            }
-            r[w - 1] = c;
-            r
-        };
-        let lp = |dim: usize, body: Node| Node::Loop {
-            dim,
-            lower: vec![Bound {
-                row: row(&[], 0),
-                div: 1,
-            }],
-            upper: vec![Bound {
-                row: row(&[], 7),
-                div: 1,
-            }],
-            stride: None,
-            role: LoopRole::Serial,
-            marks: Default::default(),
-            body: Box::new(body),
-        };
+        let row = |cols: &[(usize, i64)], c: i64| row_p1(DIMS, cols, c);
+        let lp = |dim: usize, body: Node| loop_p1(DIMS, dim, LoopRole::Serial, 7, body);
         let copies = (0..4)
             .map(|c| Node::Let {
                 dim: 4,

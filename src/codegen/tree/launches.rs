@@ -78,10 +78,6 @@ impl Walk<'_> {
         np + nd + nv + 1
     }
 
-    fn is_block(&self, d: usize) -> bool {
-        self.gpu.roles.get(d) == Some(&GpuRole::Block)
-    }
-
     /// A host node, with its facts.
     fn host(&mut self, n: &Node) {
         let mark = self.context.len();
@@ -107,7 +103,7 @@ impl Walk<'_> {
                 dim, stride: None, ..
             }
             | Node::Let { dim, .. }
-                if self.is_block(*dim) =>
+                if is_block(*dim) =>
             {
                 self.launch(n)
             }

@@ -316,6 +316,35 @@ pub(crate) mod build {
         }
     }
 
+    /// A row over `[p0 | t0 … t(dims-1) | 1]` (one parameter):
+    /// `Σ x·t_d + c` for the `(d, x)` of `cols`.
+    pub fn row_p1(dims: usize, cols: &[(usize, i64)], c: i64) -> Vec<i64> {
+        let mut r = vec![0; dims + 2];
+        for &(d, x) in cols {
+            r[1 + d] = x;
+        }
+        r[dims + 1] = c;
+        r
+    }
+
+    /// A loop over `dim` from 0 to `last` with `role`, its bounds rows of
+    /// [`row_p1`].
+    pub fn loop_p1(dims: usize, dim: usize, role: LoopRole, last: i64, body: Node) -> Node {
+        let bound = |c: i64| Bound {
+            row: row_p1(dims, &[], c),
+            div: 1,
+        };
+        Node::Loop {
+            dim,
+            lower: vec![bound(0)],
+            upper: vec![bound(last)],
+            stride: None,
+            role,
+            marks: Box::default(),
+            body: Box::new(body),
+        }
+    }
+
     /// A sequential loop.
     pub fn seq(dim: usize, body: Node) -> Node {
         lp(dim, LoopRole::Serial, body)
