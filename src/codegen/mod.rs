@@ -64,7 +64,7 @@ use crate::math::int;
 use crate::math::simplex::lp_min;
 use crate::math::{MathError, Optimum};
 use crate::scop::model::{piece_rows, Scop};
-use crate::transform::{Plan, RegisterTile};
+use crate::transform::Plan;
 pub use ast::{interpret, Bound, Cond, Div, LoopMarks, LoopRole, Node, Row, Stride, Tree};
 
 /// Why no code was generated (the SCoP is then left unchanged).
@@ -944,16 +944,15 @@ impl Gen<'_> {
     /// trip counts and unroll ([`Generator::split_blocks`]).
     fn split_register_blocks(&self, items: Vec<Item>) -> Res<Vec<Item>> {
         let mut items = items;
-        for &RegisterTile {
-            first: u,
-            rows: ru,
-            columns: rv,
-        } in &self.plan.register_tiles
-        {
-            if u < 3 || u + 1 >= self.n {
+        for t in &self.plan.register_tiles {
+            let (u, ru, rv) = (t.first, t.rows, t.columns);
+            let (Some(qu), Some(qv)) = (t.row_blocks(), t.vector_blocks()) else {
+                continue;
+            };
+            if u + 1 >= self.n {
                 continue;
             }
-            items = self.split_blocks(items, &[(u - 3, u, ru), (u - 2, u + 1, rv)])?;
+            items = self.split_blocks(items, &[(qu, u, ru), (qv, u + 1, rv)])?;
         }
         // Row blocks and column streams: the blocks' loop, the loop inside
         // them, the unrolled rows.
@@ -1840,14 +1839,13 @@ impl Gen<'_> {
         // elsewhere the pieces share one loop, as a parallel loop split in
         // two would fork its threads twice (trisolv's wavefront: 1.4x
         // slower).
-        let blocks =
-            self.plan.register_tiles.iter().any(|t| {
-                t.row_blocks() == Some(k) || (t.first >= 3 && t.vector_blocks() == Some(k))
-            }) || self
-                .plan
-                .block_dims
-                .iter()
-                .any(|&(l, _)| l >= 2 && k == l - 2);
+        let blocks = self.plan.register_tiles.iter().any(|t| {
+            t.row_blocks() == Some(k) || (t.row_blocks().is_some() && t.vector_blocks() == Some(k))
+        }) || self
+            .plan
+            .block_dims
+            .iter()
+            .any(|&(l, _)| l >= 2 && k == l - 2);
         // Per item: its other bounds, minus those implied by the common ones
         // and its own outer constraints.
         let mut own: Vec<(Vec<Row>, Vec<Row>)> = Vec::new();

@@ -20,6 +20,7 @@ pub fn run(func: Op, options: &PrintScheduleOptions) -> Result<(), PassError> {
         },
         max_coef: options.max_coef.clamp(1, 64) as i64,
         coincidence_cut: false,
+        ..Options::default()
     };
     let mut text = String::new();
     for scop in models(func) {

@@ -523,4 +523,72 @@ mod tests {
             .any(|f| f.iters.iter().filter(|&&c| c != 0).count() == 2);
         assert!(skewed, "{:?}", p.schedule.dims[0]);
     }
+
+    /// A 2-D filter window over a row: `O[x] += I[x + kh + kw] · F[kh, kw]`,
+    /// a reduction into `O[x]` over `kh` and then `kw`, of `K` x `K` terms.
+    fn window(k: i64) -> String {
+        format!(
+            "domain: [N] -> {{ S0[x, kh, kw] : 0 <= x < N and 0 <= kh < {k} and 0 <= kw < {k} }}
+             schedule: [N] -> {{ S0[x, kh, kw] -> [0, x, 0, kh, 0, kw, 0] }}
+             writes: [N] -> {{ S0[x, kh, kw] -> O[x] }}
+             reads: [N] -> {{ S0[x, kh, kw] -> O[x]; S0[x, kh, kw] -> I[x + kh + kw]; S0[x, kh, kw] -> F[kh, kw] }}"
+        )
+    }
+
+    /// The loop dimensions of a schedule: (band, its rows per statement 0).
+    fn loops(p: &super::pluto::PlutoSchedule) -> Vec<(usize, Vec<i64>)> {
+        p.dims
+            .iter()
+            .enumerate()
+            .filter_map(|(k, kind)| match kind {
+                DimKind::Loop { band, .. } => Some((*band, p.schedule.dims[0][k].iters.clone())),
+                DimKind::Scalar => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn short_filter_windows_are_not_skewed_into_the_band() {
+        // A 3x3 window: `kw` is not permutable with `kh` (the last term of
+        // one row of the window comes before the first of the next), and a
+        // skew `2·kh + kw` would make it so, to tile two 3-wide loops. The
+        // band ends instead, and `kw` follows it as it was.
+        let (m, d) = model(&window(3));
+        let p = schedule(&m, &d, &Options::default()).expect("scheduled");
+        assert!(verify(&m, &d, &p.schedule).expect("checked").is_empty());
+        let l = loops(&p);
+        assert_eq!(l.len(), 3);
+        assert!(l.iter().all(|(_, row)| row.iter().filter(|&&c| c != 0).count() == 1), "{l:?}");
+        assert_eq!(l[2].1, vec![0, 0, 1]);
+        assert_ne!(l[1].0, l[2].0, "kw in a band of its own: {l:?}");
+        // With no bound, or longer than it: Pluto's skew, to tile (5 terms
+        // per row need `4·kh + kw`, within the coefficients' bound).
+        for (k, short) in [(3, 0), (5, 4)] {
+            let (m, d) = model(&window(k));
+            let o = Options {
+                short_reduction: short,
+                ..Options::default()
+            };
+            let p = schedule(&m, &d, &o).expect("scheduled");
+            assert!(verify(&m, &d, &p.schedule).expect("checked").is_empty());
+            let l = loops(&p);
+            assert!(
+                l.iter().any(|(_, row)| row.iter().filter(|&&c| c != 0).count() == 2),
+                "{k}: {l:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn time_skews_over_a_few_steps_stay() {
+        // Seidel over 4 time steps of 10 cells: `t + i` adds `i`, a loop
+        // along which the statement writes: the skew stays (time tiles).
+        let few = SEIDEL.replace("0 <= t < T and 1 <= i < N - 1", "0 <= t < 4 and 1 <= i < 11");
+        let (m, d) = model(&few);
+        let p = schedule(&m, &d, &Options::default()).expect("scheduled");
+        let l = loops(&p);
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0].0, l[1].0);
+        assert!(l.iter().any(|(_, row)| row.iter().filter(|&&c| c != 0).count() == 2), "{l:?}");
+    }
 }

@@ -77,6 +77,18 @@
 //! value) and to the rows after it (which read its new one); cut apart, the
 //! rows of each piece are independent.
 //!
+//! # No skews of short loops
+//!
+//! A hyperplane that would extend an open band with a skew whose new loops
+//! are all short reductions (at most [`Options::short_reduction`] iterations, the written
+//! cells fixed along them: a convolution's 3x3 filter window, `2·kh + kw`
+//! to make `kw` permutable with `kh`; NCHW's `2·c + kh`, to add `kh` after
+//! the channels) is not taken: the band ends instead, and the loops follow
+//! it unskewed. A short loop fits in one tile, so the skew buys no tiling;
+//! it only makes the loops triangular and the register tiles around them
+//! impossible. A skew that adds a loop along which the statement writes (a
+//! stencil's `t + i`, over few time steps and a small grid too) stays.
+//!
 //! Every result is re-checked by [`super::verify`], independently.
 
 use thiserror::Error;
@@ -88,12 +100,16 @@ use crate::math::lexmin::lexmin_nonneg_unique;
 use crate::math::memo::memoized;
 use crate::math::{BasicRel, MathError, Optimum};
 use crate::scop::form::{Form, Locals};
-use crate::scop::model::Model;
+use crate::scop::model::{AccessKind, Model};
 
 /// Default largest iterator coefficient of a hyperplane.
 pub const COEF_BOUND: i64 = 4;
 /// Largest constant shift of a hyperplane.
 pub const SHIFT_BOUND: i64 = 8;
+/// Reductions of at most this many iterations (a constant extent) are not
+/// skewed into an open band by default ([`Options::short_reduction`]): a
+/// convolution's filter window (3, 5, 7, 11) fits in one default tile.
+pub const SMALL_LOOP: i64 = 16;
 /// Largest number of constraints of one hyperplane ILP; past it the SCoP is
 /// not scheduled (bounded effort: the original schedule stands). A bound
 /// on the ILP's memory more than on its time, which the SCoP's time budget
@@ -138,6 +154,11 @@ pub struct Options {
     /// [`schedule`]). Off by default; `poly-opt` turns it on for the
     /// pieces of a split statement ([`crate::rewrite::split`]).
     pub coincidence_cut: bool,
+    /// Reductions over at most this many iterations are short: not skewed
+    /// into a band (see the module's description); [`SMALL_LOOP`] by
+    /// default, the smallest tile size where the tiles are given (a loop
+    /// that fits in one tile), 0 for none.
+    pub short_reduction: i64,
 }
 
 impl Default for Options {
@@ -146,6 +167,7 @@ impl Default for Options {
             fuse: Fuse::Smart,
             max_coef: COEF_BOUND,
             coincidence_cut: false,
+            short_reduction: SMALL_LOOP,
         }
     }
 }
@@ -1415,6 +1437,7 @@ fn schedule_split(
             _ => None,
         })
     };
+    let short = short_reductions(scop, options.short_reduction);
     let all_active = vec![true; ns];
     if options.fuse != Fuse::Max {
         let group = cut_groups(scop, deps, &unsat, options.fuse, split);
@@ -1505,6 +1528,16 @@ fn schedule_split(
                             break 'alt;
                         }
                     }
+                }
+            }
+        }
+        // No skews of short loops: end the band instead, where that
+        // drops some dependence (else the next band would find the same
+        // hyperplane, and takes it).
+        if band_open && live.iter().zip(&unsat).any(|(&l, &u)| l && !u) {
+            if let Some(x) = &solution {
+                if skews_short_loops(&lay, x, &rows, &short)? {
+                    solution = None;
                 }
             }
         }
@@ -1686,6 +1719,71 @@ fn schedule_split(
             check_time: t_check,
         },
     })
+}
+
+/// Per statement, per iterator: whether its loop is a short reduction: a
+/// constant extent of at most `most` iterations, along which the
+/// statement's writes stay on one cell (a convolution's filter window; not
+/// the rows of a stencil over a small grid, which it writes).
+fn short_reductions(scop: &Model, most: i64) -> Vec<Vec<bool>> {
+    scop.statements
+        .iter()
+        .enumerate()
+        .map(|(s, st)| {
+            (0..st.iters.len())
+                .map(|k| {
+                    let stays = st
+                        .accesses
+                        .iter()
+                        .filter(|a| a.kind == AccessKind::Write)
+                        .all(|a| a.index.iter().all(|f| f.iter_coef(k) == 0));
+                    stays
+                        && scop
+                            .range_of(s, &Form::iter(k))
+                            .is_some_and(|(lo, hi)| hi - lo < most)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// True when hyperplane `x` skews short reductions into the band, for some
+/// statement: it has two iterator coefficients or more, and each iterator
+/// it adds to the statement's `rows` so far (not in their span) is a short
+/// reduction (`short`). A convolution's `2·kh + kw` adds `kw` and NCHW's
+/// `2·c + kh` adds `kh`: both are. A stencil's `t + i` after `t` adds `i`,
+/// a loop along which it writes, even over few time steps and a small grid:
+/// time tiles stay.
+fn skews_short_loops(
+    lay: &Layout,
+    x: &[i64],
+    rows: &[Vec<Vec<i64>>],
+    short: &[Vec<bool>],
+) -> Result<bool, MathError> {
+    for (s, short) in short.iter().enumerate() {
+        let m = lay.m[s];
+        let on: Vec<usize> = (0..m).filter(|&k| x[lay.coef(s, k)] != 0).collect();
+        if on.len() < 2 {
+            continue;
+        }
+        let base = rank(&rows[s], m)?;
+        let mut adds_long = false;
+        let mut adds = false;
+        for &k in &on {
+            let mut with = rows[s].clone();
+            let mut e = vec![0i64; m];
+            e[k] = 1;
+            with.push(e);
+            if rank(&with, m)? > base {
+                adds = true;
+                adds_long |= !short[k];
+            }
+        }
+        if adds && !adds_long {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Rank of the rows (each of length `m`).

@@ -1139,6 +1139,52 @@ impl Scop {
 }
 
 impl Model {
+    /// The rational minimum and maximum of `phi` over statement `s`'s domain,
+    /// rounded outwards; `None` when unbounded (parametric) or on overflow.
+    pub fn range_of(&self, s: usize, phi: &Form) -> Option<(i64, i64)> {
+        use crate::math::simplex::lp_min;
+        use crate::math::Optimum;
+        let st = &self.statements[s];
+        let (np, m, nl) = (self.params.len(), st.iters.len(), st.locals.count);
+        let n = np + m + nl;
+        // `Form::row`, where every coefficient has its column.
+        let row = |f: &Form| -> Option<Vec<i64>> {
+            (f.params.len() <= np && f.iters.len() <= m && f.locals.len() <= nl)
+                .then(|| f.row(np, m, nl))
+        };
+        let obj = row(phi)?;
+        let neg: Vec<i64> = obj.iter().map(|c| c.checked_neg()).collect::<Option<_>>()?;
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for piece in &st.domain {
+            let rows = |own: &[Form], defs: &[Form]| -> Option<Vec<Vec<i64>>> {
+                own.iter().chain(defs).map(row).collect()
+            };
+            let eqs = rows(&piece.eqs, &st.locals.eqs)?;
+            let ineqs = rows(&piece.ineqs, &st.locals.ineqs)?;
+            for (o, max) in [(&obj, false), (&neg, true)] {
+                match lp_min(n, &eqs, &ineqs, o).ok()? {
+                    Optimum::Bounded((v, _)) => {
+                        let (num, den) = (v.num(), v.den());
+                        if max {
+                            // max phi = -min(-phi), rounded up.
+                            let m = i64::try_from(
+                                (-num).div_euclid(den) + i128::from((-num).rem_euclid(den) != 0),
+                            )
+                            .ok()?;
+                            hi = hi.max(m);
+                        } else {
+                            let m = i64::try_from(num.div_euclid(den)).ok()?;
+                            lo = lo.min(m);
+                        }
+                    }
+                    Optimum::Empty => {}
+                    Optimum::Unbounded => return None,
+                }
+            }
+        }
+        (lo <= hi).then_some((lo, hi))
+    }
+
     fn np(&self) -> usize {
         self.params.len()
     }

@@ -168,6 +168,9 @@ pub(super) struct BandPlan {
     /// Per statement, its register tile's point dimensions `(u, v, r)`
     /// (see `register_tile.rs`).
     pub(super) reg: Vec<Option<(usize, usize, usize)>>,
+    /// How many loop dimensions after the band its register tiles take
+    /// inside their blocks (see `analysis::Tail`); 0 for none.
+    pub(super) tail: usize,
     /// Register blocks' iterations of `u` and of `v`.
     pub(super) ru: i64,
     pub(super) rv: i64,
@@ -215,6 +218,7 @@ impl BandPlan {
             split_blocks: false,
             jam_stmts: None,
             reg: vec![None; ns],
+            tail: 0,
             ru: 0,
             rv: 0,
             notes: Vec::new(),
@@ -293,9 +297,34 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
         let wavefront = bp.wavefront;
         for (s, r) in reg.iter().enumerate() {
             if let Some((_, _, r)) = r {
-                register_r_size[s] = sizes_of[s][*r];
+                // A loop after the band is not tiled: no size.
+                register_r_size[s] = sizes_of[s].get(*r).copied().unwrap_or(0);
             }
         }
+        // The loops after the band that the register tiles take inside
+        // their blocks (`bp.tail`), per statement.
+        let tail_forms = |s: usize| -> Vec<Form> {
+            (band.first + band.len..band.first + band.len + bp.tail)
+                .map(|k| sched.schedule.dims[s][k].clone())
+                .collect()
+        };
+        // With them, the points between `u` and `v` in the order (the
+        // band's own reduction loops, a convolution's `kh`) run inside the
+        // blocks too, before them.
+        let (outside, inside) = match reg.iter().flatten().next() {
+            Some(&(u, v, _)) if bp.tail > 0 => {
+                let order = &orders[0];
+                let pu = order.iter().position(|&d| d == u).unwrap_or(0);
+                let before: Vec<usize> = order[..pu].iter().copied().filter(|&d| d != v).collect();
+                let after: Vec<usize> = order[pu + 1..]
+                    .iter()
+                    .copied()
+                    .filter(|&d| d != v)
+                    .collect();
+                (before, after)
+            }
+            _ => (Vec::new(), Vec::new()),
+        };
         let jam_positions: Vec<usize> = (band.len - 1 - bp.jam..band.len - 1).collect();
         let same_order = orders.windows(2).all(|w| w[0] == w[1]);
         let reg_on = reg.iter().any(Option::is_some);
@@ -339,6 +368,23 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 // [other points], ⌊φu/ru⌋, ⌊φv/rv⌋, φr, φu, φv: the last two
                 // unrolled inside the loop over φr.
                 match reg[s] {
+                    Some((u, v, _)) if bp.tail > 0 => {
+                        // [points before u], ⌊φu/ru⌋, ⌊φv/rv⌋, [points
+                        // after u], [the loops after the band], φu, φv.
+                        for &d in &outside {
+                            dims[s].push(phis[d].clone());
+                        }
+                        let qu = tile_local(&mut locals[s], &phis[u], ru)?;
+                        let qv = tile_local(&mut locals[s], &phis[v], rv)?;
+                        dims[s].push(Form::local(qu));
+                        dims[s].push(Form::local(qv));
+                        for &d in &inside {
+                            dims[s].push(phis[d].clone());
+                        }
+                        dims[s].extend(tail_forms(s));
+                        dims[s].push(phis[u].clone());
+                        dims[s].push(phis[v].clone());
+                    }
                     Some((u, v, r)) => {
                         for &d in &orders[s] {
                             if d != u && d != v && d != r {
@@ -471,16 +517,53 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 tiling: Tiling::None,
                 what: format!("{what} (point loop {pos} of the band)"),
             };
-            for pos in 0..band.len - 3 {
-                plan_dims.push(point(pos, "point"));
+            let mut between = 0;
+            if bp.tail > 0 {
+                for pos in 0..outside.len() {
+                    plan_dims.push(point(pos, "point"));
+                }
+                plan_dims.push(point(outside.len(), "register blocks"));
+                plan_dims.push(point(
+                    outside.len() + 1,
+                    "register blocks of the vector loop",
+                ));
+                for pos in 0..inside.len() {
+                    plan_dims.push(point(
+                        outside.len() + 2 + pos,
+                        "point inside the register blocks",
+                    ));
+                }
+                for t in 0..bp.tail {
+                    let k = band.first + band.len + t;
+                    let what = if t + 1 == bp.tail {
+                        format!("φ{k}, the loop inside the register tile")
+                    } else {
+                        format!("φ{k}, inside the register blocks")
+                    };
+                    plan_dims.push(PlanDim {
+                        scalar: false,
+                        parallel: false,
+                        only: None,
+                        unroll: false,
+                        jam_block: false,
+                        tiling: Tiling::None,
+                        what,
+                    });
+                }
+                between = inside.len() + bp.tail - 1;
+            } else {
+                for pos in 0..band.len - 3 {
+                    plan_dims.push(point(pos, "point"));
+                }
+                plan_dims.push(point(band.len - 3, "register blocks"));
+                plan_dims.push(point(band.len - 2, "register blocks of the vector loop"));
+                plan_dims.push(point(band.len - 1, "loop inside the register tile"));
             }
-            plan_dims.push(point(band.len - 3, "register blocks"));
-            plan_dims.push(point(band.len - 2, "register blocks of the vector loop"));
-            plan_dims.push(point(band.len - 1, "loop inside the register tile"));
             register_tiles.push(RegisterTile {
                 first: plan_dims.len(),
                 rows: ru,
                 columns: rv,
+                between,
             });
             for what in ["unrolled register tile", "unrolled register tile (vector)"] {
                 plan_dims.push(PlanDim {
@@ -493,7 +576,15 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                     what: what.into(),
                 });
             }
-            notes.push(format!("register tile {ru}x{rv}"));
+            notes.push(if bp.tail > 0 {
+                format!(
+                    "register tile {ru}x{rv} around the {} loop{} after the band",
+                    bp.tail,
+                    if bp.tail == 1 { "" } else { "s" }
+                )
+            } else {
+                format!("register tile {ru}x{rv}")
+            });
         }
         // The innermost point loop stays scalar for the statements whose
         // group moved it there across a recurrence (and no stage changed
@@ -591,7 +682,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 )
             });
         }
-        k += band.len;
+        k += band.len + bp.tail;
     }
     // Every statement gets one form per dimension of the plan (constants
     // where it has no loop): a statement short of forms would reach code

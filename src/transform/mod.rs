@@ -291,29 +291,35 @@ impl Plan {
 
 /// A register tile of a [`Plan`]: blocks of two point loops of a band,
 /// unrolled around the loop kept inside the tile (gemm: blocks of 8 rows
-/// `i` by 16 columns `j`, around `k`).
+/// `i` by 16 columns `j`, around `k`). Between the loop over the blocks of
+/// the vector loop and the loop inside the tile, `between` more loops may
+/// run (a convolution's filter window: the band's `kh` and the loop `kw`
+/// after the band, around the channels `c` inside the tile).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RegisterTile {
-    /// The dimension of the first unrolled loop `u`: the blocks' rows are
-    /// dimension `u - 3`, the blocks of the vector loop `u - 2`, the loop
-    /// inside the tile `u - 1`, the unrolled vector loop `u + 1`.
+    /// The dimension of the first unrolled loop `u`: the loop inside the
+    /// tile is dimension `u - 1`, the unrolled vector loop `u + 1`, the
+    /// blocks' rows `u - 3 - between` and the blocks of the vector loop
+    /// `u - 2 - between`.
     pub first: usize,
     /// The block size of the first unrolled loop (rows).
     pub rows: i64,
     /// The block size of the unrolled vector loop (columns).
     pub columns: i64,
+    /// Loops between the blocks of the vector loop and the loop inside the
+    /// tile.
+    pub between: usize,
 }
 
 impl RegisterTile {
-    /// The dimension of the loop over the blocks' rows (`u - 3`).
+    /// The dimension of the loop over the blocks' rows.
     pub fn row_blocks(&self) -> Option<usize> {
-        self.first.checked_sub(3)
+        self.first.checked_sub(3 + self.between)
     }
 
-    /// The dimension of the loop over the blocks of the vector loop
-    /// (`u - 2`).
+    /// The dimension of the loop over the blocks of the vector loop.
     pub fn vector_blocks(&self) -> Option<usize> {
-        self.first.checked_sub(2)
+        self.first.checked_sub(2 + self.between)
     }
 
     /// The dimension of the loop inside the tile (`u - 1`).

@@ -6,8 +6,8 @@
 //! ([`crate::target::cpu`]) and the tile sizes around it from its caches.
 
 use super::analysis::{
-    access_deltas, blocks_rectangular, contiguous_along, register_dims, would_gather,
-    written_arrays, Band,
+    access_deltas, blocks_rectangular, contiguous_along, register_dims, tail_of,
+    tail_register_dims, would_gather, written_arrays, Band, Tail,
 };
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::{register_tile_sizes, triangle_tile_sizes};
@@ -34,6 +34,10 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         if !bp.tiled {
             continue;
         }
+        let tail = tail_of(cx.scop, cx.sched, band);
+        if tail == Tail::Other {
+            continue;
+        }
         let RegisterTiles { reg, ru, rv } = choose(
             cx.scop,
             cx.sched,
@@ -45,7 +49,12 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
             &mut bp.sizes,
             bp.jam,
             bp.par_dim,
+            &tail,
         );
+        bp.tail = match tail {
+            Tail::Loops(t) if reg.iter().any(Option::is_some) => t.len(),
+            _ => 0,
+        };
         bp.reg = reg;
         bp.ru = ru;
         bp.rv = rv;
@@ -56,7 +65,8 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
 /// point `orders`, whether they got a vector loop), with `jam_count` loops
 /// unrolled and jammed (none then) and the band's parallel tile dimension
 /// `par_dim`; with the default sizes, the tile sizes of the register-tiled
-/// statements in `sizes_of` become the target's.
+/// statements in `sizes_of` become the target's. With loops after the band
+/// (`tail`), the blocks take them inside ([`tail_register_dims`]).
 #[allow(clippy::too_many_arguments)]
 fn choose(
     scop: &Scop,
@@ -69,6 +79,7 @@ fn choose(
     sizes_of: &mut [Vec<i64>],
     jam_count: usize,
     par_dim: Option<usize>,
+    tail: &Tail,
 ) -> RegisterTiles {
     // Register tiles, per group of statements; groups without one keep
     // their point order (and constant dimensions in the tile's place).
@@ -77,7 +88,17 @@ fn choose(
     // The other shape where the blocks allow it (see `register_tile_wide`:
     // wider, or one vector wide with more rows): one shape per band.
     let mut candidates = Vec::new();
-    if narrow > 1 && nu >= 1 && jam_count == 0 && band.len >= 3 {
+    if let (Tail::Loops(tail), true) = (tail, narrow > 1 && nu >= 1 && jam_count == 0) {
+        for (_, members) in groups {
+            if !members.iter().all(|&s| vector_group[s]) {
+                continue;
+            }
+            let order = &orders[members[0]];
+            if let Some((u, v, r)) = tail_register_dims(scop, sched, band, order, members, tail) {
+                candidates.push((members.clone(), u, v, r));
+            }
+        }
+    } else if narrow > 1 && nu >= 1 && jam_count == 0 && band.len >= 3 {
         for (_, members) in groups {
             if !members.iter().all(|&s| vector_group[s]) {
                 continue;

@@ -86,7 +86,10 @@ pub(super) fn register_tile_sizes(
     let extent = |d: usize| extent_of(scop, sched, band.first + d, members);
     // A power of two: the block-invariant operands' buffer is indexed by
     // `k mod T` in the innermost loop (3mm with tiles of 60-63: 10% slower).
-    sizes[r] = opts.reduction_tile;
+    // A loop after the band (`r` past its end) is not tiled.
+    if let Some(t) = sizes.get_mut(r) {
+        *t = opts.reduction_tile;
+    }
     if par_dim != Some(v) {
         if let Some(e) = extent(v) {
             sizes[v] = balanced_tile(e, opts.panel_tile, sv);

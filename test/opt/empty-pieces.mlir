@@ -9,7 +9,8 @@
 // for bit, before and after (2 and 3 OpenMP threads). With the default
 // options, the SCoP (about 800 statement instances) is left unchanged
 // at once: too little work for any plan to pay, decided on the model
-// before dependences and schedules.
+// before dependences and schedules. (Its loops are short reductions, not
+// skewed into a band since issue 69: no loop is tiled any more.)
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
 // RUN: %polyrs-opt %s --poly-opt='profitability=false split=false' 2> %t.remarks > %t.mlir
@@ -24,7 +25,7 @@
 // SUMS-COUNT-2: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 //
-// REMARK: empty-pieces.mlir:[[@LINE+6]]:3: remark: poly-opt: 4 statements, {{.*}}band of 2 loops tiled 32x32; {{.*}}legality verified
+// REMARK: empty-pieces.mlir:[[@LINE+6]]:3: remark: poly-opt: 4 statements, {{.*}}legality verified
 // REMARK-NOT: left unchanged
 //
 // SMALL: empty-pieces.mlir:[[@LINE+3]]:3: remark: poly-opt: SCoP left unchanged: no profitable transformation: about 805 statement instances in all

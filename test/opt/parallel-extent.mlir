@@ -40,19 +40,26 @@
 // REMARK-NEXT: t2: tile of φ2{{$}}
 // REMARK-NEXT: t3: tile of φ3{{$}}
 // REMARK-NEXT: t4: tile of φ4{{$}}
-// REMARK-NEXT: t5: tile of φ5{{$}}
+// REMARK-NEXT: t5: point φ0{{$}}
 // IR: affine.parallel
 //
-// Inside the tiles, the channels `c` (stride-1, parallel) stay outside the
-// filter loops `kh`, `kw` (3 x 3 terms of a reduction into the output
-// cell): innermost, those are unrolled whole by LLVM, which vectorizes `c`
-// just outside them with the output cells in registers. Moved inside
-// them, `c` loaded and stored its cells at every term (112x112x32: 0.69 ms
-// against 0.11 ms on 2 threads of a Zen 4).
-// REMARK-NOT: moved innermost
-// REMARK: t9: point φ3{{$}}
-// REMARK-NEXT: t10: point φ4{{$}}
-// REMARK-NEXT: t11: point φ5{{$}}
+// The filter loops are not skewed into the band: `kw` used to become
+// `2*kh + kw`, permutable with `kh` so that a 3-wide loop could be tiled.
+// The band is `n, h, w, c, kh` and `kw` follows it, unskewed. With the
+// default sizes the register tile's blocks of `w` x `c` run around `kh`
+// and `kw`, their accumulators carried across `kw`.
+// RUN: %polyrs-opt %t.in.mlir --poly-opt='profitability=false threads=2 print-plan=true' 2> %t.default.remarks > %t.default.mlir
+// RUN: %polyrs-runner --threads=2 %t.default.mlir > %t.default
+// RUN: diff %t.before %t.default
+// RUN: FileCheck %s --input-file=%t.default.remarks --check-prefix=TILE
+// TILE: register tile 16x8 around the 1 loop after the band; band of 5 loops
+// TILE: t7: register blocks (point loop 2 of the band)
+// TILE-NEXT: t8: register blocks of the vector loop (point loop 3 of the band)
+// TILE-NEXT: t9: point inside the register blocks (point loop 4 of the band)
+// TILE-NEXT: t10: φ5, the loop inside the register tile
+// TILE-NEXT: t11: unrolled register tile [unrolled]
+// TILE-NEXT: t12: unrolled register tile (vector) [unrolled]
+// TILE: S0[i0, i1, i2, i3, i4, i5] -> [e0, e1, e2, e3, e4, i0, i1, e5, e6, i4, i5, i2, i3]
 //
 // With one thread, one iteration is enough: the first parallel loop, `n`,
 // as before.
@@ -61,7 +68,7 @@
 // ONE-NEXT: t2: tile of φ2{{$}}
 // ONE-NEXT: t3: tile of φ3{{$}}
 // ONE-NEXT: t4: tile of φ4{{$}}
-// ONE-NEXT: t5: tile of φ5{{$}}
+// ONE-NEXT: t5: point φ0{{$}}
 
 func.func @dw(%I: memref<1x18x18x8xf32>, %F: memref<3x3x8xf32>, %O: memref<1x16x16x8xf32>) {
   linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}

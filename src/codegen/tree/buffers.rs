@@ -43,9 +43,12 @@ use crate::scop::model::{AccessKind, BodyOp, IrRef, Operand, Statement};
 pub fn run(tree: &mut Tree, cx: &TreeCx) -> Note {
     let tiles = cx.register_tiles;
     tree.register_sizes = cx.register_sizes.to_vec();
+    // Hoisting and packing read the operands of the loop inside the tile
+    // from the blocks' loops around it: only where no loop runs between.
     let hoist = |dim: usize| {
         tiles
             .iter()
+            .filter(|t| t.between == 0)
             .find(|t| t.vector_blocks() == Some(dim))
             .and_then(|t| t.inner())
             .map(|inner| HoistMark { inner })
@@ -53,6 +56,7 @@ pub fn run(tree: &mut Tree, cx: &TreeCx) -> Note {
     let pack = |dim: usize| {
         tiles
             .iter()
+            .filter(|t| t.between == 0)
             .find(|t| t.row_blocks() == Some(dim))
             .map(|t| PackMark {
                 blocks: t.first - 2,
@@ -776,6 +780,7 @@ mod tests {
             first,
             rows: 4,
             columns: 8,
+            between: 0,
         }
     }
 
@@ -936,6 +941,7 @@ mod tests {
                 first: 6,
                 rows: 2,
                 columns: 1,
+                between: 0,
             }],
             register_sizes: &[16, 0],
             hoist: true,

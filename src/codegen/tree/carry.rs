@@ -389,6 +389,7 @@ mod tests {
                 first: 2,
                 rows: 4,
                 columns: 8,
+                between: 0,
             }],
             ..test_cx()
         };
