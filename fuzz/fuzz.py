@@ -454,7 +454,7 @@ def renumber(prog, gone):
         if v[0] == "ld":
             if v[1] > gone:
                 v[1] -= 1
-        elif v[0] in ("+", "-", "*"):
+        elif v[0] in gen.BINARY:
             val(v[1])
             val(v[2])
 
@@ -472,7 +472,7 @@ def renumber(prog, gone):
 
 def simpler_values(v):
     out = []
-    if v[0] in ("+", "-", "*"):
+    if v[0] in gen.BINARY:
         out += [v[1], v[2]]
     if v[0] in ("ld", "use"):
         out.append(["f", 1.5])
@@ -585,7 +585,7 @@ def raw_candidates(prog):
             def loads(v, path):
                 if v[0] == "ld":
                     yield path, v
-                elif v[0] in ("+", "-", "*"):
+                elif v[0] in gen.BINARY:
                     yield from loads(v[1], path + [1])
                     yield from loads(v[2], path + [2])
 

@@ -51,6 +51,21 @@ import sys
 # Largest number of statement instances of a generated program.
 MAX_INSTANCES = 60_000
 
+# The binary operations of values: `+`, `-`, `*` (arith.addf, subf, mulf)
+# and `max` (arith.maximumf: IEEE 754-2019 maximum, NaN-propagating, +0
+# above -0).
+BINARY = ("+", "-", "*", "max")
+
+
+def fmax(x, y):
+    """arith.maximumf on doubles."""
+    import math
+    if x != x or y != y:
+        return float("nan")
+    if x == y == 0.0:
+        return x if math.copysign(1.0, x) > 0 else y
+    return x if x > y else y
+
 # ---------------------------------------------------------------------------
 # Affine expressions: ["c", k] | ["v", name] | ["p", name] | ["+", a, b]
 # | ["*", k, e] | ["fd", e, k] | ["cd", e, k] | ["mod", e, k]
@@ -153,7 +168,7 @@ def text(e, name):
 #         | {"k": "stmt", "arr": index, "idx": [e], "val": value}
 #         | {"k": "let", "name": "x0", "val": value}
 # value   = ["ld", array index, [e]] | ["ld", array index, [e], "m"]
-#         | ["use", let name] | ["f", float] | ["+"|"-"|"*", value, value]
+#         | ["use", let name] | ["f", float] | ["+"|"-"|"*"|"max", value, value]
 #
 # A "stmt" with "m": True stores with memref.store, a load with "m" loads
 # with memref.load (its subscripts computed by affine.apply); the others use
@@ -672,6 +687,208 @@ class Gen:
             Around(d, prog, self.ranks).decorate()
         return prog
 
+    # -- the "ml" family ---------------------------------------------------------
+
+    def ml(self):
+        """A program of the "ml" family: the nests ML front ends produce
+        (linalg on memrefs lowered by `convert-linalg-to-affine-loops`):
+        convolutions (NHWC or NCHW; random strides, dilations, kernel
+        sizes and channel counts; padding through affine bounds or
+        guards), depthwise convolutions, poolings (max, sum, average),
+        tensor contractions whose operands' subscripts are random
+        permutations of their indices, and batched matmuls (the second
+        operand now and then transposed). The output starts in a nest of
+        its own now and then (zero, a bias, the window's first cell); the
+        loops come in the front end's order, now and then in another;
+        extents are small, now and then wide enough for whole register
+        blocks, and now and then a parameter."""
+        r = self.r
+        self.ranks = []
+        params = {}
+        body = []
+
+        def array(rank):
+            self.ranks.append(rank)
+            return len(self.ranks) - 1
+
+        def fresh():
+            self.niv += 1
+            return "i%d" % self.niv
+
+        def st(arr, idx, val):
+            self.nstmt += 1
+            return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
+
+        def ld(arr, idx):
+            return ["ld", arr, idx]
+
+        def nest(loops, inner):
+            """Loops `(iv, lbs, ubs)`, outermost first, around `inner`."""
+            node = inner
+            for iv, lbs, ubs in reversed(loops):
+                node = [{"k": "for", "iv": iv, "lbs": lbs, "ubs": ubs, "step": 1, "body": node}]
+            return node[0]
+
+        def box(ivs, extents):
+            return [(iv, [C(0)], [e]) for iv, e in zip(ivs, extents)]
+
+        def extent(lo, hi):
+            if self.chance(0.12):
+                if "n0" not in params:
+                    params["n0"] = r.randint(lo, hi)
+                return P("n0")
+            return C(r.randint(lo, hi))
+
+        def accumulate(cell, term, op="+"):
+            if op == "max":
+                return ["max", ld(*cell), term] if self.chance(0.7) else ["max", term, ld(*cell)]
+            return ["+", ld(*cell), term] if self.chance(0.7) else ["+", term, ld(*cell)]
+
+        def shuffled(order):
+            """The front end's loop order, now and then another."""
+            if self.chance(0.15):
+                order = order[:]
+                r.shuffle(order)
+            return order
+
+        kind = self.pick(["conv", "conv", "conv", "depthwise", "pool", "contraction",
+                          "contraction", "bmm"])
+        if kind in ("conv", "depthwise", "pool"):
+            wide = self.chance(0.25)
+            nchw = self.chance(0.35)
+            k = [self.pick([1, 2, 3, 3, 3, 5]) for _ in range(2)]
+            if self.chance(0.7):
+                k[1] = k[0]
+            stride = self.pick([1, 1, 1, 2])
+            dil = self.pick([1, 1, 1, 1, 2])
+            n = self.pick([1, 1, 1, 2])
+            oh = r.randint(1, 6)
+            ow = r.randint(16, 20) if wide else r.randint(1, 9)
+            c = r.randint(1, 3) if wide else r.randint(1, 6)
+            f = c if kind != "conv" else (r.randint(8, 24) if wide else r.randint(1, 12))
+            pad = [self.pick([0, 0, (kk - 1) * dil // 2]) for kk in k]
+            guard = self.chance(0.5)
+            spatial = [(oh - 1) * stride + (k[0] - 1) * dil + 1 - 2 * pad[0],
+                       (ow - 1) * stride + (k[1] - 1) * dil + 1 - 2 * pad[1]]
+            spatial = [max(1, x) for x in spatial]
+            O = array(4)
+            I = array(4)
+            Fw = array(4 if kind == "conv" else 2) if kind != "pool" else None
+            iv = {name: fresh() for name in ("n", "oh", "ow", "f", "kh", "kw", "c")}
+            v = {name: V(x) for name, x in iv.items()}
+            ext = {"n": C(n), "oh": extent(1, 6) if self.chance(0.1) else C(oh), "ow": C(ow),
+                   "f": C(f), "kh": C(k[0]), "kw": C(k[1]), "c": C(c)}
+            if kind == "conv":
+                order = ["n", "f", "oh", "ow", "c", "kh", "kw"] if nchw else \
+                    ["n", "oh", "ow", "f", "kh", "kw", "c"]
+            else:
+                order = ["n", "c", "oh", "ow", "kh", "kw"] if nchw else \
+                    ["n", "oh", "ow", "c", "kh", "kw"]
+                # The output's channels are the input's.
+                iv["f"], v["f"] = iv["c"], v["c"]
+            order = shuffled(order)
+            # Input coordinates.
+            xs = [add(add(mul(stride, v["oh"]), mul(dil, v["kh"])), C(-pad[0])),
+                  add(add(mul(stride, v["ow"]), mul(dil, v["kw"])), C(-pad[1]))]
+            chan = v["c"]
+            in_idx = [v["n"], chan] + xs if nchw else [v["n"]] + xs + [chan]
+            out_idx = [v["n"], v["f"], v["oh"], v["ow"]] if nchw else \
+                [v["n"], v["oh"], v["ow"], v["f"]]
+            x_in = ld(I, in_idx)
+            if kind == "conv":
+                w = ld(Fw, [v["f"], v["c"], v["kh"], v["kw"]] if nchw else
+                       [v["kh"], v["kw"], v["c"], v["f"]])
+                term = ["*", x_in, w] if self.chance(0.7) else ["*", w, x_in]
+                op = "+"
+            elif kind == "depthwise":
+                w = ld(Fw, [v["kh"], v["c"]]) if self.chance(0.5) else ld(Fw, [v["kw"], v["c"]])
+                term = ["*", x_in, w]
+                op = "+"
+            else:
+                term = x_in
+                op = self.pick(["max", "max", "+"])
+            inner = [st(O, out_idx, accumulate((O, out_idx), term, op))]
+            loops = [(iv[x], [C(0)], [ext[x]]) for x in order]
+            if any(pad):
+                # Padding: the taps outside the input are skipped, by a
+                # guard or, where the window's loop runs inside the output's
+                # (and the taps are dense), by the window's bounds.
+                for d, (o, kk) in enumerate((("oh", "kh"), ("ow", "kw"))):
+                    if not pad[d]:
+                        continue
+                    ko, kw_ = order.index(o), order.index(kk)
+                    if not guard and dil == 1 and ko < kw_:
+                        lo = add(C(pad[d]), mul(-stride, v[o]))
+                        hi = add(C(spatial[d] + pad[d]), mul(-stride, v[o]))
+                        loops[kw_] = (iv[kk], [C(0), lo], [ext[kk], hi])
+                    else:
+                        inner = [{"k": "if", "conds": [[xs[d], False],
+                                                       [add(C(spatial[d] - 1), mul(-1, xs[d])), False]],
+                                  "then": inner, "else": None}]
+            if self.chance(0.5):
+                # The output starts in a nest of its own.
+                init = self.pick([["f", 0.0], "bias", "first"])
+                if init == "bias":
+                    B = array(1)
+                    init = ld(B, [v["f"]])
+                elif init == "first" or op == "max":
+                    first = [v["n"], v["c"], mul(stride, v["oh"]), mul(stride, v["ow"])] if nchw \
+                        else [v["n"], mul(stride, v["oh"]), mul(stride, v["ow"]), v["c"]]
+                    if kind == "conv":
+                        init = ["f", 0.0]
+                    else:
+                        init = ld(I, first)
+                out_order = ["n", "f", "oh", "ow"] if nchw else ["n", "oh", "ow", "f"]
+                body.append(nest([(iv[x], [C(0)], [ext[x]]) for x in out_order],
+                                 [st(O, out_idx, init)]))
+            body.append(nest(loops, inner))
+            if kind == "pool" and op == "+" and self.chance(0.5):
+                # An average: the sums scaled by the window's size.
+                out_order = ["n", "f", "oh", "ow"] if nchw else ["n", "oh", "ow", "f"]
+                body.append(nest([(iv[x], [C(0)], [ext[x]]) for x in out_order],
+                                 [st(O, out_idx, ["*", ld(O, out_idx), ["f", 1.0 / (k[0] * k[1])]])]))
+        else:
+            if kind == "bmm":
+                names = ["b", "i", "j", "k"]
+                ext = {"b": extent(1, 6), "i": C(r.randint(1, 20)), "j": C(r.randint(1, 20)),
+                       "k": extent(1, 12)}
+                a_idx, c_idx = ["b", "i", "k"], ["b", "i", "j"]
+                b_idx = ["b", "j", "k"] if self.chance(0.4) else ["b", "k", "j"]
+                order = ["b", "i", "j", "k"]
+            else:
+                fa, fb, kc = r.randint(1, 2), r.randint(1, 2), r.randint(1, 2)
+                free_a = ["a%d" % x for x in range(fa)]
+                free_b = ["b%d" % x for x in range(fb)]
+                con = ["k%d" % x for x in range(kc)]
+                names = free_a + free_b + con
+                ext = {x: C(r.randint(1, 7)) for x in names}
+                if self.chance(0.3):
+                    ext[self.pick(names)] = C(r.randint(8, 20))
+                if self.chance(0.12):
+                    ext[self.pick(names)] = extent(2, 8)
+                a_idx = free_a + con
+                b_idx = free_b + con
+                r.shuffle(a_idx)
+                r.shuffle(b_idx)
+                c_idx = free_a + free_b
+                r.shuffle(c_idx)
+                order = c_idx + con
+            order = shuffled(order)
+            A, Bm, Cm = array(len(a_idx)), array(len(b_idx)), array(len(c_idx))
+            iv = {x: fresh() for x in names}
+            va = lambda xs: [V(iv[x]) for x in xs]
+            term = ["*", ld(A, va(a_idx)), ld(Bm, va(b_idx))]
+            cell = (Cm, va(c_idx))
+            loops = [(iv[x], [C(0)], [ext[x]]) for x in order]
+            if self.chance(0.5):
+                body.append(nest([(iv[x], [C(0)], [ext[x]]) for x in c_idx],
+                                 [st(Cm, va(c_idx), ["f", 0.0])]))
+            body.append(nest(loops, [st(Cm, va(c_idx), accumulate(cell, term))]))
+        arrays = [{"name": "A%d" % a, "rank": self.ranks[a], "shape": None,
+                   "dynamic": self.chance(0.15)} for a in range(len(self.ranks))]
+        return {"seed": self.seed, "params": params, "arrays": arrays, "body": body,
+                "family": "ml"}
+
     # -- the "around" family ----------------------------------------------------
 
     def around(self):
@@ -709,7 +926,7 @@ def loads_of(v, out=None):
     out = [] if out is None else out
     if v[0] == "ld":
         out.append(v)
-    elif v[0] in ("+", "-", "*"):
+    elif v[0] in BINARY:
         loads_of(v[1], out)
         loads_of(v[2], out)
     return out
@@ -722,7 +939,7 @@ def fix_uses(prog):
     def value(v, seen):
         if v[0] == "use" and v[1] not in seen:
             return ["f", 1.5]
-        if v[0] in ("+", "-", "*"):
+        if v[0] in BINARY:
             return [v[0], value(v[1], seen), value(v[2], seen)]
         return v
 
@@ -827,7 +1044,7 @@ class Around:
                 deps.add(v[1])
             elif v[0] == "use":
                 deps.update(self.deps[v[1]])
-            elif v[0] in ("+", "-", "*"):
+            elif v[0] in BINARY:
                 walk(v[1])
                 walk(v[2])
 
@@ -913,7 +1130,7 @@ class Around:
             return
         while True:
             side = self.r.choice([1, 2])
-            if v[side][0] in ("+", "-", "*"):
+            if v[side][0] in BINARY:
                 v = v[side]
             else:
                 v[side] = by
@@ -1140,6 +1357,8 @@ def oracle_exact(prog, track=True):
         if op == "use":
             return env[v[1]]
         x, y = value(v[1], env), value(v[2], env)
+        if op == "max":
+            return fmax(x, y)  # exact: one of its operands
         r = x + y if op == "+" else x - y if op == "-" else x * y
         if exact[0]:
             if r != r or r in (float("inf"), float("-inf")):
@@ -1227,7 +1446,7 @@ def fit_arrays(prog):
 # after it: Gram-Schmidt's shape, see Gen.steps) and "matvec" (nests of two
 # loops reducing along rows or down columns of matrices: gesummv's, bicg's
 # and atax's shapes, see Gen.matvec).
-FAMILIES = ("mixed", "steps", "matvec", "factor", "around")
+FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml")
 
 
 def generate(seed, family="mixed"):
@@ -1236,7 +1455,7 @@ def generate(seed, family="mixed"):
     for attempt in range(50):
         g = Gen(seed * 1000 + attempt)
         prog = {"steps": g.steps, "matvec": g.matvec, "factor": g.factor,
-                "around": g.around}.get(family, g.program)()
+                "around": g.around, "ml": g.ml}.get(family, g.program)()
         prog["seed"] = seed
         try:
             fit_arrays(prog)
@@ -1347,7 +1566,7 @@ class Printer:
         a = self.value(v[1])
         b = self.value(v[2])
         t = self.fresh()
-        op = {"+": "arith.addf", "-": "arith.subf", "*": "arith.mulf"}[v[0]]
+        op = {"+": "arith.addf", "-": "arith.subf", "*": "arith.mulf", "max": "arith.maximumf"}[v[0]]
         self.emit("%s = %s %s, %s : f64" % (t, op, a, b))
         return t
 

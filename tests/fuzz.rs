@@ -22,6 +22,9 @@
 //! * 40 programs of the `factor` family (cholesky's, lu's and ludcmp's
 //!   shapes: register blocks with statements on their edges, the gather
 //!   stage), seeds 1-40, the option sets in rotation, the same checks;
+//! * 60 programs of the `ml` family (convolutions, poolings, contractions,
+//!   batched matmuls), seeds 1-60, the option sets in rotation, the same
+//!   checks;
 //! * with FMA contraction allowed (`contract=true`, three option sets), 60
 //!   programs of the mixed family and 30 of the matvec family drawn with
 //!   dyadic initial values: those whose arithmetic is exact (then a fused
@@ -168,6 +171,15 @@ fn short_zen4_campaign() {
 #[test]
 fn short_around_campaign() {
     campaign_within("around", "around", "80", &[], &[], "35");
+}
+
+/// The nests ML front ends produce: convolutions, depthwise convolutions,
+/// poolings (max pooling's `arith.maximumf` among them), contractions with
+/// permuted subscripts and batched matmuls (register tiles around the
+/// loops after their band, short filter loops left unskewed).
+#[test]
+fn short_ml_campaign() {
+    campaign("ml", "60", &[]);
 }
 
 #[test]
