@@ -150,6 +150,9 @@ def suite(scale):
         generic("tc_ab_acd_dbc", "f32", [("A", [12, 6, 5]), ("B", [5, 10, 6])], [12, 10],
                 [["a", "c", "d"], ["d", "b", "c"], ["a", "b"]], "pprr", 2 * 12 * 10 * 6 * 5,
                 "acd,dbc->ab")
+        generic("tc_abcd_aebf_fdec", "f32", [("A", [12, 4, 12, 4]), ("B", [4, 12, 4, 12])],
+                [12, 12, 12, 12], [["a", "e", "b", "f"], ["f", "d", "e", "c"], ["a", "b", "c", "d"]],
+                "pppprr", 2 * 12 ** 4 * 4 * 4, "aebf,fdec->abcd")
         pool("maxpool3x3s2", "max", 1, 17, 17, 8, 3, 2)
         pool("sumpool2x2s2", "sum", 1, 16, 16, 8, 2, 2)
         matmul("matmul_24_f64", 24, 20, 16, "f64")

@@ -558,7 +558,11 @@ mod tests {
         assert!(verify(&m, &d, &p.schedule).expect("checked").is_empty());
         let l = loops(&p);
         assert_eq!(l.len(), 3);
-        assert!(l.iter().all(|(_, row)| row.iter().filter(|&&c| c != 0).count() == 1), "{l:?}");
+        assert!(
+            l.iter()
+                .all(|(_, row)| row.iter().filter(|&&c| c != 0).count() == 1),
+            "{l:?}"
+        );
         assert_eq!(l[2].1, vec![0, 0, 1]);
         assert_ne!(l[1].0, l[2].0, "kw in a band of its own: {l:?}");
         // With no bound, or longer than it: Pluto's skew, to tile (5 terms
@@ -573,7 +577,8 @@ mod tests {
             assert!(verify(&m, &d, &p.schedule).expect("checked").is_empty());
             let l = loops(&p);
             assert!(
-                l.iter().any(|(_, row)| row.iter().filter(|&&c| c != 0).count() == 2),
+                l.iter()
+                    .any(|(_, row)| row.iter().filter(|&&c| c != 0).count() == 2),
                 "{k}: {l:?}"
             );
         }
@@ -583,12 +588,19 @@ mod tests {
     fn time_skews_over_a_few_steps_stay() {
         // Seidel over 4 time steps of 10 cells: `t + i` adds `i`, a loop
         // along which the statement writes: the skew stays (time tiles).
-        let few = SEIDEL.replace("0 <= t < T and 1 <= i < N - 1", "0 <= t < 4 and 1 <= i < 11");
+        let few = SEIDEL.replace(
+            "0 <= t < T and 1 <= i < N - 1",
+            "0 <= t < 4 and 1 <= i < 11",
+        );
         let (m, d) = model(&few);
         let p = schedule(&m, &d, &Options::default()).expect("scheduled");
         let l = loops(&p);
         assert_eq!(l.len(), 2);
         assert_eq!(l[0].0, l[1].0);
-        assert!(l.iter().any(|(_, row)| row.iter().filter(|&&c| c != 0).count() == 2), "{l:?}");
+        assert!(
+            l.iter()
+                .any(|(_, row)| row.iter().filter(|&&c| c != 0).count() == 2),
+            "{l:?}"
+        );
     }
 }

@@ -56,7 +56,8 @@ impl<'a> Cx<'a> {
 /// The dimension whose loop runs in parallel: among those whose loop can
 /// be parallel (its tile loop when its band is tiled), in schedule order,
 /// the first with at least one iteration per thread (`threads`), else the
-/// first. A batch loop of extent 1 (a convolution's `n`), or of 16 in tiles
+/// first with one iteration per thread before tiling (whose tiles the
+/// parallel-tiles stage cuts), else the first. A batch loop of extent 1 (a convolution's `n`), or of 16 in tiles
 /// of 32 (one tile: a batched matmul's), then leaves the parallel loop to
 /// the rows after it. A loop's iterations are the values its hyperplane
 /// takes over the statements' domains, divided by the tile size of
@@ -101,9 +102,13 @@ fn parallel_dimension(
         super::analysis::extent_of(scop, sched, k, &all)
             .is_none_or(|e| (e + size - 1) / size >= opts.threads)
     };
+    // Else the first with an iteration per thread: the parallel-tiles
+    // stage then cuts its tiles (`parallel_tiles.rs`).
+    let iterations = |&(k, _): &(usize, i64)| enough(&(k, 1));
     candidates
         .iter()
         .find(|c| enough(c))
+        .or(candidates.iter().find(|c| iterations(c)))
         .or(candidates.first())
         .map(|c| c.0)
 }

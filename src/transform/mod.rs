@@ -57,6 +57,7 @@ pub mod gpu;
 mod inner_distribute;
 mod interleave;
 mod parallel;
+mod parallel_tiles;
 mod point_order;
 mod register_tile;
 mod row_blocks;
@@ -354,7 +355,7 @@ type Stage = fn(&Cx, &mut [BandPlan]);
 /// schedule once, at the end, then [`inner_distribute::run`],
 /// [`sink_point::run`], [`tile_fusion::run`] and [`interleave::run`] run on
 /// it, in that order.
-const STAGES: [(&str, Stage); 7] = [
+const STAGES: [(&str, Stage); 8] = [
     ("parallel", parallel::run),
     ("point order", point_order::run),
     ("unroll-and-jam", unroll_jam::run),
@@ -362,6 +363,7 @@ const STAGES: [(&str, Stage); 7] = [
     ("gather", gather::run),
     ("row blocks", row_blocks::run),
     ("align tiles", align_tiles::run),
+    ("parallel tiles", parallel_tiles::run),
 ];
 
 /// Why no plan was made.

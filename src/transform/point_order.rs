@@ -313,9 +313,11 @@ fn choose(
                 // loops cost more in overhead than the tile saves in
                 // cache (unless its tiles are the parallel ones:
                 // fewer tiles, less parallelism).
+                // (The parallel dimension: the first with a tile per
+                // thread, not always the band's first parallel one.)
                 let parallel_tiles = opts.parallel
                     && !parallel_taken
-                    && (0..band.len).position(|e| band.tile_parallel(e)) == Some(d)
+                    && band.tile_parallel(d)
                     && Some(band.first + d) == first_coincident;
                 if opts.vector_tile > 0 && !parallel_tiles {
                     sizes[d] = opts.vector_tile;

@@ -32,14 +32,16 @@
 // SUMS-COUNT-2: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 
-// AVX512: triangle-sizes.mlir:[[@LINE+10]]:3: remark: poly-opt: {{.*}}register tile 8x16; band of 3 loops tiled 64x256x64; {{.*}}row-invariant operands packed once per tile
-// AVX512: triangle-sizes.mlir:[[@LINE+26]]:3: remark: poly-opt: {{.*}}register tile 8x16; band of 3 loops tiled 32x256x32;
-// FMA:    triangle-sizes.mlir:[[@LINE+8]]:3: remark: poly-opt: {{.*}}register tile 8x16; band of 3 loops tiled 64x256x64; {{.*}}row-invariant operands packed once per tile
-// AVX2:   triangle-sizes.mlir:[[@LINE+7]]:3: remark: poly-opt: {{.*}}register tile 4x8; band of 3 loops tiled 32x128x128; {{.*}}row-invariant operands packed once per tile
+// AVX512: triangle-sizes.mlir:[[@LINE+12]]:3: remark: poly-opt: {{.*}}register tile 8x16; band of 3 loops tiled 64x256x64; {{.*}}row-invariant operands packed once per tile
+// AVX512: triangle-sizes.mlir:[[@LINE+28]]:3: remark: poly-opt: {{.*}}register tile 8x16; band of 3 loops tiled 32x256x32;
+// FMA:    triangle-sizes.mlir:[[@LINE+10]]:3: remark: poly-opt: {{.*}}register tile 8x16; band of 3 loops tiled 64x256x64; {{.*}}row-invariant operands packed once per tile
+// AVX2:   triangle-sizes.mlir:[[@LINE+9]]:3: remark: poly-opt: {{.*}}register tile 4x8; band of 3 loops tiled 32x128x128; {{.*}}row-invariant operands packed once per tile
 // 32 threads: 512 rows in tiles of 64 would leave 8 tiles, fewer than 4
-// per thread: the rows keep the default tile, the loop inside the blocks
-// takes the target's.
-// MANY:   triangle-sizes.mlir:[[@LINE+3]]:3: remark: poly-opt: {{.*}}register tile 8x16; band of 3 loops tiled 32x256x64;
+// per thread: the rows do not take them, the loop inside the blocks takes
+// the target's. The default tile of 32 rows leaves 16 tiles for the 32
+// threads: the rows' tiles are cut to 16 (two blocks of 8 rows), one per
+// thread (the parallel-tiles stage).
+// MANY:   triangle-sizes.mlir:[[@LINE+3]]:3: remark: poly-opt: {{.*}}tiles of φ0 cut to 16 for 32 threads; register tile 8x16; band of 3 loops tiled 16x256x64;
 // ZEN4:   triangle-sizes.mlir:[[@LINE+2]]:3: remark: poly-opt: {{.*}}register tile 16x8; band of 3 loops tiled 32x256x128; tiles of S0 dealt to 2 threads cyclically
 func.func @syrk(%A: memref<512x64xf64>, %C: memref<512x512xf64>) {
   affine.for %i = 0 to 512 {
