@@ -363,12 +363,23 @@ pub(super) fn tail_of(scop: &Scop, sched: &PlutoSchedule, band: &Band) -> Tail {
 
 /// The register tile of a band followed by the loops `tail`
 /// ([`Tail::Loops`]): the point dimensions `(u, v, r)` of `members` (every
-/// statement), `v` the last of their point order (the vector loop), `u`
-/// the latest before it along which the written cells move, both loops of
-/// the whole band's parallel dimensions with rectangular bounds (so that
-/// their blocks may run inside every later loop), and `r` the last loop of
-/// the tail, along which the written cells stay put (given as a dimension
-/// relative to the band's first, past its end). `None` otherwise.
+/// statement), or `None`. `r` is the last loop of the tail, along which the
+/// written cells stay put (given as a dimension relative to the band's
+/// first, past its end). `u` and `v` are loops of the whole band's parallel
+/// dimensions, of more than one iteration, along which the written cells
+/// move, with rectangular bounds (so that their blocks may run inside every
+/// later loop), as the blocks of a matrix product see its operands:
+///
+/// * `v`, the vector loop, the one along which the most reads of other
+///   arrays (the operands streamed across `r`) are contiguous; ties go to
+///   the latest in the point `order` (which ends with the stride-1 loop of
+///   the written cells). The written cells are loaded and stored once per
+///   block: a tensor contraction `C[a,b,c,d] += A[a,e,b,f]·B[f,d,e,c]`
+///   takes `c`, along which `B` is contiguous, not `d`, along which `C`
+///   is;
+/// * `u`, the blocks' rows, the one along which the most of those
+///   contiguous reads stay put (read once per block row, not once per
+///   row); ties go to the latest in the order.
 pub(super) fn tail_register_dims(
     scop: &Scop,
     sched: &PlutoSchedule,
@@ -380,17 +391,57 @@ pub(super) fn tail_register_dims(
     if members.len() != scop.statements.len() {
         return None;
     }
-    let v = *order.last()?;
     let r = tail.last()? - band.first;
     let long = |d: usize| extent_of(scop, sched, band.first + d, members).is_none_or(|e| e > 1);
-    let u = order.iter().rev().copied().find(|&d| {
-        d != v && band.coincident[d] && long(d) && !reductions_only(scop, sched, band, d, members)
-    })?;
-    let fits = band.coincident[v]
-        && members.iter().all(|&s| lane_arithmetic(scop, s))
+    let candidates: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&d| {
+            band.coincident[d]
+                && long(d)
+                && !reductions_only(scop, sched, band, d, members)
+                && uniform_along(scop, sched, band, d, members)
+        })
+        .collect();
+    // Per candidate: how each read of an array the members do not write
+    // moves along it (contiguous, invariant), in one order for all.
+    let written = written_arrays(scop, members);
+    let moves = |d: usize| -> Option<Vec<(bool, bool)>> {
+        let mut out = Vec::new();
+        for &s in members {
+            let deltas = access_deltas(scop, sched, band, d, s)?;
+            for ((kind, delta), a) in deltas.iter().zip(&scop.statements[s].accesses) {
+                if *kind != AccessKind::Read || written.contains(&a.array.0) {
+                    continue;
+                }
+                let contiguous = delta
+                    .split_last()
+                    .is_some_and(|(last, rest)| last.abs() == 1 && rest.iter().all(|&x| x == 0));
+                out.push((contiguous, delta.iter().all(|&x| x == 0)));
+            }
+        }
+        Some(out)
+    };
+    let all: Vec<(usize, Vec<(bool, bool)>)> = candidates
+        .iter()
+        .map(|&d| moves(d).map(|m| (d, m)))
+        .collect::<Option<_>>()?;
+    let contiguous = |m: &[(bool, bool)]| m.iter().filter(|x| x.0).count();
+    // The latest best (`max_by_key` keeps the last of equal keys).
+    let (v, along_v) = all.iter().max_by_key(|(_, m)| contiguous(m))?;
+    let v = *v;
+    let u = all
+        .iter()
+        .filter(|(d, _)| *d != v)
+        .max_by_key(|(_, m)| {
+            m.iter()
+                .zip(along_v)
+                .filter(|(on_u, on_v)| on_v.0 && on_u.1)
+                .count()
+        })?
+        .0;
+    let fits = members.iter().all(|&s| lane_arithmetic(scop, s))
         && reductions_only(scop, sched, band, r, members)
-        && uniform_along(scop, sched, band, u, members)
-        && uniform_along(scop, sched, band, v, members)
         && blocks_rectangular(scop, sched, band, u, v, members);
     fits.then_some((u, v, r))
 }
@@ -413,8 +464,8 @@ fn lane_arithmetic(scop: &Scop, s: usize) -> bool {
 /// ([`reductions_only`]: their accumulators can live in registers across
 /// it; the latest such dimension in the order),
 /// and, for bands of three or more loops, the point dimension `u` just
-/// before it in the order, other than `v` and `r`. `None` when there is no
-/// such `r`. With `edges`, a member that runs at one point of `r` per
+/// before it in the order, other than `v` and `r`, of more than one
+/// iteration. `None` when there is no such `r`. With `edges`, a member that runs at one point of `r` per
 /// point of the band's other dimensions ([`fixed_along`]: cholesky's
 /// `A[i][j] /= A[j][j]` at `k = j`, after the dot product it divides) does
 /// not stop `r`: it sits on the edge of the blocks, which it makes partial.
@@ -432,7 +483,14 @@ pub(super) fn register_dims(
         .rev()
         .copied()
         .find(|&d| d != v && register_reductions(scop, sched, band, d, members, edges))?;
-    let u = order.iter().rev().copied().find(|&d| d != v && d != r);
+    // Not a loop of one iteration (a 1x1 convolution's `kh`, `kw`): its
+    // blocks would be one row each.
+    let single = |d: usize| extent_of(scop, sched, band.first + d, members) == Some(1);
+    let u = order
+        .iter()
+        .rev()
+        .copied()
+        .find(|&d| d != v && d != r && !single(d));
     // The unrolled loops' bounds must not depend on `r` (triangular
     // domains such as `k < i`): each of the three hyperplanes is one
     // iterator, and no domain constraint ties `r`'s to `u`'s or `v`'s.

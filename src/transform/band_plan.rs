@@ -176,6 +176,11 @@ pub(super) struct BandPlan {
     /// How many loop dimensions after the band its register tiles take
     /// inside their blocks (see `analysis::Tail`); 0 for none.
     pub(super) tail: usize,
+    /// With a `tail`: the band's point dimensions that run inside the
+    /// blocks too, before the tail's loops (its reductions, in the point
+    /// order: a convolution's `kh`); the others but `u` and `v` run
+    /// outside them.
+    pub(super) reg_inside: Vec<usize>,
     /// Register blocks' iterations of `u` and of `v`.
     pub(super) ru: i64,
     pub(super) rv: i64,
@@ -224,6 +229,7 @@ impl BandPlan {
             jam_stmts: None,
             reg: vec![None; ns],
             tail: 0,
+            reg_inside: Vec::new(),
             ru: 0,
             rv: 0,
             notes: Vec::new(),
@@ -313,21 +319,17 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 .map(|k| sched.schedule.dims[s][k].clone())
                 .collect()
         };
-        // With them, the points between `u` and `v` in the order (the
-        // band's own reduction loops, a convolution's `kh`) run inside the
-        // blocks too, before them.
+        // With them, the band's points inside the blocks
+        // (`bp.reg_inside`) and those outside.
         let (outside, inside) = match reg.iter().flatten().next() {
-            Some(&(u, v, _)) if bp.tail > 0 => {
-                let order = &orders[0];
-                let pu = order.iter().position(|&d| d == u).unwrap_or(0);
-                let before: Vec<usize> = order[..pu].iter().copied().filter(|&d| d != v).collect();
-                let after: Vec<usize> = order[pu + 1..]
+            Some(&(u, v, _)) if bp.tail > 0 => (
+                orders[0]
                     .iter()
                     .copied()
-                    .filter(|&d| d != v)
-                    .collect();
-                (before, after)
-            }
+                    .filter(|d| *d != u && *d != v && !bp.reg_inside.contains(d))
+                    .collect::<Vec<_>>(),
+                bp.reg_inside.clone(),
+            ),
             _ => (Vec::new(), Vec::new()),
         };
         let jam_positions: Vec<usize> = (band.len - 1 - bp.jam..band.len - 1).collect();
@@ -374,8 +376,8 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 // unrolled inside the loop over φr.
                 match reg[s] {
                     Some((u, v, _)) if bp.tail > 0 => {
-                        // [points before u], ⌊φu/ru⌋, ⌊φv/rv⌋, [points
-                        // after u], [the loops after the band], φu, φv.
+                        // [points outside], ⌊φu/ru⌋, ⌊φv/rv⌋, [points
+                        // inside], [the loops after the band], φu, φv.
                         for &d in &outside {
                             dims[s].push(phis[d].clone());
                         }

@@ -6,7 +6,7 @@
 //! ([`crate::target::cpu`]) and the tile sizes around it from its caches.
 
 use super::analysis::{
-    access_deltas, blocks_rectangular, contiguous_along, register_dims, tail_of,
+    access_deltas, blocks_rectangular, contiguous_along, reductions_only, register_dims, tail_of,
     tail_register_dims, would_gather, written_arrays, Band, Tail,
 };
 use super::band_plan::{BandPlan, Cx};
@@ -51,9 +51,23 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
             bp.par_dim,
             &tail,
         );
-        bp.tail = match tail {
+        bp.tail = match &tail {
             Tail::Loops(t) if reg.iter().any(Option::is_some) => t.len(),
             _ => 0,
+        };
+        // The band's reductions run inside the blocks, before the tail.
+        bp.reg_inside = match reg.iter().flatten().next() {
+            Some(&(u, v, _)) if bp.tail > 0 => {
+                let members: Vec<usize> = (0..cx.scop.statements.len()).collect();
+                bp.orders[0]
+                    .iter()
+                    .copied()
+                    .filter(|&d| {
+                        d != u && d != v && reductions_only(cx.scop, cx.sched, band, d, &members)
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
         };
         bp.reg = reg;
         bp.ru = ru;
