@@ -57,9 +57,9 @@ impl<'a> Cx<'a> {
 /// be parallel (its tile loop when its band is tiled), in schedule order,
 /// the first with at least one iteration per thread (`threads`), else the
 /// first with one iteration per thread before tiling (whose tiles the
-/// parallel-tiles stage cuts), else the first. A batch loop of extent 1 (a convolution's `n`), or of 16 in tiles
-/// of 32 (one tile: a batched matmul's), then leaves the parallel loop to
-/// the rows after it. A loop's iterations are the values its hyperplane
+/// parallel-tiles stage cuts), else the first. A batch loop of extent 1 (a
+/// convolution's `n`), or of 16 in tiles of 32 (one tile: a batched
+/// matmul's), then leaves the parallel loop to the rows after it. A loop's iterations are the values its hyperplane
 /// takes over the statements' domains, divided by the tile size of
 /// `sizes` (rounded up) when its band is tiled; a parametric extent counts
 /// as enough (the parameters' values are not known, and loops over them are
@@ -372,13 +372,24 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
             }
             dims[s].extend(tile_forms(&tile_locals));
             if reg_on {
-                // [other points], ⌊φu/ru⌋, ⌊φv/rv⌋, φr, φu, φv: the last two
-                // unrolled inside the loop over φr.
+                // The last two unrolled inside the loop inside the tile.
                 match reg[s] {
-                    Some((u, v, _)) if bp.tail > 0 => {
+                    Some((u, v, r)) => {
                         // [points outside], ⌊φu/ru⌋, ⌊φv/rv⌋, [points
-                        // inside], [the loops after the band], φu, φv.
-                        for &d in &outside {
+                        // inside], [loops inside the tile], φu, φv; with
+                        // loops after the band, those are the loops inside
+                        // the tile, else `φr`.
+                        let (out, inner) = if bp.tail > 0 {
+                            (outside.clone(), tail_forms(s))
+                        } else {
+                            let out = orders[s]
+                                .iter()
+                                .copied()
+                                .filter(|&d| d != u && d != v && d != r)
+                                .collect();
+                            (out, vec![phis[r].clone()])
+                        };
+                        for &d in &out {
                             dims[s].push(phis[d].clone());
                         }
                         let qu = tile_local(&mut locals[s], &phis[u], ru)?;
@@ -388,21 +399,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                         for &d in &inside {
                             dims[s].push(phis[d].clone());
                         }
-                        dims[s].extend(tail_forms(s));
-                        dims[s].push(phis[u].clone());
-                        dims[s].push(phis[v].clone());
-                    }
-                    Some((u, v, r)) => {
-                        for &d in &orders[s] {
-                            if d != u && d != v && d != r {
-                                dims[s].push(phis[d].clone());
-                            }
-                        }
-                        let qu = tile_local(&mut locals[s], &phis[u], ru)?;
-                        let qv = tile_local(&mut locals[s], &phis[v], rv)?;
-                        dims[s].push(Form::local(qu));
-                        dims[s].push(Form::local(qv));
-                        dims[s].push(phis[r].clone());
+                        dims[s].extend(inner);
                         dims[s].push(phis[u].clone());
                         dims[s].push(phis[v].clone());
                     }
