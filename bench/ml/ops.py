@@ -96,6 +96,22 @@ def generic(name, ty, ins, out, maps, iters, flops, einsum):
     op(name, ty, ins, out, text, flops, "einsum", einsum=einsum)
 
 
+def contraction(name, einsum, extents, ty="f32"):
+    """The contraction `einsum` (`"acd,dbc->ab"`: two operands, the
+    iterators the letters a, b, ... in order, those of the output parallel)
+    as linalg.generic, each index's extent from `extents`."""
+    ins, out = einsum.split("->")
+    a, b = ins.split(",")
+    letters = sorted(set(a + b + out))
+    iters = "".join("p" if x in out else "r" for x in letters)
+    flops = 2
+    for x in letters:
+        flops *= extents[x]
+    shape = lambda term: [extents[x] for x in term]
+    generic(name, ty, [("A", shape(a)), ("B", shape(b))], shape(out),
+            [list(a), list(b), list(out)], iters, flops, einsum)
+
+
 def matmul(name, m, n, k, ty="f32"):
     ins = [("A", [m, k]), ("B", [k, n])]
     text = "linalg.matmul ins(%%a0, %%a1 : %s, %s) outs(%%out : %s)" % (
@@ -124,14 +140,9 @@ def suite(scale):
         batch_matmul("bmm_qk", 16, 256, 256, 64)
         batch_matmul("bmm_pv", 16, 256, 64, 256)
         matmul("matmul_512", 512, 512, 512)
-        generic("matmul_bt", "f32", [("A", [512, 512]), ("B", [512, 512])], [512, 512],
-                [["a", "c"], ["b", "c"], ["a", "b"]], "ppr", 2 * 512 ** 3, "ac,bc->ab")
-        generic("tc_ab_acd_dbc", "f32", [("A", [64, 32, 32]), ("B", [32, 64, 32])], [64, 64],
-                [["a", "c", "d"], ["d", "b", "c"], ["a", "b"]], "pprr", 2 * 64 * 64 * 32 * 32,
-                "acd,dbc->ab")
-        generic("tc_abcd_aebf_fdec", "f32", [("A", [24, 16, 24, 16]), ("B", [16, 24, 16, 24])],
-                [24, 24, 24, 24], [["a", "e", "b", "f"], ["f", "d", "e", "c"], ["a", "b", "c", "d"]],
-                "pppprr", 2 * 24 ** 4 * 16 * 16, "aebf,fdec->abcd")
+        contraction("matmul_bt", "ac,bc->ab", dict(a=512, b=512, c=512))
+        contraction("tc_ab_acd_dbc", "acd,dbc->ab", dict(a=64, b=64, c=32, d=32))
+        contraction("tc_abcd_aebf_fdec", "aebf,fdec->abcd", dict(a=24, b=24, c=24, d=24, e=16, f=16))
         pool("maxpool3x3s2", "max", 1, 113, 113, 64, 3, 2)
         pool("sumpool2x2s2", "sum", 1, 56, 56, 256, 2, 2)
         matmul("matmul_512_f64", 512, 512, 512, "f64")
@@ -145,14 +156,9 @@ def suite(scale):
         depthwise("dw3x3s2_nhwc", 1, 17, 17, 16, 3, 2)
         batch_matmul("bmm_qk", 4, 16, 16, 8)
         matmul("matmul_48", 48, 40, 32)
-        generic("matmul_bt", "f32", [("A", [24, 32]), ("B", [40, 32])], [24, 40],
-                [["a", "c"], ["b", "c"], ["a", "b"]], "ppr", 2 * 24 * 40 * 32, "ac,bc->ab")
-        generic("tc_ab_acd_dbc", "f32", [("A", [12, 6, 5]), ("B", [5, 10, 6])], [12, 10],
-                [["a", "c", "d"], ["d", "b", "c"], ["a", "b"]], "pprr", 2 * 12 * 10 * 6 * 5,
-                "acd,dbc->ab")
-        generic("tc_abcd_aebf_fdec", "f32", [("A", [12, 4, 12, 4]), ("B", [4, 12, 4, 12])],
-                [12, 12, 12, 12], [["a", "e", "b", "f"], ["f", "d", "e", "c"], ["a", "b", "c", "d"]],
-                "pppprr", 2 * 12 ** 4 * 4 * 4, "aebf,fdec->abcd")
+        contraction("matmul_bt", "ac,bc->ab", dict(a=24, b=40, c=32))
+        contraction("tc_ab_acd_dbc", "acd,dbc->ab", dict(a=12, b=10, c=6, d=5))
+        contraction("tc_abcd_aebf_fdec", "aebf,fdec->abcd", dict(a=12, b=12, c=12, d=12, e=4, f=4))
         pool("maxpool3x3s2", "max", 1, 17, 17, 8, 3, 2)
         pool("sumpool2x2s2", "sum", 1, 16, 16, 8, 2, 2)
         matmul("matmul_24_f64", 24, 20, 16, "f64")

@@ -512,14 +512,8 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
             }
         };
         if reg_on {
-            let point = |pos: usize, what: &str| PlanDim {
-                scalar: false,
-                parallel: false,
-                only: None,
-                unroll: false,
-                jam_block: false,
-                tiling: Tiling::None,
-                what: format!("{what} (point loop {pos} of the band)"),
+            let point = |pos: usize, what: &str| {
+                PlanDim::sequential(format!("{what} (point loop {pos} of the band)"))
             };
             let mut between = 0;
             if bp.tail > 0 {
@@ -544,15 +538,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                     } else {
                         format!("φ{k}, inside the register blocks")
                     };
-                    plan_dims.push(PlanDim {
-                        scalar: false,
-                        parallel: false,
-                        only: None,
-                        unroll: false,
-                        jam_block: false,
-                        tiling: Tiling::None,
-                        what,
-                    });
+                    plan_dims.push(PlanDim::sequential(what));
                 }
                 between = inside.len() + bp.tail - 1;
             } else {

@@ -356,18 +356,10 @@ pub fn plan(
                 roles.push(GpuRole::Block);
             }
             if let Some(k) = coop {
-                plan_dims.push(PlanDim {
-                    scalar: false,
-                    parallel: false,
-                    only: None,
-                    unroll: false,
-                    jam_block: false,
-                    tiling: Tiling::None,
-                    what: format!(
-                        "⌊{} / {k}⌋ run by every thread of a block (shared memory)",
-                        phis(&|s| rest_of[s][0])
-                    ),
-                });
+                plan_dims.push(PlanDim::sequential(format!(
+                    "⌊{} / {k}⌋ run by every thread of a block (shared memory)",
+                    phis(&|s| rest_of[s][0])
+                )));
                 roles.push(GpuRole::Cooperative);
             }
             for m in 0..m_all {
@@ -394,15 +386,10 @@ pub fn plan(
             // index of `rest_of` itself.
             #[allow(clippy::needless_range_loop)]
             for j in 0..rest_len {
-                plan_dims.push(PlanDim {
-                    scalar: false,
-                    parallel: false,
-                    only: None,
-                    unroll: false,
-                    jam_block: false,
-                    tiling: Tiling::None,
-                    what: format!("{} inside each thread", phis(&|s| rest_of[s][j])),
-                });
+                plan_dims.push(PlanDim::sequential(format!(
+                    "{} inside each thread",
+                    phis(&|s| rest_of[s][j])
+                )));
                 roles.push(GpuRole::Inside);
             }
             if let Some((my, r)) = tiled_rows {

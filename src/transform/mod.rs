@@ -216,6 +216,20 @@ pub struct PlanDim {
 }
 
 impl PlanDim {
+    /// A plain sequential loop outside the tiles' structure (not a tile or
+    /// point loop, not unrolled): `what` it is, for remarks.
+    pub fn sequential(what: String) -> PlanDim {
+        PlanDim {
+            scalar: false,
+            parallel: false,
+            only: None,
+            unroll: false,
+            jam_block: false,
+            tiling: Tiling::None,
+            what,
+        }
+    }
+
     /// A loop of this dimension around statements `stmts` runs in
     /// parallel.
     pub fn parallel_for(&self, mut stmts: impl Iterator<Item = usize>) -> bool {
