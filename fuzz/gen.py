@@ -696,7 +696,7 @@ class Gen:
         sizes and channel counts; padding through affine bounds or
         guards), depthwise convolutions, poolings (max, sum, average),
         tensor contractions whose operands' subscripts are random
-        permutations of their indices, and batched matmuls (the second
+        permutations of their indices (now and then wide), and batched matmuls (the second
         operand now and then transposed). The output starts in a nest of
         its own now and then (zero, a bias, the window's first cell); the
         loops come in the front end's order, now and then in another;
@@ -866,6 +866,16 @@ class Gen:
                     ext[self.pick(names)] = C(r.randint(8, 20))
                 if self.chance(0.12):
                     ext[self.pick(names)] = extent(2, 8)
+                # Now and then wide enough for whole register blocks and
+                # read often enough for an operand to be transposed ahead
+                # (poly-opt's `layout`); drawn from a generator of its own,
+                # so that the other programs stay those of their seeds.
+                side = random.Random(self.seed * 7919 + 17)
+                if side.random() < 0.5:
+                    for x in free_a + free_b:
+                        ext[x] = C(side.randint(8, 18))
+                    for x in con:
+                        ext[x] = C(side.randint(2, 6))
                 a_idx = free_a + con
                 b_idx = free_b + con
                 r.shuffle(a_idx)

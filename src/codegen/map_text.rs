@@ -152,7 +152,20 @@ pub fn expanded_map(old: &str, lead: usize, lows: &[i64]) -> Option<String> {
 /// and results `(r_k) - d_{n+k}`; with the old number of dimensions.
 pub fn shifted_map(old: &str, r: usize) -> Option<(String, usize)> {
     let (n, syms, body) = parts(old)?;
-    // The results, split at the commas outside parentheses.
+    let split = results(body);
+    if split.len() != r || split.iter().any(|p| p.is_empty()) {
+        return None;
+    }
+    let res: Vec<String> = split
+        .iter()
+        .enumerate()
+        .map(|(k, p)| format!("({p}) - d{}", n + k))
+        .collect();
+    Some((map_of(n + r, syms, &res), n))
+}
+
+/// The results of a map's body, split at the commas outside parentheses.
+fn results(body: &str) -> Vec<&str> {
     let mut split = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);
     for (i, ch) in body.char_indices() {
@@ -167,15 +180,23 @@ pub fn shifted_map(old: &str, r: usize) -> Option<(String, usize)> {
         }
     }
     split.push(body[start..].trim());
-    if split.len() != r || split.iter().any(|p| p.is_empty()) {
+    split
+}
+
+/// The map text of an access rewritten for the array with its dimensions
+/// in `order` (the new result `k` is the old result `order[k]`: an operand
+/// transposed ahead, [`crate::rewrite::layout`]).
+pub fn permuted_map(old: &str, order: &[usize]) -> Option<String> {
+    let (n, syms, body) = parts(old)?;
+    let split = results(body);
+    if split.len() != order.len() || split.iter().any(|p| p.is_empty()) {
         return None;
     }
-    let res: Vec<String> = split
+    let res: Vec<String> = order
         .iter()
-        .enumerate()
-        .map(|(k, p)| format!("({p}) - d{}", n + k))
-        .collect();
-    Some((map_of(n + r, syms, &res), n))
+        .map(|&k| split.get(k).map(|p| p.to_string()))
+        .collect::<Option<_>>()?;
+    Some(map_of(n, syms, &res))
 }
 
 /// The positions of the dynamic dimensions of a memref type's text.
@@ -187,7 +208,16 @@ pub fn dynamic_dims(ty: &str) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{dynamic_dims, expanded_map, shifted_map};
+    use super::{dynamic_dims, expanded_map, permuted_map, shifted_map};
+
+    #[test]
+    fn permuted_maps_reorder_the_results() {
+        assert_eq!(
+            permuted_map("affine_map<(d0, d1, d2)[s0] -> (d2, d0 + s0, (d1 floordiv 2) mod 3)>", &[1, 2, 0]).as_deref(),
+            Some("affine_map<(d0, d1, d2)[s0] -> (d0 + s0, (d1 floordiv 2) mod 3, d2)>")
+        );
+        assert_eq!(permuted_map("affine_map<(d0) -> (d0, 0)>", &[0]), None);
+    }
 
     #[test]
     fn expanded_maps_prepend_the_iterators() {

@@ -27,6 +27,7 @@ use crate::scop::expansion::Expansion;
 use crate::scop::model::Scop;
 
 mod copy_back;
+mod copy_in;
 pub mod gpu;
 mod hoist;
 mod lanes;
@@ -38,6 +39,7 @@ use hoist::Hoist;
 use scalar_replace::Carry;
 
 pub use crate::codegen::error::EmitError;
+pub use copy_in::transposed_copy;
 
 /// What the printing does differently for a target: the CPU ([`Cpu`])
 /// prints the tree in place; the GPU ([`gpu::Gpu`], `emit/gpu.rs`) prints

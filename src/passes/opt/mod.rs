@@ -28,6 +28,7 @@ mod check;
 mod distribute;
 mod embed;
 mod gpu;
+mod layout;
 mod machine;
 mod options;
 mod plan;
@@ -234,8 +235,12 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             chosen,
             sched: sched.ok(),
         };
+        let mut transposed = None;
         {
             let _retries = Budget::start(retry_until);
+            if options.layout {
+                transposed = layout::retry(func, &mut c, &cx);
+            }
             if options.embed {
                 embed::retry(&mut c, &cx);
             }
@@ -256,12 +261,24 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
                 let wide = plan_options.wide.as_ref().filter(|_| planned.wide).map(|w| &w.target);
                 let before = out.ops.len();
                 let on = Machine::Cpu(wide.unwrap_or(&target));
-                rewrite((&scop, &deps), (planned, on), deadline, &cx, &mut out)?;
-                if let (Some(w), true) = (wide, out.ops.len() > before) {
+                let rewritten = rewrite((&scop, &deps), (planned, on), deadline, &cx, &mut out);
+                let done = out.ops.len() > before;
+                // Operands transposed for a plan that was not printed
+                // after all: the input comes back.
+                if let (Some(t), false) = (transposed.take(), done) {
+                    t.undo();
+                }
+                rewritten?;
+                if let (Some(w), true) = (wide, done) {
                     prefer_vector_width(func, w.vector_bits);
                 }
             }
-            Err(e) => skip(e),
+            Err(e) => {
+                if let Some(t) = transposed.take() {
+                    t.undo();
+                }
+                skip(e)
+            }
         }
     }
     if options.noalias && !out.ops.is_empty() {

@@ -1,0 +1,72 @@
+//! An operand transposed ahead of a SCoP ([`crate::rewrite::layout`]),
+//! printed: a buffer with the array's dimensions in the new order, filled
+//! by a loop nest before the SCoP (`X'[i_order[0], …] = X[i_0, …]`), and
+//! freed after it.
+
+use super::{affine_for, EmitError};
+use crate::ffi::build::{Builder, Point};
+use crate::ffi::ir::{Op, Val};
+use crate::rewrite::layout::Transpose;
+
+/// The buffer of `t` (array `array`, elements `elem`) allocated and filled
+/// before `first`, and freed before `end`; the operations made go to
+/// `made` (the allocation first), to be erased by the caller on failure.
+pub fn transposed_copy(
+    t: &Transpose,
+    array: Val,
+    elem: &str,
+    (first, end): (Op, Op),
+    made: &mut Vec<Op>,
+) -> Result<Val, EmitError> {
+    let b = Builder::new(first);
+    let shape = t.buffer_shape();
+    let dims: Vec<String> = shape.iter().map(i64::to_string).collect();
+    let ty = format!("memref<{}x{elem}>", dims.join("x"));
+    let at = Point::Before(first);
+    let attrs = [
+        ("operandSegmentSizes", b.attr("array<i32: 0, 0>")?),
+        ("alignment", b.attr("64 : i64")?),
+    ];
+    let alloc = b
+        .create_typed(at, "memref.alloc", &[], &[&ty], &attrs)
+        .ok_or_else(|| format!("cannot build the type {ty}"))?;
+    made.push(alloc);
+    let buf = alloc.result(0).ok_or("memref.alloc without result")?;
+    // The loops over the buffer's dimensions, in its order (its stores
+    // contiguous).
+    let mut point = at;
+    let mut ivs = Vec::new();
+    for (k, &n) in shape.iter().enumerate() {
+        let lmap = b.attr("affine_map<() -> (0)>")?;
+        let umap = b.attr(&format!("affine_map<() -> ({n})>"))?;
+        let (op, block) = affine_for(&b, point, lmap, umap, &[], &[])?;
+        if k == 0 {
+            made.push(op);
+        }
+        ivs.push(block.arg(0).ok_or("loop without induction variable")?);
+        b.create(Point::End(block), "affine.yield", &[], 0, &[], &[]);
+        point = Point::Before(block.ops().last().copied().ok_or("empty loop body")?);
+    }
+    let rank = shape.len();
+    let header: Vec<String> = (0..rank).map(|k| format!("d{k}")).collect();
+    let header = format!("({})", header.join(", "));
+    // The array's dimension `order[k]` is the buffer's `k`.
+    let mut old = vec![String::new(); rank];
+    for (k, &j) in t.order.iter().enumerate() {
+        *old.get_mut(j).ok_or("a transposition out of range")? = format!("d{k}");
+    }
+    let load_map = b.attr(&format!("affine_map<{header} -> ({})>", old.join(", ")))?;
+    let mut operands = vec![array];
+    operands.extend(ivs.iter().copied());
+    let load = b
+        .create_typed(point, "affine.load", &operands, &[elem], &[("map", load_map)])
+        .ok_or_else(|| format!("cannot build the type {elem}"))?;
+    let v = load.result(0).ok_or("affine.load without result")?;
+    let store_map = b.attr(&format!("affine_map<{header} -> {header}>"))?;
+    let mut operands = vec![v, buf];
+    operands.extend(ivs.iter().copied());
+    b.create(point, "affine.store", &operands, 0, &[("map", store_map)], &[]);
+    let (free, _) = b.create(Point::Before(end), "memref.dealloc", &[buf], 0, &[], &[]);
+    made.push(free);
+    Ok(buf)
+}
