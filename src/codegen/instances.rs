@@ -112,6 +112,7 @@ pub fn vias(scop: &Scop) -> Vec<Via> {
             None => Via {
                 memref: None,
                 plain: false,
+                strides: None,
             },
             Some((memref, elem)) => {
                 let inside = memref
@@ -120,6 +121,7 @@ pub fn vias(scop: &Scop) -> Vec<Via> {
                 Via {
                     memref: Some(memref.key()),
                     plain: !elem.is_empty() && !inside,
+                    strides: crate::scop::expansion::byte_strides(&memref.type_text()),
                 }
             }
         })
@@ -127,8 +129,8 @@ pub fn vias(scop: &Scop) -> Vec<Via> {
 }
 
 /// What an access's operation says that the model does not, for the
-/// stages that keep cells in registers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// stages that keep cells in registers or buffer operands.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Via {
     /// The memref value the operation goes through (a key: the array's
     /// root or a view of it); `None` for an operation without one.
@@ -136,6 +138,9 @@ pub struct Via {
     /// A cell of it can live in a register: its element type is known and
     /// the memref is not defined inside the statements (cloned with them).
     pub plain: bool,
+    /// The bytes between neighbours along each of its dimensions, when its
+    /// type tells ([`crate::scop::expansion::byte_strides`]).
+    pub strides: Option<Vec<i64>>,
 }
 
 /// The accesses (by [`Access::ir`]) to expanded arrays, each with its

@@ -68,6 +68,33 @@ pub fn memref_shape(ty: &str) -> Option<(Vec<Option<i64>>, String)> {
     Some((shape?, elem))
 }
 
+/// The bytes between neighbours along each dimension of a memref of type
+/// `ty` (`memref<4x8xf64>`: 64, 8); `None` for dynamic sizes, layouts or
+/// element types of unknown size.
+pub fn byte_strides(ty: &str) -> Option<Vec<i64>> {
+    let (shape, elem) = static_shape(ty)?;
+    let mut strides = vec![0; shape.len()];
+    let mut s = element_bytes(&elem)?;
+    for (k, &n) in shape.iter().enumerate().rev() {
+        strides[k] = s;
+        s = s.checked_mul(n)?;
+    }
+    Some(strides)
+}
+
+/// The bytes of one value of the scalar type `ty` (`f64`, `i32`, `index`,
+/// `bf16`), `None` for other types.
+pub fn element_bytes(ty: &str) -> Option<i64> {
+    match ty {
+        "index" => Some(8),
+        "bf16" => Some(2),
+        _ => {
+            let bits: i64 = ty.strip_prefix(['f', 'i'])?.parse().ok()?;
+            (bits > 0 && bits % 8 == 0).then_some(bits / 8)
+        }
+    }
+}
+
 /// Whether `a` is one of the arrays [`expand`] appended to `scop` (one per
 /// expansion, after the original arrays).
 pub fn is_expanded(scop: &Scop, a: ArrayId) -> bool {

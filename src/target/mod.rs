@@ -41,6 +41,10 @@ pub struct CpuTarget {
     pub fma: bool,
     /// Level-1 data cache per core, in bytes.
     pub l1d_bytes: u64,
+    /// Its associativity: the lines whose addresses are a multiple of
+    /// `l1d_bytes / l1d_ways` apart share a set, which holds this many
+    /// ([`CpuTarget::l1_sets`]).
+    pub l1d_ways: u32,
     /// Level-2 cache per core, in bytes.
     pub l2_bytes: u64,
     /// Cores the parallel loops may use (the host's, unless overridden).
@@ -61,6 +65,44 @@ pub struct CpuTarget {
     pub slow_zmm_broadcasts: bool,
 }
 
+/// The sets of a CPU's L1 data cache, as the rows of a register tile's
+/// operands see them: lines whose addresses are a multiple of `span`
+/// bytes apart share a set, which holds `ways` lines of `line` bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct L1Sets {
+    /// The bytes after which addresses map to the same set again (the
+    /// cache's size over its ways).
+    pub span: i64,
+    /// Lines per set.
+    pub ways: i64,
+    /// Bytes per line.
+    pub line: i64,
+}
+
+impl L1Sets {
+    /// More than [`L1Sets::ways`] of the distinct lines at `offsets`
+    /// (bytes from one base) fall into one set: read together in every
+    /// iteration, they evict one another (the rows of a 512x512 matrix of
+    /// doubles, 4 KiB apart, all in one set of a 32 KiB 8-way cache).
+    pub fn crowded(&self, offsets: &[i64]) -> bool {
+        if self.line < 1 || self.span < self.line {
+            return false;
+        }
+        let sets = self.span / self.line;
+        let mut lines: Vec<i64> = offsets.iter().map(|o| o.div_euclid(self.line)).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        let mut per_set: std::collections::HashMap<i64, i64> = std::collections::HashMap::new();
+        lines
+            .iter()
+            .any(|l| {
+                let n = per_set.entry(l.rem_euclid(sets)).or_insert(0);
+                *n += 1;
+                *n > self.ways
+            })
+    }
+}
+
 /// One named CPU: LLVM's name and what the plan needs of it.
 struct Preset {
     name: &'static str,
@@ -69,6 +111,7 @@ struct Preset {
     vector_registers: u32,
     fma: bool,
     l1d_kib: u64,
+    l1d_ways: u32,
     l2_kib: u64,
 }
 
@@ -86,6 +129,7 @@ const PRESETS: &[Preset] = &[
         vector_registers: 16,
         fma: false,
         l1d_kib: 32,
+        l1d_ways: 8,
         l2_kib: 256,
     },
     Preset {
@@ -95,6 +139,7 @@ const PRESETS: &[Preset] = &[
         vector_registers: 16,
         fma: true,
         l1d_kib: 32,
+        l1d_ways: 8,
         l2_kib: 256,
     },
     Preset {
@@ -104,6 +149,7 @@ const PRESETS: &[Preset] = &[
         vector_registers: 16,
         fma: true,
         l1d_kib: 32,
+        l1d_ways: 8,
         l2_kib: 512,
     },
     Preset {
@@ -113,6 +159,7 @@ const PRESETS: &[Preset] = &[
         vector_registers: 32,
         fma: true,
         l1d_kib: 32,
+        l1d_ways: 8,
         l2_kib: 1024,
     },
     Preset {
@@ -122,6 +169,7 @@ const PRESETS: &[Preset] = &[
         vector_registers: 32,
         fma: true,
         l1d_kib: 48,
+        l1d_ways: 12,
         l2_kib: 1280,
     },
     Preset {
@@ -131,6 +179,7 @@ const PRESETS: &[Preset] = &[
         vector_registers: 32,
         fma: true,
         l1d_kib: 48,
+        l1d_ways: 12,
         l2_kib: 2048,
     },
     Preset {
@@ -140,6 +189,7 @@ const PRESETS: &[Preset] = &[
         vector_registers: 32,
         fma: true,
         l1d_kib: 32,
+        l1d_ways: 8,
         l2_kib: 1024,
     },
 ];
@@ -242,6 +292,12 @@ pub fn preset_names() -> Vec<&'static str> {
 const FALLBACK_L1D_KIB: u64 = 32;
 /// See [`FALLBACK_L1D_KIB`].
 const FALLBACK_L2_KIB: u64 = 256;
+/// See [`FALLBACK_L1D_KIB`]: the L1 data caches of x86 cores of 32 KiB
+/// are 8-way (Intel's since Sandy Bridge, AMD's since Zen).
+const FALLBACK_L1D_WAYS: u32 = 8;
+
+/// Bytes per cache line (x86).
+pub const LINE_BYTES: u64 = 64;
 
 impl CpuTarget {
     /// The named CPU `name` (`host` for the host), with the host's cores.
@@ -263,6 +319,7 @@ impl CpuTarget {
             vector_registers: p.vector_registers,
             fma: p.fma,
             l1d_bytes: p.l1d_kib * 1024,
+            l1d_ways: p.l1d_ways,
             l2_bytes: p.l2_kib * 1024,
             cores: host_cores(),
             slow_gathers: SLOW_GATHERS.contains(&p.name),
@@ -281,7 +338,11 @@ impl CpuTarget {
         let features = inkwell::targets::TargetMachine::get_host_cpu_features()
             .to_string_lossy()
             .into_owned();
-        CpuTarget::from_features(&name, &features, host_caches())
+        let t = CpuTarget::from_features(&name, &features, host_caches());
+        CpuTarget {
+            l1d_ways: host_l1d_ways().unwrap_or(t.l1d_ways),
+            ..t
+        }
     }
 
     /// A target for LLVM CPU `name` with feature string `features` (`+avx2,
@@ -316,10 +377,21 @@ impl CpuTarget {
             vector_registers,
             fma: has("fma"),
             l1d_bytes: l1d,
+            l1d_ways: preset.map_or(FALLBACK_L1D_WAYS, |p| p.l1d_ways),
             l2_bytes: l2,
             cores: host_cores(),
             slow_gathers: SLOW_GATHERS.contains(&name),
             slow_zmm_broadcasts: SLOW_ZMM_BROADCASTS.contains(&name),
+        }
+    }
+
+    /// Its L1 data cache's sets ([`L1Sets`]).
+    pub fn l1_sets(&self) -> L1Sets {
+        let ways = i64::from(self.l1d_ways.max(1));
+        L1Sets {
+            span: i64::try_from(self.l1d_bytes).unwrap_or(i64::MAX) / ways,
+            ways,
+            line: LINE_BYTES as i64,
         }
     }
 
@@ -457,6 +529,18 @@ fn host_caches() -> Option<(u64, u64)> {
     Some((l1?, l2?))
 }
 
+/// The host's L1 data cache's associativity, from Linux's
+/// `/sys/devices/system/cpu/cpu0/cache/index*/ways_of_associativity`.
+fn host_l1d_ways() -> Option<u32> {
+    (0..8).find_map(|i| {
+        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
+        let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).ok();
+        let data = read("level")?.trim() == "1" && ["Data", "Unified"].contains(&read("type")?.trim());
+        let ways: u32 = read("ways_of_associativity")?.trim().parse().ok()?;
+        (data && ways > 0).then_some(ways)
+    })
+}
+
 /// `32K` → 32768, `1M` → 1048576, `512` → 512.
 fn parse_size(s: &str) -> Option<u64> {
     let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
@@ -477,6 +561,28 @@ fn parse_size(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rows 4 KiB apart all map to one set of a 32 KiB 8-way cache: 8
+    /// fit, 9 do not; 4 KiB + one line apart, each row its own set.
+    #[test]
+    fn rows_a_multiple_of_the_set_span_apart_crowd_one_set() {
+        let l1 = CpuTarget::preset("znver4").expect("a preset").l1_sets();
+        assert_eq!((l1.span, l1.ways, l1.line), (4096, 8, 64));
+        let rows = |n: i64, step: i64| -> Vec<i64> { (0..n).map(|r| r * step).collect() };
+        assert!(!l1.crowded(&rows(8, 4096)));
+        assert!(l1.crowded(&rows(9, 4096)));
+        assert!(!l1.crowded(&rows(64, 4096 + 64)));
+        // 2 KiB apart: two sets, 8 lines each for 16 rows.
+        assert!(!l1.crowded(&rows(16, 2048)));
+        assert!(l1.crowded(&rows(17, 2048)));
+        // Offsets within one line are one line.
+        assert!(!l1.crowded(&[0, 8, 16, 24, 32, 40, 48, 56, 4096]));
+        // Ice Lake's 48 KiB, 12 ways: the same 4 KiB span, 12 rows fit.
+        let icx = CpuTarget::preset("icelake-server").expect("a preset").l1_sets();
+        assert_eq!((icx.span, icx.ways), (4096, 12));
+        assert!(!icx.crowded(&rows(12, 4096)));
+        assert!(icx.crowded(&rows(13, 4096)));
+    }
 
     #[test]
     fn features_give_the_vector_isa() {

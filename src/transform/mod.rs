@@ -169,6 +169,11 @@ pub struct Options {
     /// iterations of another point loop and `v` of the vector loop, which
     /// are unrolled, so the written cells stay in registers across it.
     pub register_tile: (i64, i64),
+    /// The L1 data cache's sets, with the target's register block sizes
+    /// (`None` with `register-tile-sizes`): the blocks around loops after
+    /// their band take no more rows than keep the rows of an operand they
+    /// read by row apart in the L1 (`register_tile::rows_apart`).
+    pub l1: Option<crate::target::L1Sets>,
     /// Record the plan's text after tiling and after each stage that
     /// changed it ([`Plan::stages`]).
     pub trace_stages: bool,

@@ -7,7 +7,7 @@
 
 use super::analysis::{
     access_deltas, blocks_rectangular, contiguous_along, extent_of, reductions_only, register_dims,
-    tail_of, tail_register_dims, would_gather, written_arrays, Band, Tail,
+    rows_apart, tail_of, tail_register_dims, would_gather, written_arrays, Band, Tail,
 };
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::{register_tile_sizes, triangle_tile_sizes};
@@ -181,13 +181,31 @@ fn choose(
         };
         d
     };
-    let other =
-        wide > 0 && (wu, wide) != (nu, narrow) && (rectangular || one_stream) && !ragged_columns;
+    // Around loops after the band, no buffer holds the operands the
+    // blocks read by row (the hoisting needs the blocks' reductions in
+    // the band): the rows those operands keep apart in the L1 bound the
+    // blocks' (`rows_apart`), and the other shape goes where its rows pass
+    // that bound and the default shape's do not.
+    let apart = match (opts.l1, tail) {
+        (Some(l1), Tail::Loops(_)) => candidates
+            .iter()
+            .map(|(members, u, v, _)| {
+                rows_apart(scop, sched, band, (*u, *v), members, nu.max(wu), l1)
+            })
+            .min()
+            .unwrap_or(i64::MAX),
+        _ => i64::MAX,
+    };
+    let other = wide > 0
+        && (wu, wide) != (nu, narrow)
+        && (rectangular || one_stream)
+        && !ragged_columns
+        && (wu <= apart || nu > apart);
     // The blocks' rows, in the shape the band's blocks will take (the
     // other one falls back to `narrow` below only where its columns do
     // not divide the tiles: its rows then divide them too, as many or
     // fewer).
-    let ru = fit_rows(if other { wu } else { nu });
+    let ru = fit_rows(if other { wu } else { nu }.min(apart));
     // Triangular blocks (syrk's `j <= i`) keep the default sizes: with
     // these, syrk, syr2k and covariance ran 10-20% slower. Those that read
     // their vector operand from rows of an array (syrk's `A[j][k]` along
@@ -245,7 +263,7 @@ fn choose(
     {
         (ru, wide)
     } else {
-        (fit_rows(nu), narrow)
+        (fit_rows(nu.min(apart)), narrow)
     };
     // Blocks inside tiles only: a block straddling two tiles is never
     // full, and would leave the loop over `r` innermost without its cells

@@ -497,6 +497,7 @@ mod tests {
             .map(|a| Via {
                 memref: Some(a.array.0),
                 plain: true,
+                strides: None,
             })
             .collect();
         let w = 1 + DIMS + 1;

@@ -363,6 +363,7 @@ mod tests {
             .map(|a| Via {
                 memref: Some(a.array.0),
                 plain: true,
+                strides: None,
             })
             .collect();
         let row = |cols: &[(usize, i64)], c: i64| row_p1(DIMS, cols, c);

@@ -23,6 +23,7 @@
 //! the tree too (before the plan is checked: the checker proves them).
 
 use super::ast::{Bound, LoopMarks, LoopRole, Node, PackFill, Row, Tree};
+use crate::target::L1Sets;
 use super::instances::Via;
 use crate::scop::model::Model;
 use crate::transform::gpu::GpuRole;
@@ -69,6 +70,9 @@ pub struct TreeCx<'a> {
     pub pack: bool,
     /// The target's registers, for the loops that fill packed buffers.
     pub fill: PackFill,
+    /// The CPU's L1 data cache's sets (`None`: unknown, or a GPU), for the
+    /// buffers of operands whose rows would crowd them.
+    pub l1: Option<L1Sets>,
     /// On a GPU: the plan's roles and promotions (empty on a CPU).
     pub gpu: GpuCx<'a>,
 }
@@ -112,6 +116,7 @@ impl<'a> TreeCx<'a> {
             hoist: false,
             pack: false,
             fill,
+            l1: None,
             gpu: GpuCx::NONE,
         }
     }
@@ -284,6 +289,7 @@ pub(crate) fn test_cx() -> TreeCx<'static> {
             registers: 32,
             lanes: 8,
         },
+        l1: None,
         gpu: GpuCx::NONE,
     }
 }

@@ -27,7 +27,7 @@ use crate::codegen::{Node, Tree};
 use crate::math::fm::project_rational;
 use crate::math::matrix::rank;
 use crate::math::MathError;
-use crate::scop::expansion::memref_shape;
+use crate::scop::expansion::{element_bytes, memref_shape};
 use crate::scop::form::Form;
 use crate::scop::model::{piece_rows, AccessKind, ArrayId, Scop};
 use crate::target::gpu::GpuTarget;
@@ -158,17 +158,6 @@ fn threads_mappable(n: &Node, roles: &[GpuRole]) -> bool {
     }
     let mut seen = false;
     walk(n, roles, &mut seen) && seen
-}
-
-/// Bytes of an element type, for the types a kernel may hold.
-fn element_bytes(t: &str) -> Option<i64> {
-    match t {
-        "f64" | "i64" | "index" => Some(8),
-        "f32" | "i32" => Some(4),
-        "f16" | "bf16" | "i16" => Some(2),
-        "i8" => Some(1),
-        _ => None,
-    }
 }
 
 /// Finds the promotions of `tree` (see the module's description).

@@ -6,6 +6,7 @@
 use super::check::{self, Rejected};
 use super::OptOptions;
 use crate::codegen::ast::{PackFill, Tree};
+use crate::target::L1Sets;
 use crate::codegen::emit::{self, EmitError, Emitted};
 use crate::codegen::refuse;
 use crate::codegen::tree::promote::Found;
@@ -105,6 +106,14 @@ impl<'a> Machine<'a> {
                 registers: 0,
                 lanes: 1,
             },
+        }
+    }
+
+    /// The CPU's L1 data cache's sets (`None` on a GPU).
+    pub fn l1_sets(&self) -> Option<L1Sets> {
+        match self {
+            Machine::Cpu(target) => Some(target.l1_sets()),
+            Machine::Gpu(_) => None,
         }
     }
 

@@ -408,6 +408,7 @@ fn rewrite(
             scalar_replace: options.scalar_replace,
             hoist: options.hoist,
             pack: options.pack,
+            l1: machine.l1_sets(),
             gpu: machine.gpu_cx(),
             ..TreeCx::of(&plan, (scop, &vias, &lane_wise), machine.fill())
         };

@@ -142,6 +142,10 @@ fn plan_options(options: &OptOptions, target: &CpuTarget) -> PlanOptions {
         } else {
             (0, 0)
         },
+        l1: options
+            .register_tile_sizes
+            .is_empty()
+            .then(|| target.l1_sets()),
         // Wider blocks only by default: explicit sizes are taken as given.
         register_tile_wide: if options.register_tile_sizes.is_empty() {
             derived.register_block_wide
