@@ -46,8 +46,19 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         let Some(&first) = members.first() else {
             continue;
         };
+        // Every statement under the band's tile loops is cut with them:
+        // those of the members' groups, statements without loops of their
+        // own among them (a store between two nests that a fused band
+        // runs at one point), whose tile coordinates must stay those of
+        // the members they are ordered with.
+        let tiled: Vec<usize> = bp
+            .groups
+            .iter()
+            .filter(|(_, g)| g.iter().any(|s| members.contains(s)))
+            .flat_map(|(_, g)| g.iter().copied())
+            .collect();
         let size = bp.sizes[first][d];
-        if members.iter().any(|&s| bp.sizes[s][d] != size) {
+        if tiled.iter().any(|&s| bp.sizes[s].get(d) != Some(&size)) {
             continue;
         }
         let Some(extent) = extent_of(cx.scop, cx.sched, band.first + d, &members) else {
@@ -79,7 +90,7 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         if tiles(new) < threads || new >= size {
             continue;
         }
-        for &s in &members {
+        for &s in &tiled {
             bp.sizes[s][d] = new;
         }
         bp.notes.push(format!(
