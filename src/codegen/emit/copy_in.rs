@@ -33,40 +33,73 @@ pub fn transposed_copy(
     made.push(alloc);
     let buf = alloc.result(0).ok_or("memref.alloc without result")?;
     // The loops over the buffer's dimensions, in its order (its stores
-    // contiguous).
-    let mut point = at;
-    let mut ivs = Vec::new();
-    for (k, &n) in shape.iter().enumerate() {
-        let lmap = b.attr("affine_map<() -> (0)>")?;
-        let umap = b.attr(&format!("affine_map<() -> ({n})>"))?;
-        let (op, block) = affine_for(&b, point, lmap, umap, &[], &[])?;
-        if k == 0 {
-            made.push(op);
-        }
-        ivs.push(block.arg(0).ok_or("loop without induction variable")?);
-        b.create(Point::End(block), "affine.yield", &[], 0, &[], &[]);
-        point = Point::Before(block.ops().last().copied().ok_or("empty loop body")?);
-    }
+    // contiguous); the array's dimension `order[k]` is the buffer's `k`.
     let rank = shape.len();
-    let header: Vec<String> = (0..rank).map(|k| format!("d{k}")).collect();
-    let header = format!("({})", header.join(", "));
-    // The array's dimension `order[k]` is the buffer's `k`.
     let mut old = vec![String::new(); rank];
     for (k, &j) in t.order.iter().enumerate() {
         *old.get_mut(j).ok_or("a transposition out of range")? = format!("d{k}");
     }
-    let load_map = b.attr(&format!("affine_map<{header} -> ({})>", old.join(", ")))?;
-    let mut operands = vec![array];
-    operands.extend(ivs.iter().copied());
-    let load = b
-        .create_typed(point, "affine.load", &operands, &[elem], &[("map", load_map)])
-        .ok_or_else(|| format!("cannot build the type {elem}"))?;
-    let v = load.result(0).ok_or("affine.load without result")?;
-    let store_map = b.attr(&format!("affine_map<{header} -> {header}>"))?;
-    let mut operands = vec![v, buf];
-    operands.extend(ivs.iter().copied());
-    b.create(point, "affine.store", &operands, 0, &[("map", store_map)], &[]);
+    let own: Vec<String> = (0..rank).map(|k| format!("d{k}")).collect();
+    let first_loop = copy_nest(&b, at, &shape, (array, &old), (buf, &own), elem)?;
+    made.push(first_loop);
     let (free, _) = b.create(Point::Before(end), "memref.dealloc", &[buf], 0, &[], &[]);
     made.push(free);
     Ok(buf)
+}
+
+/// A loop nest over the box `shape` (from 0), before `at`, that copies
+/// `from[load…]` to `to[store…]`, the subscripts given as results over
+/// the loops' counters `d0, d1, …`; returns its outermost loop (nothing is
+/// left behind on failure).
+pub(super) fn copy_nest(
+    b: &Builder,
+    at: Point,
+    shape: &[i64],
+    from: (Val, &[String]),
+    to: (Val, &[String]),
+    elem: &str,
+) -> Result<Op, EmitError> {
+    let mut outer = None;
+    let r = build_copy(b, at, shape, (from, to), elem, &mut outer);
+    if let (Err(_), Some(op)) = (&r, outer) {
+        crate::ffi::build::erase(op);
+    }
+    r
+}
+
+/// [`copy_nest`]'s body; `outer` gets the outermost loop once it exists.
+fn build_copy(
+    b: &Builder,
+    at: Point,
+    shape: &[i64],
+    ((from, load), (to, store)): ((Val, &[String]), (Val, &[String])),
+    elem: &str,
+    outer: &mut Option<Op>,
+) -> Result<Op, EmitError> {
+    let mut point = at;
+    let mut ivs = Vec::new();
+    for &n in shape {
+        let lmap = b.attr("affine_map<() -> (0)>")?;
+        let umap = b.attr(&format!("affine_map<() -> ({n})>"))?;
+        let (op, block) = affine_for(b, point, lmap, umap, &[], &[])?;
+        outer.get_or_insert(op);
+        ivs.push(block.arg(0).ok_or("loop without induction variable")?);
+        b.create(Point::End(block), "affine.yield", &[], 0, &[], &[]);
+        // Insert the next loop (or the copy) before this block's yield.
+        point = Point::Before(block.ops().last().copied().ok_or("empty loop body")?);
+    }
+    let dims: Vec<String> = (0..shape.len()).map(|k| format!("d{k}")).collect();
+    let header = format!("({})", dims.join(", "));
+    let load_map = b.attr(&format!("affine_map<{header} -> ({})>", load.join(", ")))?;
+    let mut operands = vec![from];
+    operands.extend(ivs.iter().copied());
+    let ld = b
+        .create_typed(point, "affine.load", &operands, &[elem], &[("map", load_map)])
+        .ok_or_else(|| format!("cannot build the type {elem}"))?;
+    let v = ld.result(0).ok_or("affine.load without result")?;
+    let store_map = b.attr(&format!("affine_map<{header} -> ({})>", store.join(", ")))?;
+    let mut operands = vec![v, to];
+    operands.extend(ivs.iter().copied());
+    b.create(point, "affine.store", &operands, 0, &[("map", store_map)], &[]);
+    outer.ok_or_else(|| "a copy of no dimensions".into())
 }
