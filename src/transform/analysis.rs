@@ -341,25 +341,40 @@ pub(super) enum Tail {
     Other,
 }
 
-/// The loops after `band` ([`Tail`]).
+/// The loops after `band` ([`Tail`]), as the statements that run any see
+/// them: a statement with constants only there (an output's
+/// initialization, distributed before a convolution that runs its window
+/// and channels after the band) runs no loop after the band and does not
+/// count.
 pub(super) fn tail_of(scop: &Scop, sched: &PlutoSchedule, band: &Band) -> Tail {
     let after = band.first + band.len..sched.dims.len();
-    if !after
-        .clone()
-        .any(|k| matches!(sched.dims[k], DimKind::Loop { .. }))
+    let running: Vec<usize> = (0..scop.statements.len())
+        .filter(|&s| !fixed_after(sched, band, s))
+        .collect();
+    if running.is_empty()
+        || !after
+            .clone()
+            .any(|k| matches!(sched.dims[k], DimKind::Loop { .. }))
     {
         return Tail::None;
     }
     let unit = after.clone().all(|k| {
         matches!(sched.dims[k], DimKind::Loop { .. })
-            && (0..scop.statements.len())
-                .all(|s| matches!(sched.schedule.dims[s][k].single_iter(), Some((_, 1))))
+            && running
+                .iter()
+                .all(|&s| matches!(sched.schedule.dims[s][k].single_iter(), Some((_, 1))))
     });
     if unit {
         Tail::Loops(after.collect())
     } else {
         Tail::Other
     }
+}
+
+/// Statement `s` has constants only in the dimensions after `band`.
+pub(super) fn fixed_after(sched: &PlutoSchedule, band: &Band, s: usize) -> bool {
+    (band.first + band.len..sched.dims.len())
+        .all(|k| sched.schedule.dims[s][k].as_constant().is_some())
 }
 
 /// The register tile of a band followed by the loops `tail`
@@ -389,7 +404,12 @@ pub(super) fn tail_register_dims(
     members: &[usize],
     tail: &[usize],
 ) -> Option<(usize, usize, usize)> {
-    if members.len() != scop.statements.len() {
+    // The other statements run no loop after the band (the blocks take
+    // those loops inside).
+    let others_fixed = (0..scop.statements.len())
+        .filter(|s| !members.contains(s))
+        .all(|s| fixed_after(sched, band, s));
+    if !others_fixed {
         return None;
     }
     let r = tail.last()? - band.first;

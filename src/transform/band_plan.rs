@@ -407,6 +407,10 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                         for &d in &orders[s] {
                             dims[s].push(phis[d].clone());
                         }
+                        // The loops after the band that the blocks take
+                        // inside (constants for a statement without a
+                        // register tile: it runs none there).
+                        dims[s].extend(tail_forms(s));
                         dims[s].push(Form::constant(0));
                         dims[s].push(Form::constant(0));
                     }

@@ -58,7 +58,9 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         // The band's reductions run inside the blocks, before the tail.
         bp.reg_inside = match reg.iter().flatten().next() {
             Some(&(u, v, _)) if bp.tail > 0 => {
-                let members: Vec<usize> = (0..cx.scop.statements.len()).collect();
+                let members: Vec<usize> = (0..cx.scop.statements.len())
+                    .filter(|&s| reg[s].is_some())
+                    .collect();
                 bp.orders[0]
                     .iter()
                     .copied()
