@@ -213,7 +213,11 @@ mod tests {
     #[test]
     fn permuted_maps_reorder_the_results() {
         assert_eq!(
-            permuted_map("affine_map<(d0, d1, d2)[s0] -> (d2, d0 + s0, (d1 floordiv 2) mod 3)>", &[1, 2, 0]).as_deref(),
+            permuted_map(
+                "affine_map<(d0, d1, d2)[s0] -> (d2, d0 + s0, (d1 floordiv 2) mod 3)>",
+                &[1, 2, 0]
+            )
+            .as_deref(),
             Some("affine_map<(d0, d1, d2)[s0] -> (d0 + s0, (d1 floordiv 2) mod 3, d2)>")
         );
         assert_eq!(permuted_map("affine_map<(d0) -> (d0, 0)>", &[0]), None);

@@ -37,8 +37,8 @@
 //!   pass over the array, is small beside the work that reads it; and the
 //!   array has at most [`MAX_CELLS`] cells.
 
-use crate::scop::model::{AccessKind, ArrayId, Model};
 use crate::scop::form::Form;
+use crate::scop::model::{AccessKind, ArrayId, Model};
 
 /// Instances of the reading statement per cell of the array, at least.
 pub const MIN_REUSE: i64 = 16;
@@ -143,14 +143,25 @@ mod tests {
     fn shapes(m: &Model, of: &[(&str, &[i64])]) -> Vec<Option<Vec<i64>>> {
         m.arrays
             .iter()
-            .map(|a| of.iter().find(|(n, _)| *n == a.name).map(|(_, s)| s.to_vec()))
+            .map(|a| {
+                of.iter()
+                    .find(|(n, _)| *n == a.name)
+                    .map(|(_, s)| s.to_vec())
+            })
             .collect()
     }
 
     #[test]
     fn the_operand_strided_along_the_written_rows_moves_that_dimension_last() {
         let m = Model::parse(CONTRACTION).expect("a model");
-        let sh = shapes(&m, &[("C", &[8, 8, 8, 8]), ("A", &[8, 4, 8, 4]), ("B", &[4, 8, 4, 8])]);
+        let sh = shapes(
+            &m,
+            &[
+                ("C", &[8, 8, 8, 8]),
+                ("A", &[8, 4, 8, 4]),
+                ("B", &[4, 8, 4, 8]),
+            ],
+        );
         let b = m.arrays.iter().position(|a| a.name == "B").expect("B");
         // B[f, d, e, c]: `d` (C's last subscript) is its dimension 1; A
         // does not involve `d`; C is written.
@@ -167,7 +178,11 @@ mod tests {
     #[test]
     fn no_transpose_without_a_static_shape_or_enough_reuse() {
         let m = Model::parse(CONTRACTION).expect("a model");
-        assert!(candidates(&m, &shapes(&m, &[("C", &[8, 8, 8, 8]), ("A", &[8, 4, 8, 4])])).is_empty());
+        assert!(candidates(
+            &m,
+            &shapes(&m, &[("C", &[8, 8, 8, 8]), ("A", &[8, 4, 8, 4])])
+        )
+        .is_empty());
         // 16384 instances: B of more than 16384 / MIN_REUSE cells is not
         // read often enough.
         let big = 16384 / MIN_REUSE + 1;
@@ -178,9 +193,17 @@ mod tests {
     #[test]
     fn contiguous_written_or_twice_read_operands_stay() {
         // gemm: B[k][j] is contiguous along j; A does not involve j.
-        let gemm = Model::parse(crate::scop::text::examples::GEMM.replace("[N] -> ", "").replace(" < N", " < 64").as_str())
-            .expect("a model");
-        let sh = shapes(&gemm, &[("A", &[64, 64]), ("B", &[64, 64]), ("C", &[64, 64])]);
+        let gemm = Model::parse(
+            crate::scop::text::examples::GEMM
+                .replace("[N] -> ", "")
+                .replace(" < N", " < 64")
+                .as_str(),
+        )
+        .expect("a model");
+        let sh = shapes(
+            &gemm,
+            &[("A", &[64, 64]), ("B", &[64, 64]), ("C", &[64, 64])],
+        );
         assert!(candidates(&gemm, &sh).is_empty());
         // syrk-like: A read twice (A[i][k], A[j][k]).
         let syrk = Model::parse(

@@ -93,13 +93,11 @@ impl L1Sets {
         lines.sort_unstable();
         lines.dedup();
         let mut per_set: std::collections::HashMap<i64, i64> = std::collections::HashMap::new();
-        lines
-            .iter()
-            .any(|l| {
-                let n = per_set.entry(l.rem_euclid(sets)).or_insert(0);
-                *n += 1;
-                *n > self.ways
-            })
+        lines.iter().any(|l| {
+            let n = per_set.entry(l.rem_euclid(sets)).or_insert(0);
+            *n += 1;
+            *n > self.ways
+        })
     }
 }
 
@@ -535,7 +533,8 @@ fn host_l1d_ways() -> Option<u32> {
     (0..8).find_map(|i| {
         let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
         let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).ok();
-        let data = read("level")?.trim() == "1" && ["Data", "Unified"].contains(&read("type")?.trim());
+        let data =
+            read("level")?.trim() == "1" && ["Data", "Unified"].contains(&read("type")?.trim());
         let ways: u32 = read("ways_of_associativity")?.trim().parse().ok()?;
         (data && ways > 0).then_some(ways)
     })
@@ -578,7 +577,9 @@ mod tests {
         // Offsets within one line are one line.
         assert!(!l1.crowded(&[0, 8, 16, 24, 32, 40, 48, 56, 4096]));
         // Ice Lake's 48 KiB, 12 ways: the same 4 KiB span, 12 rows fit.
-        let icx = CpuTarget::preset("icelake-server").expect("a preset").l1_sets();
+        let icx = CpuTarget::preset("icelake-server")
+            .expect("a preset")
+            .l1_sets();
         assert_eq!((icx.span, icx.ways), (4096, 12));
         assert!(!icx.crowded(&rows(12, 4096)));
         assert!(icx.crowded(&rows(13, 4096)));

@@ -25,6 +25,13 @@ pub(super) fn copy_back(
         .collect::<Option<_>>()
         .ok_or("expanded index out of range")?;
     let load: Vec<String> = lead.into_iter().chain(dims.iter().cloned()).collect();
-    copy_nest(b, Point::Before(at), &x.shape, (buf, &load), (array, &dims), &x.elem)?;
+    copy_nest(
+        b,
+        Point::Before(at),
+        &x.shape,
+        (buf, &load),
+        (array, &dims),
+        &x.elem,
+    )?;
     Ok(())
 }

@@ -55,8 +55,8 @@ pub(super) fn copy_nest(
     b: &Builder,
     at: Point,
     shape: &[i64],
-    from: (Val, &[String]),
-    to: (Val, &[String]),
+    from: Side,
+    to: Side,
     elem: &str,
 ) -> Result<Op, EmitError> {
     let mut outer = None;
@@ -67,12 +67,16 @@ pub(super) fn copy_nest(
     r
 }
 
+/// A memref and the subscripts of a copy's access to it (results over the
+/// copy's loop counters `d0, d1, …`).
+type Side<'a> = (Val, &'a [String]);
+
 /// [`copy_nest`]'s body; `outer` gets the outermost loop once it exists.
 fn build_copy(
     b: &Builder,
     at: Point,
     shape: &[i64],
-    ((from, load), (to, store)): ((Val, &[String]), (Val, &[String])),
+    ((from, load), (to, store)): (Side, Side),
     elem: &str,
     outer: &mut Option<Op>,
 ) -> Result<Op, EmitError> {
@@ -94,12 +98,25 @@ fn build_copy(
     let mut operands = vec![from];
     operands.extend(ivs.iter().copied());
     let ld = b
-        .create_typed(point, "affine.load", &operands, &[elem], &[("map", load_map)])
+        .create_typed(
+            point,
+            "affine.load",
+            &operands,
+            &[elem],
+            &[("map", load_map)],
+        )
         .ok_or_else(|| format!("cannot build the type {elem}"))?;
     let v = ld.result(0).ok_or("affine.load without result")?;
     let store_map = b.attr(&format!("affine_map<{header} -> ({})>", store.join(", ")))?;
     let mut operands = vec![v, to];
     operands.extend(ivs.iter().copied());
-    b.create(point, "affine.store", &operands, 0, &[("map", store_map)], &[]);
+    b.create(
+        point,
+        "affine.store",
+        &operands,
+        0,
+        &[("map", store_map)],
+        &[],
+    );
     outer.ok_or_else(|| "a copy of no dimensions".into())
 }

@@ -619,7 +619,9 @@ impl Buffers<'_, '_> {
         let model = self.cx.model;
         // Per memref and access form (the rows without their constants):
         // the slots' offsets in bytes.
-        let mut groups: Vec<((usize, Vec<Row>), Vec<i64>)> = Vec::new();
+        // (memref, form) -> offsets.
+        type Group = ((usize, Vec<Row>), Vec<i64>);
+        let mut groups: Vec<Group> = Vec::new();
         for slot in slots {
             let Some(st) = model.statements.get(slot.stmt) else {
                 continue;
@@ -646,10 +648,7 @@ impl Buffers<'_, '_> {
             let Some(offset) = offset else {
                 continue;
             };
-            let form: Vec<Row> = rows
-                .iter()
-                .map(|r| r[..r.len() - 1].to_vec())
-                .collect();
+            let form: Vec<Row> = rows.iter().map(|r| r[..r.len() - 1].to_vec()).collect();
             let key = (memref, form);
             match groups.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, offsets)) => offsets.push(offset),

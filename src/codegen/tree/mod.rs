@@ -23,9 +23,9 @@
 //! the tree too (before the plan is checked: the checker proves them).
 
 use super::ast::{Bound, LoopMarks, LoopRole, Node, PackFill, Row, Tree};
-use crate::target::L1Sets;
 use super::instances::Via;
 use crate::scop::model::Model;
+use crate::target::L1Sets;
 use crate::transform::gpu::GpuRole;
 use crate::transform::{Plan, RegisterTile};
 use promote::Promotion;
