@@ -67,7 +67,7 @@ fn candidate(scop: &Scop, x: ArrayId) -> Res<Vec<Expansion>> {
         return Ok(none);
     };
     let cells = shape.iter().try_fold(1i64, |a, &b| a.checked_mul(b));
-    if shape.is_empty() || cells.is_none_or(|c| c > MAX_CELLS) {
+    if cells.is_none_or(|c| c > MAX_CELLS) {
         return Ok(none);
     }
     // Statements touching X, grouped by their top-level loop nest.
@@ -202,12 +202,17 @@ fn candidate(scop: &Scop, x: ArrayId) -> Res<Vec<Expansion>> {
         .enumerate()
         .map(|(k, n)| format!("0 <= o{k} <= {}", n - 1))
         .collect();
-    let text = format!(
-        "{{ {}[{}] : {} }}",
-        arr.name,
-        dims.join(", "),
-        conds.join(" and ")
-    );
+    // A scalar cell (rank 0) is the box of one point, without conditions.
+    let text = if conds.is_empty() {
+        format!("{{ {}[] }}", arr.name)
+    } else {
+        format!(
+            "{{ {}[{}] : {} }}",
+            arr.name,
+            dims.join(", "),
+            conds.join(" and ")
+        )
+    };
     let bx = UnionRel::parse(&text)?;
     if !bx.is_subset(&in_last)? || !all_written.is_subset(&in_last)? {
         return Ok(none);

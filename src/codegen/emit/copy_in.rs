@@ -49,8 +49,9 @@ pub fn transposed_copy(
 
 /// A loop nest over the box `shape` (from 0), before `at`, that copies
 /// `from[load…]` to `to[store…]`, the subscripts given as results over
-/// the loops' counters `d0, d1, …`; returns its outermost loop (nothing is
-/// left behind on failure).
+/// the loops' counters `d0, d1, …` (a copy of no dimensions is the load
+/// and the store alone); returns its first operation (nothing is left
+/// behind on failure).
 pub(super) fn copy_nest(
     b: &Builder,
     at: Point,
@@ -59,34 +60,42 @@ pub(super) fn copy_nest(
     to: Side,
     elem: &str,
 ) -> Result<Op, EmitError> {
-    let mut outer = None;
-    let r = build_copy(b, at, shape, (from, to), elem, &mut outer);
-    if let (Err(_), Some(op)) = (&r, outer) {
-        crate::ffi::build::erase(op);
+    let mut made = Vec::new();
+    let r = build_copy(b, at, shape, (from, to), elem, &mut made);
+    match (r, made.first().copied()) {
+        (Ok(()), Some(first)) => Ok(first),
+        (r, _) => {
+            for op in made.into_iter().rev() {
+                crate::ffi::build::erase(op);
+            }
+            Err(r.err().unwrap_or_else(|| "an empty copy".into()))
+        }
     }
-    r
 }
 
 /// A memref and the subscripts of a copy's access to it (results over the
 /// copy's loop counters `d0, d1, …`).
 type Side<'a> = (Val, &'a [String]);
 
-/// [`copy_nest`]'s body; `outer` gets the outermost loop once it exists.
+/// [`copy_nest`]'s body; `made` gets the operations made at `at` (the
+/// outermost loop, or the load and the store of a copy of no dimensions).
 fn build_copy(
     b: &Builder,
     at: Point,
     shape: &[i64],
     ((from, load), (to, store)): (Side, Side),
     elem: &str,
-    outer: &mut Option<Op>,
-) -> Result<Op, EmitError> {
+    made: &mut Vec<Op>,
+) -> Result<(), EmitError> {
     let mut point = at;
     let mut ivs = Vec::new();
     for &n in shape {
         let lmap = b.attr("affine_map<() -> (0)>")?;
         let umap = b.attr(&format!("affine_map<() -> ({n})>"))?;
         let (op, block) = affine_for(b, point, lmap, umap, &[], &[])?;
-        outer.get_or_insert(op);
+        if made.is_empty() {
+            made.push(op);
+        }
         ivs.push(block.arg(0).ok_or("loop without induction variable")?);
         b.create(Point::End(block), "affine.yield", &[], 0, &[], &[]);
         // Insert the next loop (or the copy) before this block's yield.
@@ -106,11 +115,14 @@ fn build_copy(
             &[("map", load_map)],
         )
         .ok_or_else(|| format!("cannot build the type {elem}"))?;
+    if shape.is_empty() {
+        made.push(ld);
+    }
     let v = ld.result(0).ok_or("affine.load without result")?;
     let store_map = b.attr(&format!("affine_map<{header} -> ({})>", store.join(", ")))?;
     let mut operands = vec![v, to];
     operands.extend(ivs.iter().copied());
-    b.create(
+    let (st, _) = b.create(
         point,
         "affine.store",
         &operands,
@@ -118,5 +130,8 @@ fn build_copy(
         &[("map", store_map)],
         &[],
     );
-    outer.ok_or_else(|| "a copy of no dimensions".into())
+    if shape.is_empty() {
+        made.push(st);
+    }
+    Ok(())
 }
