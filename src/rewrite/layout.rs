@@ -140,6 +140,20 @@ mod tests {
         reads: { S0[a, b, c, d, e, f] -> C[a, b, c, d]; S0[a, b, c, d, e, f] -> A[a, e, b, f]; S0[a, b, c, d, e, f] -> B[f, d, e, c] }
     ";
 
+    /// `C[i][j] = f(reads)` over a 64x64x64 box; `reads` follows the
+    /// first read's `S0[i, j, k] -> `.
+    fn cube(reads: &str) -> Model {
+        Model::parse(&format!(
+            "
+            domain: {{ S0[i, j, k] : 0 <= i < 64 and 0 <= j < 64 and 0 <= k < 64 }}
+            schedule: {{ S0[i, j, k] -> [0, i, 0, j, 0, k, 0] }}
+            writes: {{ S0[i, j, k] -> C[i, j] }}
+            reads: {{ S0[i, j, k] -> {reads} }}
+            "
+        ))
+        .expect("a model")
+    }
+
     fn shapes(m: &Model, of: &[(&str, &[i64])]) -> Vec<Option<Vec<i64>>> {
         m.arrays
             .iter()
@@ -193,40 +207,18 @@ mod tests {
     #[test]
     fn contiguous_written_or_twice_read_operands_stay() {
         // gemm: B[k][j] is contiguous along j; A does not involve j.
-        let gemm = Model::parse(
-            crate::scop::text::examples::GEMM
-                .replace("[N] -> ", "")
-                .replace(" < N", " < 64")
-                .as_str(),
-        )
-        .expect("a model");
+        let gemm = cube("C[i, j]; S0[i, j, k] -> A[i, k]; S0[i, j, k] -> B[k, j]");
         let sh = shapes(
             &gemm,
             &[("A", &[64, 64]), ("B", &[64, 64]), ("C", &[64, 64])],
         );
         assert!(candidates(&gemm, &sh).is_empty());
         // syrk-like: A read twice (A[i][k], A[j][k]).
-        let syrk = Model::parse(
-            "
-            domain: { S0[i, j, k] : 0 <= i < 64 and 0 <= j < 64 and 0 <= k < 64 }
-            schedule: { S0[i, j, k] -> [0, i, 0, j, 0, k, 0] }
-            writes: { S0[i, j, k] -> C[i, j] }
-            reads: { S0[i, j, k] -> C[i, j]; S0[i, j, k] -> A[i, k]; S0[i, j, k] -> A[j, k] }
-        ",
-        )
-        .expect("a model");
+        let syrk = cube("C[i, j]; S0[i, j, k] -> A[i, k]; S0[i, j, k] -> A[j, k]");
         let sh = shapes(&syrk, &[("A", &[64, 64]), ("C", &[64, 64])]);
         assert!(candidates(&syrk, &sh).is_empty());
         // matmul with a transposed operand: B[j][k] is strided along j.
-        let bt = Model::parse(
-            "
-            domain: { S0[i, j, k] : 0 <= i < 64 and 0 <= j < 64 and 0 <= k < 64 }
-            schedule: { S0[i, j, k] -> [0, i, 0, j, 0, k, 0] }
-            writes: { S0[i, j, k] -> C[i, j] }
-            reads: { S0[i, j, k] -> C[i, j]; S0[i, j, k] -> A[i, k]; S0[i, j, k] -> B[j, k] }
-        ",
-        )
-        .expect("a model");
+        let bt = cube("C[i, j]; S0[i, j, k] -> A[i, k]; S0[i, j, k] -> B[j, k]");
         let sh = shapes(&bt, &[("A", &[64, 64]), ("B", &[64, 64]), ("C", &[64, 64])]);
         let b = bt.arrays.iter().position(|a| a.name == "B").expect("B");
         assert_eq!(

@@ -177,13 +177,8 @@ fn dealt(cx: &Cx, plan: &Plan, p: usize) -> Option<Plan> {
     new.dims.insert(
         p + 1,
         PlanDim {
-            scalar: false,
-            parallel: false,
-            only: None,
-            unroll: false,
-            jam_block: false,
             tiling: Tiling::Tile,
-            what: "round of tiles dealt cyclically".into(),
+            ..PlanDim::sequential("round of tiles dealt cyclically".into())
         },
     );
     let stmts: Vec<usize> = chosen.iter().map(|(s, _, _)| *s).collect();
