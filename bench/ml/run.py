@@ -6,7 +6,9 @@ For each operator, in one run on this machine:
   `convert-linalg-to-affine-loops` (the plain lowering), then
   `poly-opt` with the defaults and with `contract=true`;
 * each run by `polyrs-runner --threads=T --reuse-memory --time=op`
-  (median of the timed calls);
+  (median of the timed calls), in rounds: every variant and ONNX Runtime
+  in turn, `--rounds` times, the time the median of the rounds' (a slow
+  phase of a shared machine then falls on all of them);
 * checked: poly-opt's output bit for bit against the plain lowering's (the
   exact checksum), and every variant's checksum against an independent
   numpy reference computed in f64 from the same inputs (relative to the
@@ -98,7 +100,7 @@ def run(bin_dir, text, threads, runs, min_time):
 HELPER = r'''
 import json, sys, time, statistics
 import numpy as np
-spec = json.loads(sys.stdin.read())
+spec = json.loads(sys.stdin.readline())
 out = {}
 def inputs(o):
     t = np.float32 if o["ty"] == "f32" else np.float64
@@ -136,7 +138,8 @@ def reference(o, a):
             else:
                 res += win
     return res
-def ort_time(o, a, threads, runs):
+def ort_session(o, a, threads):
+    """ONNX Runtime's session of the operator, run once, and its feeds."""
     import onnx, onnxruntime as ort
     from onnx import helper, TensorProto
     t = TensorProto.FLOAT if o["ty"] == "f32" else TensorProto.DOUBLE
@@ -176,11 +179,15 @@ def ort_time(o, a, threads, runs):
     so.inter_op_num_threads = 1
     sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
     sess.run(None, feeds)
+    return sess, feeds, ort.__version__
+def ort_time(sess, feeds, runs, min_time):
+    """The median of at least `runs` calls adding up to `min_time` seconds
+    (at most 200 calls), as polyrs-runner's `--repeat`/`--min-time`."""
     times = []
-    start = time.perf_counter()
-    while len(times) < runs or (sum(times) < 0.5 and len(times) < 200):
+    while len(times) < runs or (sum(times) < min_time and len(times) < 200):
         t0 = time.perf_counter(); sess.run(None, feeds); times.append(time.perf_counter() - t0)
-    return statistics.median(times), ort.__version__
+    return statistics.median(times)
+sessions = {}
 for o in spec["ops"]:
     a = inputs(o)
     r = {}
@@ -190,11 +197,18 @@ for o in spec["ops"]:
         r["sum"] = float(np.sum(ref * w)); r["mag"] = float(np.sum(np.abs(ref) * w))
     if spec["ort"]:
         try:
-            r["ort"], r["ort_version"] = ort_time(o, a, spec["threads"], spec["runs"])
+            sessions[o["name"]] = ort_session(o, a, spec["threads"])
+            r["ort_version"] = sessions[o["name"]][2]
         except Exception as e:  # an operator ONNX Runtime lacks (f64 Conv)
             r["ort_error"] = str(e).split(":")[-1].strip()[:80]
     out[o["name"]] = r
-print(json.dumps(out))
+print(json.dumps(out), flush=True)
+# Then, per line `NAME SECONDS`, one timing of that operator's session
+# (the rounds of run.py interleave it with polyrs-runner's).
+for line in sys.stdin:
+    name, seconds = line.split()
+    sess, feeds, _ = sessions[name]
+    print(json.dumps(ort_time(sess, feeds, spec["runs"], float(seconds))), flush=True)
 '''
 
 
@@ -217,7 +231,10 @@ def main():
     ap.add_argument("--scale", choices=["small", "full"], default="full")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--min-time", type=float, default=0.5)
+    ap.add_argument("--min-time", type=float, default=0.5,
+                    help="seconds of timed calls per variant, split over the rounds (default 0.5)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="rounds of timings, each variant and ONNX Runtime in turn (default 3)")
     ap.add_argument("--bin-dir", default=os.path.join(ROOT, "target", "release"))
     ap.add_argument("--no-reference", action="store_true", help="skip the numpy reference")
     ap.add_argument("--no-ort", action="store_true", help="skip ONNX Runtime")
@@ -228,14 +245,28 @@ def main():
     chosen = [o for o in ops.suite(args.scale) if not args.names or o["name"] in args.names]
     import json
     extra = {}
+    helper = None
     if not (args.no_reference and args.no_ort):
         py = venv_python()
         spec = {"ops": chosen, "reference": not args.no_reference, "ort": not args.no_ort,
                 "threads": args.threads, "runs": args.runs}
-        p = subprocess.run([py, "-c", HELPER], input=json.dumps(spec), capture_output=True, text=True)
-        if p.returncode != 0:
-            sys.exit("reference/ONNX Runtime helper failed:\n" + p.stderr)
-        extra = json.loads(p.stdout)
+        helper = subprocess.Popen([py, "-c", HELPER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        helper.stdin.write(json.dumps(spec) + "\n")
+        helper.stdin.flush()
+        line = helper.stdout.readline()
+        if not line:
+            sys.exit("reference/ONNX Runtime helper failed:\n" + helper.stderr.read())
+        extra = json.loads(line)
+
+    def ort_round(name, seconds):
+        """One timing of ONNX Runtime's session of `name` (the helper's)."""
+        helper.stdin.write("%s %g\n" % (name, seconds))
+        helper.stdin.flush()
+        line = helper.stdout.readline()
+        if not line:
+            sys.exit("ONNX Runtime helper failed:\n" + helper.stderr.read())
+        return json.loads(line)
     gflops_peak = peak(args.threads) if args.report else None
     rows = []
     bad = 0
@@ -252,9 +283,27 @@ def main():
                               ("contract", "threads=%d contract=true%s" % (args.threads, more))]:
             variants[name], remarks[name] = opt(args.bin_dir, path, [
                 "--convert-linalg-to-affine-loops", "--poly-opt=" + options])
-        res = {k: run(args.bin_dir, v, args.threads, args.runs, args.min_time) for k, v in variants.items()}
+        # Rounds: every variant and ONNX Runtime in turn, each for its share
+        # of --min-time, so that a slow phase of the machine falls on all
+        # of them; each one's time is the median of its rounds' medians.
         ref = extra.get(o["name"], {})
+        with_ort = helper is not None and "ort_version" in ref
+        share = args.min_time / args.rounds
+        rounds = {k: [] for k in list(variants) + (["ort"] if with_ort else [])}
+        for _ in range(args.rounds):
+            for k, v in variants.items():
+                rounds[k].append(run(args.bin_dir, v, args.threads, args.runs, share))
+            if with_ort:
+                rounds["ort"].append(ort_round(o["name"], share))
+        res = {}
         checks = []
+        for k in variants:
+            sums = {(r[1], r[2]) for r in rounds[k]}
+            if len(sums) > 1:
+                checks.append("%s's checksums differ from round to round" % k)
+            res[k] = (statistics.median(r[0] for r in rounds[k]),) + rounds[k][0][1:]
+        if with_ort:
+            ref["ort"] = statistics.median(rounds["ort"])
         if res["poly"][1] != res["plain"][1]:
             checks.append("poly-opt differs from the plain lowering")
         tol = 1e-4 if o["ty"] == "f32" else 1e-9
@@ -293,13 +342,15 @@ def write_report(args, rows, gflops_peak):
     lines = [
         "# The ML operator suite",
         "",
-        "Generated by `python3 bench/ml/run.py --scale %s --threads %d --report %s` (one run, %s)."
-        % (args.scale, args.threads, args.report, time.strftime("%Y-%m-%d")),
+        "Generated by `python3 bench/ml/run.py --scale %s --threads %d --min-time %g --rounds %d --report %s` "
+        "(one run, %s)." % (args.scale, args.threads, args.min_time, args.rounds, args.report,
+                            time.strftime("%Y-%m-%d")),
         "",
-        "- CPU: %s, %d threads; poly-opt's target: %s; `polyrs-runner --threads=%d --reuse-memory`, "
-        "median of the timed calls." % (cpu_model(), args.threads,
-                                        next((r["target"] for r in rows if r.get("target")), "host"),
-                                        args.threads),
+        "- CPU: %s, %d threads; poly-opt's target: %s; `polyrs-runner --threads=%d --reuse-memory`. "
+        "Per operator, %d rounds of timed calls (%.2f s each), every variant and ONNX Runtime in turn; "
+        "a time is the median of its rounds' medians." % (
+            cpu_model(), args.threads, next((r["target"] for r in rows if r.get("target")), "host"),
+            args.threads, args.rounds, args.min_time / args.rounds),
         "- Peak (bench/peak.c, f64 multiplies and adds, not fused): %s GFLOP/s; f32 has twice the lanes."
         % (("%.1f" % gflops_peak) if gflops_peak else "not measured"),
         "- ONNX Runtime %s, CPU provider, `intra_op_num_threads=%d`, the operator in its own layout "
@@ -335,6 +386,16 @@ def write_report(args, rows, gflops_peak):
             "lowest %.2fx (%s); bit-exact `poly-opt / ORT` lowest %.2fx (%s)." % (
                 len(compute), geo, min(ratios), compute[ratios.index(min(ratios))]["name"],
                 min(exact), compute[exact.index(min(exact))]["name"]),
+        ]
+    memory = [r for r in rows if r["kind"] not in COMPUTE_BOUND and r["ort"]]
+    if memory:
+        exact = [r["ort"] / r["poly"] for r in memory]
+        lines += [
+            "Memory-bound operators with an ONNX Runtime time (%d): bit-exact `poly-opt / ORT` lowest %.2fx (%s)."
+            % (len(memory), min(exact), memory[exact.index(min(exact))]["name"]),
+        ]
+    if rows:
+        lines += [
             "Against the plain lowering: lowest `poly-opt / plain` %.2fx (%s)." % (
                 min(r["plain"] / r["poly"] for r in rows),
                 min(rows, key=lambda r: r["plain"] / r["poly"])["name"]),
