@@ -315,6 +315,18 @@ pub fn replace_uses(old: Val, new: Val) {
     unsafe { mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }
 }
 
+/// A copy of `op` (with its regions) in no block, owned by the caller:
+/// [`insert_before`] puts it in place, [`erase`] destroys it.
+pub fn clone_detached(op: Op) -> Op {
+    // SAFETY: live operation; the clone is owned by the caller.
+    Op::from_raw(unsafe { mlirOperationClone(op.to_raw()) })
+}
+
+/// Inserts `op`, in no block ([`clone_detached`]), right before `before`.
+pub fn insert_before(op: Op, before: Op) {
+    insert(Point::Before(before), op);
+}
+
 /// Moves `op` right before `before` (same or another block).
 pub fn move_before(op: Op, before: Op) {
     // SAFETY: live operations.

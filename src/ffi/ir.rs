@@ -229,7 +229,8 @@ impl Attr {
         }
     }
 
-    /// The integers of an array of integer attributes or a dense i64 array.
+    /// The integers of an array of integer attributes or a dense i64 or i32
+    /// array.
     pub fn int_list(self) -> Option<Vec<i64>> {
         // SAFETY: live attribute; element accessors match the tested kind.
         unsafe {
@@ -241,6 +242,12 @@ impl Attr {
                 Some(
                     (0..mlirDenseArrayGetNumElements(self.0))
                         .map(|i| mlirDenseI64ArrayGetElement(self.0, i))
+                        .collect(),
+                )
+            } else if mlirAttributeIsADenseI32Array(self.0) {
+                Some(
+                    (0..mlirDenseArrayGetNumElements(self.0))
+                        .map(|i| i64::from(mlirDenseI32ArrayGetElement(self.0, i)))
                         .collect(),
                 )
             } else {

@@ -25,6 +25,7 @@
 //!    ([`crate::codegen::emit::emit`]).
 
 mod check;
+mod demote;
 mod distribute;
 mod embed;
 mod gpu;
@@ -38,6 +39,7 @@ mod profitability;
 mod split;
 mod verify_emit;
 
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use crate::codegen::contract::{allow_contraction, arithmetic_of, multiplies};
@@ -48,8 +50,10 @@ use crate::ffi::ir::Op;
 use crate::ffi::shim::{emit as diag, Severity};
 use crate::math::budget::Budget;
 use crate::sched::pluto::{schedule, Options as SchedOptions};
-use crate::scop::detect::detect;
+use crate::scop::detect::{detect, Rejection};
 use crate::scop::model::{build, Scop};
+use crate::target::gpu::GpuTarget;
+use crate::target::CpuTarget;
 
 use check::Rejected;
 use machine::{GpuSide, Machine};
@@ -80,17 +84,14 @@ struct Candidate {
 
 /// The modeled SCoPs of `func`; rejected loop nests and SCoPs the model
 /// cannot represent get a remark saying why they are not optimized.
-fn scops(func: Op) -> Vec<Scop> {
+/// The nests in `restored` (demoted ones given back, [`demote`]) got
+/// their remark already, saying what breaks them once demoted.
+fn scops(func: Op, restored: &HashSet<usize>) -> Vec<Scop> {
     let found = detect(func, 1);
     for r in &found.rejections {
-        let note = format!("'{}' breaks the static control part here", r.culprit.name());
-        let note = (r.culprit.key() != r.nest.key()).then(|| (r.culprit.loc(), note.as_str()));
-        diag(
-            r.nest.loc(),
-            Severity::Remark,
-            &format!("poly-opt: loop nest not optimized: it is not a static control part: {}", r.reason),
-            note,
-        );
+        if !restored.contains(&r.nest.key()) {
+            not_a_scop(r);
+        }
     }
     let mut out = Vec::new();
     for s in &found.scops {
@@ -105,6 +106,19 @@ fn scops(func: Op) -> Vec<Scop> {
         }
     }
     out
+}
+
+/// The remark of a loop nest that is not a SCoP, with a note at the
+/// operation that breaks it.
+fn not_a_scop(r: &Rejection) {
+    let note = format!("'{}' breaks the static control part here", r.culprit.name());
+    let note = (r.culprit.key() != r.nest.key()).then(|| (r.culprit.loc(), note.as_str()));
+    diag(
+        r.nest.loc(),
+        Severity::Remark,
+        &format!("poly-opt: loop nest not optimized: it is not a static control part: {}", r.reason),
+        note,
+    );
 }
 
 /// The share of a SCoP's time budget the scheduler may take: the rest is
@@ -142,147 +156,194 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     };
     let mut out = Rewritten::default();
     let budget = (options.time_budget > 0).then(|| Duration::from_secs(options.time_budget));
-    for scop in scops(func) {
-        let at = scop.ir.first_op.loc();
-        // Every stage up to the rewrite runs within the SCoP's budget.
-        let started = Instant::now();
-        let deadline = Budget::start(budget);
-        let skip = |why: String| left_unchanged(at, options, why, deadline.ran_out());
-        // Too little work for any plan to pay (every CPU plan is held to
-        // this): decided on the model, before dependences and schedules.
-        if gpu_target.is_none() && options.profitability {
-            if let Err(why) = profitability::enough_work(&scop) {
-                skip(why);
-                continue;
+    // Loop-carried values in memory cells; the nests that are not at the
+    // top of a SCoP come back at once, the others once their SCoP is done.
+    let mut demoted = if options.iter_args { demote::demote(func) } else { Vec::new() };
+    let mut restored = HashSet::new();
+    if !demoted.is_empty() {
+        let found = detect(func, 1);
+        let tops: HashSet<usize> = found.scops.iter().flat_map(|s| s.ops.iter().map(|o| o.key())).collect();
+        let (kept, back): (Vec<_>, Vec<_>) = demoted.into_iter().partition(|n| tops.contains(&n.root().key()));
+        for nest in back {
+            // What breaks the nest besides its carried values.
+            if let Some(r) = found.rejections.iter().find(|r| r.nest.key() == nest.root().key()) {
+                not_a_scop(r);
             }
+            restored.insert(nest.undo());
         }
-        let deps = match compute(&scop, DepOptions::default()) {
-            Ok(d) => d,
-            Err(e) => {
-                skip(e.to_string());
-                continue;
-            }
-        };
-        // The scheduler gets a share of the budget: if its ILP runs out,
-        // the rest serves the original order's plan (`plan::plan_original`).
-        let sched = {
-            let _share = Budget::start(budget.map(|b| b.mul_f64(SCHEDULE_SHARE)));
-            schedule(&scop, &deps, &sched_options)
-        };
-        if let Some(gpu) = &gpu_target {
-            let sched = sched.as_ref().map_err(|e| e.to_string());
-            let shape = crate::transform::gpu::Shape {
-                block: &options.gpu_block,
-                thread_rows: i64::from(options.gpu_thread_tile.min(64) as u32),
-                shared_tile: if options.gpu_shared {
-                    crate::transform::gpu::shared_tile(gpu)
-                } else {
-                    0
-                },
-            };
-            let mut mapped = gpu::plan(&scop, &deps, sched, &sched_options, gpu, shape);
-            let (mut scop, mut deps) = (scop, deps);
-            // Expanded temporaries, when the SCoP has no parallel loop to
-            // map or its launches run inside loops on the host (doitgen's
-            // `sum` ties each (r, q) to the next: a launch of one block per
-            // (r, q) pair); taken when they leave fewer loops on the host.
-            let host_loops = mapped.as_ref().map_or(usize::MAX, gpu::host_loops);
-            if host_loops > 0 && options.privatize {
-                if let Some((escop, edeps, emapped)) = gpu::privatized(&scop, &sched_options, gpu, shape) {
-                    if gpu::host_loops(&emapped) < host_loops {
-                        (scop, deps, mapped) = (escop, edeps, Ok(emapped));
-                    }
-                }
-            }
-            match mapped {
-                Ok(gpu::Mapped {
-                    planned,
-                    roles,
-                    mut shared,
-                }) => {
-                    // The mutation test of the checker: a box one cell short.
-                    if options.gpu_test_mutation == "short-footprint" {
-                        if let Some(e) = shared.promotions.first_mut().and_then(|p| p.extent.last_mut()) {
-                            *e -= 1;
-                        }
-                    }
-                    let on = Machine::Gpu(GpuSide {
-                        roles: &roles,
-                        shared: &shared,
-                        shared_limit: i64::from(gpu.shared_per_block),
-                    });
-                    rewrite((&scop, &deps), (planned, on), deadline, &cx, &mut out)?
-                }
-                Err(why) => skip(why),
-            }
-            continue;
+        demoted = kept;
+    }
+    // The top-level operations of the SCoPs rewritten.
+    let mut rewritten: HashSet<usize> = HashSet::new();
+    for scop in scops(func, &restored) {
+        let keys: Vec<usize> = scop.ir.ops.iter().map(|o| o.key()).collect();
+        let before = out.replaced;
+        optimize(func, scop, (&target, gpu_target.as_ref()), budget, &cx, &mut out)?;
+        if out.replaced > before {
+            rewritten.extend(keys);
         }
-        let chosen = match &sched {
-            Ok(s) => plan_with(&scop, &deps, s.clone(), options, &plan_options),
-            // Without a schedule, the original loop order's parallel loop
-            // (the retries below rescheduling only when it has none).
-            Err(e) => plan::plan_original(&scop, &deps, options, &format!("{NO_SCHEDULE}{e}")),
-        };
-        // The retries, in order: each replaces the candidate only when it
-        // gives the parallel loops the plan so far lacks.
-        let retry_until = match (&chosen, budget) {
-            (Ok(_), Some(b)) => Some((started + b.mul_f64(RETRY_SHARE)).saturating_duration_since(Instant::now())),
-            _ => None,
-        };
-        let mut c = Candidate {
-            scop,
-            deps,
-            chosen,
-            sched: sched.ok(),
-        };
-        let mut transposed = None;
-        {
-            let _retries = Budget::start(retry_until);
-            if options.layout {
-                transposed = layout::retry(func, &mut c, &cx);
-            }
-            if options.embed {
-                embed::retry(&mut c, &cx);
-            }
-            if options.split {
-                split::retry(&mut c, &cx);
-            }
-            if options.privatize {
-                privatize::retry(&mut c, &cx);
-            }
-            distribute::retry(&mut c, &cx);
-            distribute::retry_transposed(&mut c, &cx);
-        }
-        let Candidate {
-            scop, deps, chosen, ..
-        } = c;
-        match chosen {
-            Ok(planned) => {
-                let wide = plan_options.wide.as_ref().filter(|_| planned.wide).map(|w| &w.target);
-                let before = out.ops.len();
-                let on = Machine::Cpu(wide.unwrap_or(&target));
-                let rewritten = rewrite((&scop, &deps), (planned, on), deadline, &cx, &mut out);
-                let done = out.ops.len() > before;
-                // Operands transposed for a plan that was not printed
-                // after all: the input comes back.
-                if let (Some(t), false) = (transposed.take(), done) {
-                    t.undo();
-                }
-                rewritten?;
-                if let (Some(w), true) = (wide, done) {
-                    prefer_vector_width(func, w.vector_bits);
-                }
-            }
-            Err(e) => {
-                if let Some(t) = transposed.take() {
-                    t.undo();
-                }
-                skip(e)
-            }
+    }
+    for nest in demoted {
+        if rewritten.contains(&nest.root().key()) {
+            nest.keep();
+        } else {
+            nest.undo();
         }
     }
     if options.noalias && !out.ops.is_empty() {
         mark_noalias(func, &out.ops, &out.roots);
+    }
+    Ok(())
+}
+
+/// The stages of one SCoP of `func`, for the CPU `target` or the GPU
+/// (`gpu`), up to the rewrite into `out` or a remark saying why the SCoP
+/// is left unchanged.
+fn optimize(
+    func: Op,
+    scop: Scop,
+    (target, gpu_target): (&CpuTarget, Option<&GpuTarget>),
+    budget: Option<Duration>,
+    cx: &Cx,
+    out: &mut Rewritten,
+) -> Result<(), PassError> {
+    let (options, sched_options, plan_options) = (cx.options, cx.sched_options, cx.plan_options);
+    let at = scop.ir.first_op.loc();
+    // Every stage up to the rewrite runs within the SCoP's budget.
+    let started = Instant::now();
+    let deadline = Budget::start(budget);
+    let skip = |why: String| left_unchanged(at, options, why, deadline.ran_out());
+    // Too little work for any plan to pay (every CPU plan is held to
+    // this): decided on the model, before dependences and schedules.
+    if gpu_target.is_none() && options.profitability {
+        if let Err(why) = profitability::enough_work(&scop) {
+            skip(why);
+            return Ok(());
+        }
+    }
+    let deps = match compute(&scop, DepOptions::default()) {
+        Ok(d) => d,
+        Err(e) => {
+            skip(e.to_string());
+            return Ok(());
+        }
+    };
+    // The scheduler gets a share of the budget: if its ILP runs out,
+    // the rest serves the original order's plan (`plan::plan_original`).
+    let sched = {
+        let _share = Budget::start(budget.map(|b| b.mul_f64(SCHEDULE_SHARE)));
+        schedule(&scop, &deps, sched_options)
+    };
+    if let Some(gpu) = &gpu_target {
+        let sched = sched.as_ref().map_err(|e| e.to_string());
+        let shape = crate::transform::gpu::Shape {
+            block: &options.gpu_block,
+            thread_rows: i64::from(options.gpu_thread_tile.min(64) as u32),
+            shared_tile: if options.gpu_shared {
+                crate::transform::gpu::shared_tile(gpu)
+            } else {
+                0
+            },
+        };
+        let mut mapped = gpu::plan(&scop, &deps, sched, sched_options, gpu, shape);
+        let (mut scop, mut deps) = (scop, deps);
+        // Expanded temporaries, when the SCoP has no parallel loop to
+        // map or its launches run inside loops on the host (doitgen's
+        // `sum` ties each (r, q) to the next: a launch of one block per
+        // (r, q) pair); taken when they leave fewer loops on the host.
+        let host_loops = mapped.as_ref().map_or(usize::MAX, gpu::host_loops);
+        if host_loops > 0 && options.privatize {
+            if let Some((escop, edeps, emapped)) = gpu::privatized(&scop, sched_options, gpu, shape) {
+                if gpu::host_loops(&emapped) < host_loops {
+                    (scop, deps, mapped) = (escop, edeps, Ok(emapped));
+                }
+            }
+        }
+        match mapped {
+            Ok(gpu::Mapped {
+                planned,
+                roles,
+                mut shared,
+            }) => {
+                // The mutation test of the checker: a box one cell short.
+                if options.gpu_test_mutation == "short-footprint" {
+                    if let Some(e) = shared.promotions.first_mut().and_then(|p| p.extent.last_mut()) {
+                        *e -= 1;
+                    }
+                }
+                let on = Machine::Gpu(GpuSide {
+                    roles: &roles,
+                    shared: &shared,
+                    shared_limit: i64::from(gpu.shared_per_block),
+                });
+                rewrite((&scop, &deps), (planned, on), deadline, cx, out)?
+            }
+            Err(why) => skip(why),
+        }
+        return Ok(());
+    }
+    let chosen = match &sched {
+        Ok(s) => plan_with(&scop, &deps, s.clone(), options, plan_options),
+        // Without a schedule, the original loop order's parallel loop
+        // (the retries below rescheduling only when it has none).
+        Err(e) => plan::plan_original(&scop, &deps, options, &format!("{NO_SCHEDULE}{e}")),
+    };
+    // The retries, in order: each replaces the candidate only when it
+    // gives the parallel loops the plan so far lacks.
+    let retry_until = match (&chosen, budget) {
+        (Ok(_), Some(b)) => Some((started + b.mul_f64(RETRY_SHARE)).saturating_duration_since(Instant::now())),
+        _ => None,
+    };
+    let mut c = Candidate {
+        scop,
+        deps,
+        chosen,
+        sched: sched.ok(),
+    };
+    let mut transposed = None;
+    {
+        let _retries = Budget::start(retry_until);
+        if options.layout {
+            transposed = layout::retry(func, &mut c, cx);
+        }
+        if options.embed {
+            embed::retry(&mut c, cx);
+        }
+        if options.split {
+            split::retry(&mut c, cx);
+        }
+        if options.privatize {
+            privatize::retry(&mut c, cx);
+        }
+        distribute::retry(&mut c, cx);
+        distribute::retry_transposed(&mut c, cx);
+    }
+    let Candidate {
+        scop, deps, chosen, ..
+    } = c;
+    match chosen {
+        Ok(planned) => {
+            let wide = plan_options.wide.as_ref().filter(|_| planned.wide).map(|w| &w.target);
+            let before = out.replaced;
+            let on = Machine::Cpu(wide.unwrap_or(target));
+            let rewritten = rewrite((&scop, &deps), (planned, on), deadline, cx, out);
+            let done = out.replaced > before;
+            // Operands transposed for a plan that was not printed
+            // after all: the input comes back.
+            if let (Some(t), false) = (transposed.take(), done) {
+                t.undo();
+            }
+            rewritten?;
+            if let (Some(w), true) = (wide, done) {
+                prefer_vector_width(func, w.vector_bits);
+            }
+        }
+        Err(e) => {
+            if let Some(t) = transposed.take() {
+                t.undo();
+            }
+            skip(e)
+        }
     }
     Ok(())
 }
@@ -293,6 +354,9 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
 struct Rewritten {
     ops: Vec<Op>,
     roots: Vec<usize>,
+    /// How many SCoPs' operations were replaced (by new code, which may be
+    /// empty, or by the emitted-code check's copy of them).
+    replaced: usize,
 }
 
 /// The remark of a SCoP left unchanged, and why, naming the time budget
@@ -440,6 +504,9 @@ fn rewrite(
             .and_then(|done| kernels::lower(&done.kernels).map(|()| done))
         {
             Ok(done) => {
+                // The SCoP's operations are gone from here on (the
+                // emitted-code check may put a copy back).
+                out.replaced += 1;
                 if let Some(memrefs) = &forward_roots {
                     forward::run(&done.created, memrefs);
                 }

@@ -1,0 +1,304 @@
+//! Loop-carried values in memory cells (issue 70; Polly's reg2mem): before
+//! detection, every `affine.for` that carries scalar values through
+//! `iter_args` (a C front end's accumulator, a row's maximum) gets them in
+//! 0-d memref cells on the stack, allocated at the function's entry: the
+//! initial value stored before the loop, loaded at the top of its body, the
+//! yielded value stored at the end of the body, the result loaded after
+//! the loop. The nest is then a static control part like its memref form:
+//! the cells' accesses carry exact dependences (the reduction's order is
+//! kept, bit for bit); privatization expands a cell per iteration where
+//! that gives parallel loops, and scalar replacement carries it in
+//! registers (`iter_args`) again where its loop stays innermost. The
+//! values an `affine.if` yields get cells the same way: each branch stores
+//! its values, which are loaded after the `affine.if`.
+//!
+//! Each demoted nest (its outermost affine operation) keeps a copy of its
+//! input: where the nest is not at the top of a SCoP, or its SCoP is not
+//! rewritten, the input comes back ([`Nest::undo`]), byte for byte.
+
+use crate::ffi::build::{self, Builder, Point};
+use crate::ffi::ir::{Block, Op, Val};
+
+/// One demoted nest and what takes it back.
+pub(super) struct Nest {
+    /// The nest's outermost operation, demoted.
+    root: Op,
+    /// The input's nest, detached.
+    copy: Op,
+    /// The cells' allocations, at the function's entry.
+    cells: Vec<Op>,
+    /// Outside `root`, where `root` itself carries values: the initial
+    /// values' stores before it and the results' loads after it.
+    around: Vec<Op>,
+    /// The loads after `root` standing for its results, by result number.
+    results: Vec<(Val, usize)>,
+}
+
+impl Nest {
+    /// The demoted nest's outermost operation.
+    pub(super) fn root(&self) -> Op {
+        self.root
+    }
+
+    /// Takes the nest back to the input: the copy in its place, the cells
+    /// gone; the key of the copy, the nest now.
+    pub(super) fn undo(self) -> usize {
+        build::insert_before(self.copy, self.root);
+        for (load, k) in &self.results {
+            if let Some(r) = self.copy.result(*k) {
+                build::replace_uses(*load, r);
+            }
+        }
+        let (before, after): (Vec<Op>, Vec<Op>) =
+            self.around.iter().partition(|op| op.name() == "affine.store");
+        for op in after {
+            build::erase(op);
+        }
+        build::erase(self.root);
+        for op in before {
+            build::erase(op);
+        }
+        for op in self.cells {
+            build::erase(op);
+        }
+        self.copy.key()
+    }
+
+    /// Keeps the demoted nest (its SCoP was rewritten): the copy goes.
+    pub(super) fn keep(self) {
+        build::erase(self.copy);
+    }
+}
+
+/// The scalar types a cell holds (a `memref` element type the model reads
+/// and writes); other carried values (indices, vectors) are left alone.
+fn cell_type(ty: &str) -> bool {
+    matches!(ty, "f16" | "bf16" | "f32" | "f64")
+        || ty.strip_prefix('i').is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The outermost affine operation around `op` (itself included).
+fn nest_root(op: Op) -> Op {
+    let mut root = op;
+    while let Some(p) = root.parent() {
+        if !matches!(p.name().as_str(), "affine.for" | "affine.if" | "affine.parallel") {
+            break;
+        }
+        root = p;
+    }
+    root
+}
+
+/// The `affine.for` operations in `op` (itself included) that carry
+/// values and the `affine.if` operations that yield values, innermost
+/// first.
+fn carrying_ops(op: Op, out: &mut Vec<Op>) {
+    for r in op.regions() {
+        for b in r.blocks() {
+            for o in b.ops() {
+                carrying_ops(o, out);
+            }
+        }
+    }
+    if matches!(op.name().as_str(), "affine.for" | "affine.if") && op.num_results() > 0 {
+        out.push(op);
+    }
+}
+
+/// Demotes the carried values of every nest of `func` whose loops carry
+/// only scalars ([`cell_type`]); the nests it changed, each with its copy.
+pub(super) fn demote(func: Op) -> Vec<Nest> {
+    let Some(entry) = func.regions().first().and_then(|r| r.blocks().first().copied()) else {
+        return Vec::new();
+    };
+    let mut loops = Vec::new();
+    carrying_ops(func, &mut loops);
+    let mut roots: Vec<Op> = Vec::new();
+    for l in &loops {
+        let r = nest_root(*l);
+        if !roots.iter().any(|x| x.key() == r.key()) {
+            roots.push(r);
+        }
+    }
+    let mut out = Vec::new();
+    for root in roots {
+        let mut inner = Vec::new();
+        carrying_ops(root, &mut inner);
+        let scalar = inner.iter().all(|l| {
+            (0..l.num_results()).all(|k| l.result(k).is_some_and(|v| cell_type(&v.type_text())))
+        });
+        if !scalar {
+            continue;
+        }
+        let mut nest = Nest {
+            root,
+            copy: build::clone_detached(root),
+            cells: Vec::new(),
+            around: Vec::new(),
+            results: Vec::new(),
+        };
+        let mut ok = true;
+        for op in inner {
+            let done = if op.name() == "affine.if" {
+                demote_if(op, entry, &mut nest)
+            } else {
+                demote_loop(op, entry, &mut nest)
+            };
+            if done.is_none() {
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            out.push(nest);
+        } else {
+            nest.undo();
+        }
+    }
+    out
+}
+
+/// The cells of values of `types`, allocated first in `entry` (the
+/// function's entry block) and recorded in `nest`.
+fn cells(b: &Builder, entry: Block, types: &[String], nest: &mut Nest) -> Option<Vec<Val>> {
+    let no_sizes = b.attr("array<i32: 0, 0>").ok()?;
+    let mut out = Vec::new();
+    for ty in types {
+        let first = *entry.ops().first()?;
+        let alloca = b.create_typed(
+            Point::Before(first),
+            "memref.alloca",
+            &[],
+            &[&format!("memref<{ty}>")],
+            &[("operandSegmentSizes", no_sizes)],
+        )?;
+        nest.cells.push(alloca);
+        out.push(alloca.result(0)?);
+    }
+    Some(out)
+}
+
+/// The results of `op`, loaded from their `cells` for every use, right
+/// after the new operation that replaces `op` (which `op` follows);
+/// recorded in `nest` where `op` is its root.
+fn loaded_after(b: &Builder, op: Op, cells: &[Val], types: &[String], nest: &mut Nest) -> Option<()> {
+    let is_root = op.key() == nest.root.key();
+    let map0 = b.attr("affine_map<() -> ()>").ok()?;
+    for (k, (cell, ty)) in cells.iter().zip(types).enumerate() {
+        let load = b.create_typed(Point::Before(op), "affine.load", &[*cell], &[ty], &[("map", map0)])?;
+        let v = load.result(0)?;
+        build::replace_uses(op.result(k)?, v);
+        if is_root {
+            nest.around.push(load);
+            nest.results.push((v, k));
+        }
+    }
+    Some(())
+}
+
+/// The types of `op`'s results, in MLIR's text form.
+fn result_types(op: Op) -> Option<Vec<String>> {
+    (0..op.num_results()).map(|k| op.result(k).map(|v| v.type_text())).collect()
+}
+
+/// Moves the operations of `from` but its terminator `term` before `end`
+/// (the new block's terminator), then stores the values `term` yields
+/// into `cells` before `end`.
+fn move_body(b: &Builder, from: Block, term: Op, end: Op, cells: &[Val]) -> Option<()> {
+    let map0 = b.attr("affine_map<() -> ()>").ok()?;
+    for op in from.ops() {
+        if op.key() != term.key() {
+            build::move_before(op, end);
+        }
+    }
+    // Read after the block arguments' uses moved (a loop's value yielded
+    // as it came is the load at the top).
+    for (cell, y) in cells.iter().zip(term.operands()) {
+        b.create(Point::Before(end), "affine.store", &[y, *cell], 0, &[("map", map0)], &[]);
+    }
+    Some(())
+}
+
+/// Demotes the values `l` carries (see the module text); the new loop
+/// replaces `l`, and `nest.root` when `l` was it. `None`, before any
+/// change, when a piece cannot be built (the steps after the first change
+/// build only what an earlier step showed can be built).
+fn demote_loop(l: Op, entry: Block, nest: &mut Nest) -> Option<()> {
+    let b = Builder::new(l);
+    let segs = l.attr(c"operandSegmentSizes")?.int_list()?;
+    let (nl, nu) = (usize::try_from(*segs.first()?).ok()?, usize::try_from(*segs.get(1)?).ok()?);
+    let operands = l.operands();
+    let inits = operands.get(nl + nu..)?.to_vec();
+    let body = l.regions().first()?.blocks().first().copied()?;
+    let yield_op = *body.ops().last()?;
+    let is_root = l.key() == nest.root.key();
+    let map0 = b.attr("affine_map<() -> ()>").ok()?;
+    let attrs = [
+        ("lowerBoundMap", b.attr(&l.attr(c"lowerBoundMap")?.text()).ok()?),
+        ("upperBoundMap", b.attr(&l.attr(c"upperBoundMap")?.text()).ok()?),
+        ("step", b.attr(&l.attr(c"step")?.text()).ok()?),
+        ("operandSegmentSizes", b.attr(&format!("array<i32: {nl}, {nu}, 0>")).ok()?),
+    ];
+    let types = result_types(l)?;
+    // The cells, and the initial values stored before the loop.
+    let cells = cells(&b, entry, &types, nest)?;
+    for (init, cell) in inits.iter().zip(&cells) {
+        let (store, _) = b.create(Point::Before(l), "affine.store", &[*init, *cell], 0, &[("map", map0)], &[]);
+        if is_root {
+            nest.around.push(store);
+        }
+    }
+    // The loop without iter_args: the same bounds, the body moved in, the
+    // carried values loaded at its top and stored at its end.
+    let (new, blocks) = b.create(Point::Before(l), "affine.for", &operands[..nl + nu], 0, &attrs, &[Some(1)]);
+    let block = *blocks.first()?;
+    let (end, _) = b.create(Point::End(block), "affine.yield", &[], 0, &[], &[]);
+    build::replace_uses(body.arg(0)?, block.arg(0)?);
+    for (k, (cell, ty)) in cells.iter().zip(&types).enumerate() {
+        let load = b.create_typed(Point::Before(end), "affine.load", &[*cell], &[ty], &[("map", map0)])?;
+        build::replace_uses(body.arg(k + 1)?, load.result(0)?);
+    }
+    move_body(&b, body, yield_op, end, &cells)?;
+    loaded_after(&b, l, &cells, &types, nest)?;
+    if is_root {
+        nest.root = new;
+    }
+    build::erase(l);
+    Some(())
+}
+
+/// Demotes the values `op` (an `affine.if`) yields: each branch stores its
+/// values into the cells, which are loaded after the new `affine.if`
+/// (without results); it replaces `op`, and `nest.root` when `op` was it.
+fn demote_if(op: Op, entry: Block, nest: &mut Nest) -> Option<()> {
+    let b = Builder::new(op);
+    let regions = op.regions();
+    let branches: Vec<(Block, Op)> = regions
+        .iter()
+        .map(|r| {
+            let blk = r.blocks().first().copied()?;
+            Some((blk, *blk.ops().last()?))
+        })
+        .collect::<Option<_>>()?;
+    // Values come out of both branches.
+    if branches.len() != 2 {
+        return None;
+    }
+    let condition = b.attr(&op.attr(c"condition")?.text()).ok()?;
+    let types = result_types(op)?;
+    let cells = cells(&b, entry, &types, nest)?;
+    let (new, blocks) = b.create(Point::Before(op), "affine.if", &op.operands(), 0, &[("condition", condition)], &[
+        Some(0),
+        Some(0),
+    ]);
+    for ((from, term), to) in branches.into_iter().zip(blocks) {
+        let (end, _) = b.create(Point::End(to), "affine.yield", &[], 0, &[], &[]);
+        move_body(&b, from, term, end, &cells)?;
+    }
+    loaded_after(&b, op, &cells, &types, nest)?;
+    if op.key() == nest.root.key() {
+        nest.root = new;
+    }
+    build::erase(op);
+    Some(())
+}
