@@ -28,14 +28,17 @@ largest subscript reached; programs with too many instances are drawn
 again. Every access of the program is therefore inside its array.
 
 Usage:
-  fuzz/gen.py --seed N [--family steps|matvec|factor] [--json]
+  fuzz/gen.py --seed N [--family F] [--json]
                                      print program N (MLIR, or its AST) of the
                                      mixed family (random nests), of the
                                      steps family (Gram-Schmidt's shape), of
                                      the matvec family (matrix-vector nests:
-                                     gesummv's, bicg's, atax's shapes) or of
+                                     gesummv's, bicg's, atax's shapes), of
                                      the factor family (cholesky's, lu's and
-                                     ludcmp's shapes)
+                                     ludcmp's shapes), of the around, ml or
+                                     carried family (another family's program
+                                     with its reductions into cells carried
+                                     through iter_args)
   fuzz/gen.py --seed N --init dyadic  the same with dyadic initial values
                                      (the fuzzer's contract=true cases)
   fuzz/gen.py --from-json FILE       print the MLIR of a saved AST
@@ -1269,27 +1272,73 @@ class TooBig(Exception):
     pass
 
 
-def walk(nodes, env, stmt):
+def carried_stmt(n):
+    """The statement whose cell the loop N (marked `carry`) carries
+    through iter_args: one of its body that reads the cell it writes, at
+    subscripts that do not involve N's iterator, where no other access
+    inside N touches that array; or the one its only inner loop carries.
+    None when there is none."""
+    if not n.get("carry"):
+        return None
+    body = n["body"]
+    if len(body) == 1 and body[0]["k"] == "for":
+        s = carried_stmt(body[0])
+        if s is not None and not involves(s["idx"], n["iv"]):
+            return s
+    for s in body:
+        if s["k"] != "stmt" or involves(s["idx"], n["iv"]):
+            continue
+        own = [ld for ld in loads_of(s["val"]) if ld[1] == s["arr"]]
+        if own and all(ld[2] == s["idx"] for ld in own) and alone(body, s):
+            return s
+    return None
+
+
+def involves(idx, iv):
+    return any(iv in names_in(e, "v", []) for e in idx)
+
+
+def alone(nodes, s):
+    """No node of NODES but S accesses S's array (S's reads of its own
+    cell aside)."""
+    for n in nodes:
+        k = n["k"]
+        if k == "for" and not alone(n["body"], s):
+            return False
+        if k == "if" and not (alone(n["then"], s) and alone(n["else"] or [], s)):
+            return False
+        if k in ("stmt", "let") and n is not s:
+            if k == "stmt" and n["arr"] == s["arr"]:
+                return False
+            if any(ld[1] == s["arr"] for ld in loads_of(n["val"])):
+                return False
+    return True
+
+
+def walk(nodes, env, stmt, enter=None):
     """Runs the loops and guards of `nodes` in program order (MLIR's
     semantics: max/min bounds, steps, `== 0` and `>= 0` conditions, else
     branches), calling `stmt(node, env)` for each statement instance with
-    `env` mapping parameters and iterators to their values."""
+    `env` mapping parameters and iterators to their values, and
+    `enter(loop, env)` (if given) before each loop."""
     for n in nodes:
         k = n["k"]
         if k == "for":
+            if enter:
+                enter(n, env)
             lo = max(ev(e, env) for e in n["lbs"])
             hi = min(ev(e, env) for e in n["ubs"])
             i = lo
             while i < hi:
                 env[n["iv"]] = i
-                walk(n["body"], env, stmt)
+                walk(n["body"], env, stmt, enter)
                 i += n["step"]
             env.pop(n["iv"], None)
         elif k == "if":
             if all((ev(e, env) == 0) if eq else (ev(e, env) >= 0) for e, eq in n["conds"]):
-                walk(n["then"], env, stmt)
+                walk(n["then"], env, stmt, enter)
             elif n["else"]:
-                walk(n["else"], env, stmt)
+                walk(n["else"], env, stmt, enter)
         else:
             # A statement, or a let (the callback tells them apart).
             stmt(n, env)
@@ -1310,7 +1359,14 @@ def walk_accesses(prog, visit):
         for j, ld in enumerate(loads):
             visit(n, j + 1, ld[1], [ev(e, env) for e in ld[2]])
 
-    walk(prog["body"], dict(prog["params"]), stmt)
+    def enter(n, env):
+        # A loop printed with iter_args loads its cell before it and stores
+        # it after it, even when it runs no iteration.
+        s = carried_stmt(n)
+        if s is not None:
+            visit(s, 0, s["arr"], [ev(e, env) for e in s["idx"]])
+
+    walk(prog["body"], dict(prog["params"]), stmt, enter)
     return count[0]
 
 
@@ -1456,12 +1512,37 @@ def fit_arrays(prog):
 # after it: Gram-Schmidt's shape, see Gen.steps) and "matvec" (nests of two
 # loops reducing along rows or down columns of matrices: gesummv's, bicg's
 # and atax's shapes, see Gen.matvec).
-FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml")
+FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml", "carried")
+
+# The families the `carried` family draws its programs from.
+CARRIED_FROM = ("mixed", "steps", "matvec", "factor", "around", "ml")
+
+
+def mark_carried(nodes, r, p=0.8):
+    """Marks loops (with probability P) to carry the cell a statement of
+    theirs reduces into through iter_args, as C front ends give an
+    accumulator (`carried_stmt` decides whether one can)."""
+    for n in nodes:
+        if n["k"] == "for":
+            if r.random() < p:
+                n["carry"] = True
+            mark_carried(n["body"], r, p)
+        elif n["k"] == "if":
+            mark_carried(n["then"], r, p)
+            mark_carried(n["else"] or [], r, p)
 
 
 def generate(seed, family="mixed"):
     """Program `seed` of `family`: the first draw whose instances fit, with
-    its arrays sized."""
+    its arrays sized. The `carried` family: a program of another family
+    (drawn by the seed) whose reductions into cells print as iter_args."""
+    if family == "carried":
+        r = random.Random(seed * 7919 + 23)
+        prog = generate(seed, r.choice(CARRIED_FROM))
+        mark_carried(prog["body"], r)
+        prog["family"] = "carried"
+        fit_arrays(prog)
+        return prog
     for attempt in range(50):
         g = Gen(seed * 1000 + attempt)
         prog = {"steps": g.steps, "matvec": g.matvec, "factor": g.factor,
@@ -1498,6 +1579,9 @@ class Printer:
         self.ind = 2
         # The SSA value of each let, by name.
         self.names = {}
+        # Cells carried through iter_args: (array, subscripts' JSON) -> the
+        # loop's block argument.
+        self.carried = {}
 
     def emit(self, s):
         self.lines.append(" " * self.ind + s)
@@ -1556,6 +1640,8 @@ class Printer:
         return ", ".join(out)
 
     def value(self, v):
+        if v[0] == "ld" and (v[1], json.dumps(v[2])) in self.carried:
+            return self.carried[(v[1], json.dumps(v[2]))]
         if v[0] == "ld":
             arr = self.prog["arrays"][v[1]]
             if len(v) > 3:
@@ -1580,16 +1666,53 @@ class Printer:
         self.emit("%s = %s %s, %s : f64" % (t, op, a, b))
         return t
 
+    def loop_head(self, n):
+        lo = self.bound_text(n["lbs"])
+        hi = self.bound_text(n["ubs"])
+        step = " step %d" % n["step"] if n["step"] != 1 else ""
+        return "affine.for %%%s = %s%s to %s%s%s" % (
+            n["iv"], "max " if len(n["lbs"]) > 1 else "", lo,
+            "min " if len(n["ubs"]) > 1 else "", hi, step)
+
+    def carried_for(self, n, s, init):
+        """Prints loop N carrying S's cell from INIT (an SSA value); returns
+        the loop's result."""
+        key = (s["arr"], json.dumps(s["idx"]))
+        acc, res = self.fresh(), self.fresh()
+        self.emit("%s = %s iter_args(%s = %s) -> (f64) {" % (res, self.loop_head(n), acc, init))
+        self.ind += 2
+        outer = self.carried.get(key)
+        self.carried[key] = acc
+        body = n["body"]
+        if len(body) == 1 and body[0]["k"] == "for" and carried_stmt(body[0]) is s:
+            out = self.carried_for(body[0], s, acc)
+        else:
+            out = None
+            for m in body:
+                if m is s:
+                    out = self.value(s["val"])
+                else:
+                    self.nodes([m])
+        self.emit("affine.yield %s : f64" % out)
+        if outer is None:
+            del self.carried[key]
+        else:
+            self.carried[key] = outer
+        self.ind -= 2
+        self.emit("}")
+        return res
+
     def nodes(self, nodes):
         for n in nodes:
             k = n["k"]
+            s = carried_stmt(n) if k == "for" else None
+            if s is not None:
+                cell = ["ld", s["arr"], s["idx"]] + (["m"] if s.get("m") else [])
+                res = self.carried_for(n, s, self.value(cell))
+                self.store(s, res)
+                continue
             if k == "for":
-                lo = self.bound_text(n["lbs"])
-                hi = self.bound_text(n["ubs"])
-                step = " step %d" % n["step"] if n["step"] != 1 else ""
-                self.emit("affine.for %%%s = %s%s to %s%s%s {" % (
-                    n["iv"], "max " if len(n["lbs"]) > 1 else "", lo,
-                    "min " if len(n["ubs"]) > 1 else "", hi, step))
+                self.emit(self.loop_head(n) + " {")
                 self.ind += 2
                 self.nodes(n["body"])
                 self.ind -= 2
@@ -1619,17 +1742,18 @@ class Printer:
                 self.emit("}")
             elif k == "let":
                 self.names[n["name"]] = self.value(n["val"])
-            elif n.get("m"):
-                v = self.value(n["val"])
-                arr = self.prog["arrays"][n["arr"]]
-                idx = self.index_values(n["idx"])
-                self.emit("memref.store %s, %%%s[%s] : %s" % (v, arr["name"], idx, memref_type(arr)))
             else:
-                v = self.value(n["val"])
-                arr = self.prog["arrays"][n["arr"]]
-                self.emit("affine.store %s, %%%s[%s] : %s" % (v, arr["name"],
-                                                              self.index_text(n["idx"]),
-                                                              memref_type(arr)))
+                self.store(n, self.value(n["val"]))
+
+    def store(self, n, v):
+        """Prints statement N's store of the SSA value V."""
+        arr = self.prog["arrays"][n["arr"]]
+        if n.get("m"):
+            idx = self.index_values(n["idx"])
+            self.emit("memref.store %s, %%%s[%s] : %s" % (v, arr["name"], idx, memref_type(arr)))
+        else:
+            self.emit("affine.store %s, %%%s[%s] : %s" % (v, arr["name"], self.index_text(n["idx"]),
+                                                          memref_type(arr)))
 
     def kernel(self):
         prog = self.prog

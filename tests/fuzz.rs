@@ -25,6 +25,10 @@
 //! * 60 programs of the `ml` family (convolutions, poolings, contractions,
 //!   batched matmuls), seeds 1-60, the option sets in rotation, the same
 //!   checks;
+//! * 60 programs of the `carried` family (programs of the other families
+//!   with their reductions into cells carried through iter_args), seeds
+//!   1-60, the option sets in rotation, the same checks but at most 35 % of
+//!   the SCoPs unchanged (as for `around`, whose programs it draws too);
 //! * with FMA contraction allowed (`contract=true`, three option sets), 60
 //!   programs of the mixed family and 30 of the matvec family drawn with
 //!   dyadic initial values: those whose arithmetic is exact (then a fused
@@ -180,6 +184,17 @@ fn short_around_campaign() {
 #[test]
 fn short_ml_campaign() {
     campaign("ml", "60", &[]);
+}
+
+/// Programs of the other families with their reductions into cells
+/// carried through `affine.for` iter_args, as C front ends give them (the
+/// `carried` family: the values demoted to memory cells for the model, the
+/// input given back where the SCoP is not rewritten). Its programs drawn
+/// from the `around` family leave SCoPs unchanged as that family does,
+/// hence its bound.
+#[test]
+fn short_carried_campaign() {
+    campaign_within("carried", "carried", "60", &[], &[], "35");
 }
 
 #[test]
