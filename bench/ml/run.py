@@ -208,7 +208,11 @@ print(json.dumps(out), flush=True)
 for line in sys.stdin:
     name, seconds = line.split()
     sess, feeds, _ = sessions[name]
-    print(json.dumps(ort_time(sess, feeds, spec["runs"], float(seconds))), flush=True)
+    t = ort_time(sess, feeds, spec["runs"], float(seconds))
+    # ONNX Runtime's threads spin a while after a run: let them stop
+    # before polyrs-runner's timings go on.
+    time.sleep(0.5)
+    print(json.dumps(t), flush=True)
 '''
 
 
