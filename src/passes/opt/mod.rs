@@ -175,14 +175,20 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     }
     // The top-level operations of the SCoPs rewritten.
     let mut rewritten: HashSet<usize> = HashSet::new();
+    let mut failed = Ok(());
     for scop in scops(func, &restored) {
         let keys: Vec<usize> = scop.ir.ops.iter().map(|o| o.key()).collect();
         let before = out.replaced;
-        optimize(func, scop, (&target, gpu_target.as_ref()), budget, &cx, &mut out)?;
+        let done = optimize(func, scop, (&target, gpu_target.as_ref()), budget, &cx, &mut out);
         if out.replaced > before {
             rewritten.extend(keys);
         }
+        if done.is_err() {
+            failed = done;
+            break;
+        }
     }
+    // Also after an error: the nests of the SCoPs not replaced are intact.
     for nest in demoted {
         if rewritten.contains(&nest.root().key()) {
             nest.keep();
@@ -190,6 +196,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             nest.undo();
         }
     }
+    failed?;
     if options.noalias && !out.ops.is_empty() {
         mark_noalias(func, &out.ops, &out.roots);
     }
