@@ -57,6 +57,11 @@ pub struct Unsupported {
     pub op: Op,
     /// Why, as a sentence fragment.
     pub reason: String,
+    /// The operation is a load whose value a later statement uses after a
+    /// store that may change the loaded cell (the model reads every load
+    /// at its statement): keeping the value in a cell of its own makes the
+    /// SCoP one the model represents.
+    pub stale_load: bool,
 }
 
 /// A typed statement index.
@@ -291,6 +296,7 @@ fn unsupported(op: Op, reason: impl Into<String>) -> Unsupported {
     Unsupported {
         op,
         reason: reason.into(),
+        stale_load: false,
     }
 }
 
@@ -1043,6 +1049,7 @@ impl Builder {
                         "the value loaded here is used by a later store after '{}' may have changed it",
                         w.name()
                     ),
+                    stale_load: true,
                 });
             }
         }

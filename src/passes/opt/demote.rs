@@ -302,3 +302,96 @@ fn demote_if(op: Op, entry: Block, nest: &mut Nest) -> Option<()> {
     build::erase(op);
     Some(())
 }
+
+/// A loaded value kept in a cell of its own ([`split_load`]), to take back.
+pub(super) struct Split {
+    /// The loaded value.
+    value: Val,
+    /// The cell's allocation, at the function's entry.
+    cell: Op,
+    /// The value's store into the cell, right after its load.
+    store: Op,
+    /// The cell's loads, one before each user of the value.
+    loads: Vec<Op>,
+}
+
+impl Split {
+    /// Takes the IR back: the users read the value again, the cell goes.
+    pub(super) fn undo(self) {
+        for l in self.loads {
+            if let Some(v) = l.result(0) {
+                build::replace_uses(v, self.value);
+            }
+            build::erase(l);
+        }
+        build::erase(self.store);
+        build::erase(self.cell);
+    }
+}
+
+/// Keeps the value `load` reads in a 0-d cell of its own, for a SCoP
+/// whose statements use it after a store that may change the loaded cell
+/// (the model reads every load at its statement,
+/// [`crate::scop::model::Unsupported::stale_load`]): the value is stored
+/// into the cell right after the load, and each user among `within` (the
+/// SCoP's top-level operations and what they hold) reads the cell right
+/// before it; nothing else writes the cell, so each user reads what the
+/// load read. The cell is allocated first in `func`'s entry block. `None`,
+/// with nothing changed, for a value of another type than a cell holds or
+/// without such users.
+pub(super) fn split_load(func: Op, load: Op, within: &[Op]) -> Option<Split> {
+    let value = load.result(0)?;
+    let ty = value.type_text();
+    if !cell_type(&ty) {
+        return None;
+    }
+    let entry = func.regions().first()?.blocks().first().copied()?;
+    let mut users: Vec<Op> = Vec::new();
+    for u in value.users() {
+        if within.iter().any(|t| u.is_within(*t)) && !users.iter().any(|x| x.key() == u.key()) {
+            users.push(u);
+        }
+    }
+    let next = build::next_op(load)?;
+    if users.is_empty() {
+        return None;
+    }
+    let b = Builder::new(load);
+    let map0 = b.attr("affine_map<() -> ()>").ok()?;
+    let cells = {
+        let no_sizes = b.attr("array<i32: 0, 0>").ok()?;
+        let first = *entry.ops().first()?;
+        b.create_typed(
+            Point::Before(first),
+            "memref.alloca",
+            &[],
+            &[&format!("memref<{ty}>")],
+            &[("operandSegmentSizes", no_sizes)],
+        )?
+    };
+    let cell = cells.result(0)?;
+    let (store, _) = b.create(Point::Before(next), "affine.store", &[value, cell], 0, &[("map", map0)], &[]);
+    let mut split = Split {
+        value,
+        cell: cells,
+        store,
+        loads: Vec::new(),
+    };
+    for u in users {
+        let Some(l) = b.create_typed(Point::Before(u), "affine.load", &[cell], &[&ty], &[("map", map0)]) else {
+            split.undo();
+            return None;
+        };
+        split.loads.push(l);
+        let Some(v) = l.result(0) else {
+            split.undo();
+            return None;
+        };
+        for (k, o) in u.operands().iter().enumerate() {
+            if o.key() == value.key() {
+                build::set_operand(u, k, v);
+            }
+        }
+    }
+    Some(split)
+}

@@ -86,7 +86,9 @@ struct Candidate {
 /// cannot represent get a remark saying why they are not optimized.
 /// The nests in `restored` (demoted ones given back, [`demote`]) got
 /// their remark already, saying what breaks them once demoted.
-fn scops(func: Op, restored: &HashSet<usize>) -> Vec<Scop> {
+/// Each SCoP comes with the loaded values kept in cells of their own for
+/// it ([`demote::split_load`]), to take back if it is not rewritten.
+fn scops(func: Op, restored: &HashSet<usize>) -> Vec<(Scop, Vec<demote::Split>)> {
     let found = detect(func, 1);
     for r in &found.rejections {
         if !restored.contains(&r.nest.key()) {
@@ -95,18 +97,51 @@ fn scops(func: Op, restored: &HashSet<usize>) -> Vec<Scop> {
     }
     let mut out = Vec::new();
     for s in &found.scops {
-        match build(func, s) {
-            Ok(m) => out.push(m),
-            Err(u) => diag(
-                u.op.loc(),
-                Severity::Remark,
-                &format!("poly-opt: SCoP left unchanged: not modeled exactly: {}", u.reason),
-                None,
-            ),
+        let mut s = s.clone();
+        // Values read before a store that may change their cell and used
+        // after it: each kept in a cell of its own, and the SCoP (grown
+        // by those operations) detected and modeled again.
+        let mut splits: Vec<demote::Split> = Vec::new();
+        let modeled = loop {
+            let u = match build(func, &s) {
+                Ok(m) => break Some(m),
+                Err(u) => u,
+            };
+            let again = (u.stale_load && splits.len() < MAX_SPLITS)
+                .then(|| demote::split_load(func, u.op, &s.ops))
+                .flatten()
+                .and_then(|split| {
+                    splits.push(split);
+                    let first = s.ops.first()?.key();
+                    detect(func, 1)
+                        .scops
+                        .into_iter()
+                        .find(|x| x.ops.iter().any(|o| o.key() == first))
+                });
+            match again {
+                Some(grown) => s = grown,
+                None => {
+                    splits.drain(..).rev().for_each(demote::Split::undo);
+                    diag(
+                        u.op.loc(),
+                        Severity::Remark,
+                        &format!("poly-opt: SCoP left unchanged: not modeled exactly: {}", u.reason),
+                        None,
+                    );
+                    break None;
+                }
+            }
+        };
+        if let Some(m) = modeled {
+            out.push((m, splits));
         }
     }
     out
 }
+
+/// The most loaded values a SCoP keeps in cells of their own (each costs
+/// a detection and a model of the SCoP).
+const MAX_SPLITS: usize = 16;
 
 /// The remark of a loop nest that is not a SCoP, with a note at the
 /// operation that breaks it.
@@ -176,12 +211,14 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     // The top-level operations of the SCoPs rewritten.
     let mut rewritten: HashSet<usize> = HashSet::new();
     let mut failed = Ok(());
-    for scop in scops(func, &restored) {
+    for (scop, splits) in scops(func, &restored) {
         let keys: Vec<usize> = scop.ir.ops.iter().map(|o| o.key()).collect();
         let before = out.replaced;
         let done = optimize(func, scop, (&target, gpu_target.as_ref()), budget, &cx, &mut out);
         if out.replaced > before {
             rewritten.extend(keys);
+        } else {
+            splits.into_iter().rev().for_each(demote::Split::undo);
         }
         if done.is_err() {
             failed = done;
