@@ -158,20 +158,39 @@ pub(super) fn demote(func: Op) -> Vec<Nest> {
     out
 }
 
-/// The cells of values of `types`, allocated first in `entry` (the
-/// function's entry block) and recorded in `nest`.
-fn cells(b: &Builder, entry: Block, types: &[String], nest: &mut Nest) -> Option<Vec<Val>> {
+/// A cell of type `ty` (`memref<ty>`), allocated first in `entry` (the
+/// function's entry block): its allocation.
+fn alloca_cell(b: &Builder, entry: Block, ty: &str) -> Option<Op> {
     let no_sizes = b.attr("array<i32: 0, 0>").ok()?;
+    let first = *entry.ops().first()?;
+    b.create_typed(
+        Point::Before(first),
+        "memref.alloca",
+        &[],
+        &[&format!("memref<{ty}>")],
+        &[("operandSegmentSizes", no_sizes)],
+    )
+}
+
+/// The load of `cell` (of type `ty`) at `at`: its value.
+fn load_cell(b: &Builder, at: Point, cell: Val, ty: &str) -> Option<(Op, Val)> {
+    let map0 = b.attr("affine_map<() -> ()>").ok()?;
+    let load = b.create_typed(at, "affine.load", &[cell], &[ty], &[("map", map0)])?;
+    Some((load, load.result(0)?))
+}
+
+/// The store of `value` into `cell` at `at`.
+fn store_cell(b: &Builder, at: Point, value: Val, cell: Val) -> Option<Op> {
+    let map0 = b.attr("affine_map<() -> ()>").ok()?;
+    Some(b.create(at, "affine.store", &[value, cell], 0, &[("map", map0)], &[]).0)
+}
+
+/// The cells of values of `types`, allocated first in `entry` and
+/// recorded in `nest`.
+fn cells(b: &Builder, entry: Block, types: &[String], nest: &mut Nest) -> Option<Vec<Val>> {
     let mut out = Vec::new();
     for ty in types {
-        let first = *entry.ops().first()?;
-        let alloca = b.create_typed(
-            Point::Before(first),
-            "memref.alloca",
-            &[],
-            &[&format!("memref<{ty}>")],
-            &[("operandSegmentSizes", no_sizes)],
-        )?;
+        let alloca = alloca_cell(b, entry, ty)?;
         nest.cells.push(alloca);
         out.push(alloca.result(0)?);
     }
@@ -183,10 +202,8 @@ fn cells(b: &Builder, entry: Block, types: &[String], nest: &mut Nest) -> Option
 /// recorded in `nest` where `op` is its root.
 fn loaded_after(b: &Builder, op: Op, cells: &[Val], types: &[String], nest: &mut Nest) -> Option<()> {
     let is_root = op.key() == nest.root.key();
-    let map0 = b.attr("affine_map<() -> ()>").ok()?;
     for (k, (cell, ty)) in cells.iter().zip(types).enumerate() {
-        let load = b.create_typed(Point::Before(op), "affine.load", &[*cell], &[ty], &[("map", map0)])?;
-        let v = load.result(0)?;
+        let (load, v) = load_cell(b, Point::Before(op), *cell, ty)?;
         build::replace_uses(op.result(k)?, v);
         if is_root {
             nest.around.push(load);
@@ -205,7 +222,6 @@ fn result_types(op: Op) -> Option<Vec<String>> {
 /// (the new block's terminator), then stores the values `term` yields
 /// into `cells` before `end`.
 fn move_body(b: &Builder, from: Block, term: Op, end: Op, cells: &[Val]) -> Option<()> {
-    let map0 = b.attr("affine_map<() -> ()>").ok()?;
     for op in from.ops() {
         if op.key() != term.key() {
             build::move_before(op, end);
@@ -214,7 +230,7 @@ fn move_body(b: &Builder, from: Block, term: Op, end: Op, cells: &[Val]) -> Opti
     // Read after the block arguments' uses moved (a loop's value yielded
     // as it came is the load at the top).
     for (cell, y) in cells.iter().zip(term.operands()) {
-        b.create(Point::Before(end), "affine.store", &[y, *cell], 0, &[("map", map0)], &[]);
+        store_cell(b, Point::Before(end), y, *cell)?;
     }
     Some(())
 }
@@ -232,7 +248,6 @@ fn demote_loop(l: Op, entry: Block, nest: &mut Nest) -> Option<()> {
     let body = l.regions().first()?.blocks().first().copied()?;
     let yield_op = *body.ops().last()?;
     let is_root = l.key() == nest.root.key();
-    let map0 = b.attr("affine_map<() -> ()>").ok()?;
     let attrs = [
         ("lowerBoundMap", b.attr(&l.attr(c"lowerBoundMap")?.text()).ok()?),
         ("upperBoundMap", b.attr(&l.attr(c"upperBoundMap")?.text()).ok()?),
@@ -243,7 +258,7 @@ fn demote_loop(l: Op, entry: Block, nest: &mut Nest) -> Option<()> {
     // The cells, and the initial values stored before the loop.
     let cells = cells(&b, entry, &types, nest)?;
     for (init, cell) in inits.iter().zip(&cells) {
-        let (store, _) = b.create(Point::Before(l), "affine.store", &[*init, *cell], 0, &[("map", map0)], &[]);
+        let store = store_cell(&b, Point::Before(l), *init, *cell)?;
         if is_root {
             nest.around.push(store);
         }
@@ -255,8 +270,8 @@ fn demote_loop(l: Op, entry: Block, nest: &mut Nest) -> Option<()> {
     let (end, _) = b.create(Point::End(block), "affine.yield", &[], 0, &[], &[]);
     build::replace_uses(body.arg(0)?, block.arg(0)?);
     for (k, (cell, ty)) in cells.iter().zip(&types).enumerate() {
-        let load = b.create_typed(Point::Before(end), "affine.load", &[*cell], &[ty], &[("map", map0)])?;
-        build::replace_uses(body.arg(k + 1)?, load.result(0)?);
+        let (_, v) = load_cell(&b, Point::Before(end), *cell, ty)?;
+        build::replace_uses(body.arg(k + 1)?, v);
     }
     move_body(&b, body, yield_op, end, &cells)?;
     loaded_after(&b, l, &cells, &types, nest)?;
@@ -357,36 +372,25 @@ pub(super) fn split_load(func: Op, load: Op, within: &[Op]) -> Option<Split> {
         return None;
     }
     let b = Builder::new(load);
-    let map0 = b.attr("affine_map<() -> ()>").ok()?;
-    let cells = {
-        let no_sizes = b.attr("array<i32: 0, 0>").ok()?;
-        let first = *entry.ops().first()?;
-        b.create_typed(
-            Point::Before(first),
-            "memref.alloca",
-            &[],
-            &[&format!("memref<{ty}>")],
-            &[("operandSegmentSizes", no_sizes)],
-        )?
+    let alloca = alloca_cell(&b, entry, &ty)?;
+    let Some((cell, store)) =
+        alloca.result(0).and_then(|c| Some((c, store_cell(&b, Point::Before(next), value, c)?)))
+    else {
+        build::erase(alloca);
+        return None;
     };
-    let cell = cells.result(0)?;
-    let (store, _) = b.create(Point::Before(next), "affine.store", &[value, cell], 0, &[("map", map0)], &[]);
     let mut split = Split {
         value,
-        cell: cells,
+        cell: alloca,
         store,
         loads: Vec::new(),
     };
     for u in users {
-        let Some(l) = b.create_typed(Point::Before(u), "affine.load", &[cell], &[&ty], &[("map", map0)]) else {
+        let Some((l, v)) = load_cell(&b, Point::Before(u), cell, &ty) else {
             split.undo();
             return None;
         };
         split.loads.push(l);
-        let Some(v) = l.result(0) else {
-            split.undo();
-            return None;
-        };
         for (k, o) in u.operands().iter().enumerate() {
             if o.key() == value.key() {
                 build::set_operand(u, k, v);
