@@ -88,7 +88,7 @@ struct Candidate {
 /// their remark already, saying what breaks them once demoted.
 /// Each SCoP comes with the loaded values kept in cells of their own for
 /// it ([`demote::split_load`]), to take back if it is not rewritten.
-fn scops(func: Op, restored: &HashSet<usize>) -> Vec<(Scop, Vec<demote::Split>)> {
+fn scops(func: Op, restored: &HashSet<usize>, split_loads: bool) -> Vec<(Scop, Vec<demote::Split>)> {
     let found = detect(func, 1);
     for r in &found.rejections {
         if !restored.contains(&r.nest.key()) {
@@ -107,7 +107,7 @@ fn scops(func: Op, restored: &HashSet<usize>) -> Vec<(Scop, Vec<demote::Split>)>
                 Ok(m) => break Some(m),
                 Err(u) => u,
             };
-            let again = (u.stale_load && splits.len() < MAX_SPLITS)
+            let again = (split_loads && u.stale_load && splits.len() < MAX_SPLITS)
                 .then(|| demote::split_load(func, u.op, &s.ops))
                 .flatten()
                 .and_then(|split| {
@@ -211,7 +211,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     // The top-level operations of the SCoPs rewritten.
     let mut rewritten: HashSet<usize> = HashSet::new();
     let mut failed = Ok(());
-    for (scop, splits) in scops(func, &restored) {
+    for (scop, splits) in scops(func, &restored, options.split_loads) {
         let keys: Vec<usize> = scop.ir.ops.iter().map(|o| o.key()).collect();
         let before = out.replaced;
         let done = optimize(func, scop, (&target, gpu_target.as_ref()), budget, &cx, &mut out);
