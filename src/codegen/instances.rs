@@ -149,9 +149,11 @@ pub struct Via {
 pub fn expanded_accesses(model: &Model) -> HashMap<usize, usize> {
     let mut expanded = HashMap::new();
     for (x, e) in model.expansions.iter().enumerate() {
+        // The accesses name the expanded array, not `e.array`.
+        let array = crate::scop::expansion::expanded_array(model, x);
         for &s in &e.stmts {
             for acc in &model.statements[s].accesses {
-                if acc.array == e.array {
+                if acc.array == array {
                     expanded.insert(acc.ir.0, x);
                 }
             }

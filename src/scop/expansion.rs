@@ -5,7 +5,7 @@
 //! analysis (`crate::rewrite::privatize`), which needs the dependences.
 
 use super::form::Form;
-use super::model::{ArrayId, Scop};
+use super::model::{ArrayId, Model, Scop};
 
 /// One group of accesses to an array, to be expanded into its own buffer.
 #[derive(Debug, Clone)]
@@ -95,10 +95,17 @@ pub fn element_bytes(ty: &str) -> Option<i64> {
     }
 }
 
-/// Whether `a` is one of the arrays [`expand`] appended to `scop` (one per
-/// expansion, after the original arrays).
-pub fn is_expanded(scop: &Scop, a: ArrayId) -> bool {
-    a.0 >= scop.arrays.len().saturating_sub(scop.expansions.len())
+/// Whether `a` is one of the arrays [`expand`] appended to `model` (one
+/// per expansion, after the original arrays).
+pub fn is_expanded(model: &Model, a: ArrayId) -> bool {
+    a.0 >= model.arrays.len().saturating_sub(model.expansions.len())
+}
+
+/// The array [`expand`] appended to `model` for its expansion `x` (an
+/// index into [`Model::expansions`]): the one the expanded accesses name,
+/// where [`Expansion::array`] is the array they named before.
+pub fn expanded_array(model: &Model, x: usize) -> ArrayId {
+    ArrayId(model.arrays.len() - model.expansions.len() + x)
 }
 
 /// The model of the expanded program: every access to an expanded array
