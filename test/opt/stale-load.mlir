@@ -1,21 +1,21 @@
 // A value loaded before a store that may change its cell and used after
 // that store (the model reads every load at its statement): poly-opt keeps
 // the value in a 0-d cell of its own, stored right after the load and read
-// right before each use, and models the SCoP again (`split-loads=true`,
-// off by default: see docs/optimizer.md); the results are
-// identical, digit for digit (2 threads). Where the SCoP is then left
+// right before each use, and models the SCoP again (`split-loads`, on by
+// default; `split-loads=false` leaves such a SCoP unchanged); the results
+// are identical, digit for digit (2 threads). Where the SCoP is then left
 // unchanged, the input comes back byte for byte.
 //
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false split-loads=true' 2>&1 >/dev/null | FileCheck %s
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2>&1 >/dev/null | FileCheck %s
 // RUN: %polyrs-runner --threads=2 %s > %t.before
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false split-loads=true' | %polyrs-runner --threads=2 - > %t.after
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' | %polyrs-runner --threads=2 - > %t.after
 // RUN: diff %t.before %t.after
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} split-loads=true' 2>&1 | FileCheck %s --check-prefix=KEPT
+// RUN: %polyrs-opt %s --poly-opt='%{avx512}' 2>&1 | FileCheck %s --check-prefix=KEPT
 // SUMS-COUNT-3: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 // CHECK-NOT: may have changed it
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false split-loads=false' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 // OFF: remark: poly-opt: SCoP left unchanged: not modeled exactly: the value loaded here is used by a later store after 'affine.store' may have changed it
 
 // A read-and-clear: A's cell is read, cleared, and its old value added
