@@ -118,6 +118,12 @@ OPTION_SETS = collections.OrderedDict([
     ("contract", "contract=true"),
     ("contract-avx2", "contract=true cpu=znver3 threads=2"),
     ("contract-rt", "contract=true tile-sizes=15 register-tile-sizes=3,5"),
+    # Reductions' terms combined in another order (reassociate=true), the
+    # same way: compared bit for bit where the program's arithmetic is
+    # exact. Outside the default rotation too.
+    ("reassoc", "reassociate=true"),
+    ("reassoc-contract", "reassociate=true contract=true cpu=znver3 threads=2"),
+    ("reassoc-fuseno", "reassociate=true fuse=no tile-sizes=5"),
     # The GPU target, run in the CPU emulation (polyrs-runner
     # --gpu=emulate): default blocks, odd blocks with partial tiles, and
     # host-registered memory. Outside the default rotation too:
@@ -143,8 +149,11 @@ FAILURES = ["wrong", "panic", "internal", "bad-exit", "timeout", "no-lower", "ge
 
 
 def contracts(opts):
-    """Whether the option set's text allows FMA contraction."""
-    return "contract=true" in options_text(opts).split()
+    """Whether the option set's text lets results round otherwise: FMA
+    contraction (`contract=true`) or reductions' terms combined in
+    another order (`reassociate=true`)."""
+    words = options_text(opts).split()
+    return "contract=true" in words or "reassociate=true" in words
 
 
 def prepared(prog, opts):
@@ -324,7 +333,7 @@ def classify(tools, text, opts, work, run_programs=True, expected=None, compare=
         return res
     if got != ref and not compare:
         res["class"] = "inexact"
-        res["detail"] = "checksums differ under contraction, the arithmetic rounding: got %s, untransformed %s" % (
+        res["detail"] = "checksums differ under contraction or reassociation, the arithmetic rounding: got %s, untransformed %s" % (
             got.split(), ref.split())
         return res
     if got != ref:

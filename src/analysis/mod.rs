@@ -8,3 +8,4 @@
 
 pub mod carried;
 pub mod lanes;
+pub mod reductions;

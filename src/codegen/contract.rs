@@ -31,6 +31,13 @@ const CONTRACTIBLE: &[&str] = &["arith.mulf", "arith.addf", "arith.subf"];
 /// `flags` (the text of an `#arith.fastmath<...>` attribute, or `None`)
 /// with `contract` added; `None` when they allow contraction already.
 pub fn with_contract(flags: Option<&str>) -> Option<String> {
+    with_flag(flags, "contract")
+}
+
+/// `flags` (the text of an `#arith.fastmath<...>` attribute, or `None`)
+/// with `flag` added; `None` when they have it already (or `fast`, which
+/// holds every flag).
+pub fn with_flag(flags: Option<&str>, flag: &str) -> Option<String> {
     let inner = flags
         .and_then(|t| t.strip_prefix("#arith.fastmath<"))
         .and_then(|t| t.strip_suffix('>'))
@@ -40,10 +47,10 @@ pub fn with_contract(flags: Option<&str>) -> Option<String> {
         .map(str::trim)
         .filter(|f| !f.is_empty() && *f != "none")
         .collect();
-    if list.iter().any(|&f| f == "contract" || f == "fast") {
+    if list.iter().any(|&f| f == flag || f == "fast") {
         return None;
     }
-    list.push("contract");
+    list.push(flag);
     Some(format!("#arith.fastmath<{}>", list.join(",")))
 }
 
@@ -101,7 +108,7 @@ pub fn allow_contraction(roots: &[Op], keep: &HashMap<usize, Op>) -> Result<usiz
 
 #[cfg(test)]
 mod tests {
-    use super::with_contract;
+    use super::{with_contract, with_flag};
 
     #[test]
     fn contract_joins_the_flags_already_there() {
@@ -119,5 +126,10 @@ mod tests {
         );
         assert_eq!(with_contract(Some("#arith.fastmath<contract>")), None);
         assert_eq!(with_contract(Some("#arith.fastmath<fast>")), None);
+        assert_eq!(
+            with_flag(Some("#arith.fastmath<contract>"), "reassoc").as_deref(),
+            Some("#arith.fastmath<contract,reassoc>")
+        );
+        assert_eq!(with_flag(Some("#arith.fastmath<reassoc>"), "reassoc"), None);
     }
 }

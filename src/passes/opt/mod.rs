@@ -36,6 +36,7 @@ mod plan;
 mod privatize;
 mod remark;
 mod profitability;
+mod reassociate;
 mod split;
 mod verify_emit;
 
@@ -260,7 +261,7 @@ fn optimize(
     // Too little work for any plan to pay (every CPU plan is held to
     // this): decided on the model, before dependences and schedules.
     if gpu_target.is_none() && options.profitability {
-        if let Err(why) = profitability::enough_work(&scop) {
+        if let Err(why) = profitability::enough_work(&scop, reassociate::chain(&scop, options)) {
             skip(why);
             return Ok(());
         }
@@ -434,7 +435,7 @@ fn rewrite(
     // out is known from there on.
     let skip = |why: String| left_unchanged(at, options, why, false);
     let Planned {
-        plan,
+        mut plan,
         mut tree,
         fallback_note,
         jam_note,
@@ -504,6 +505,21 @@ fn rewrite(
             0 => None,
             limit => verify_emit::before(scop, limit).map_err(|n| verify_note = n).ok(),
         };
+        // With reassociate=true, the reductions' combining operations
+        // may combine their terms in another order (after the emitted-code
+        // check's copy of the input, which keeps its flags).
+        let reassociated = if options.reassociate {
+            reassociate::chosen(scop)
+        } else {
+            Vec::new()
+        };
+        if !reassociated.is_empty() {
+            if let Err(e) = reassociate::allow(scop, &reassociated) {
+                diag(at, Severity::Error, &format!("poly-opt: internal error while rewriting: {e}"), None);
+                return Err(PassError::InvalidInput);
+            }
+            plan.notes.push(reassociate::note(scop, &reassociated));
+        }
         // The tree as scanned, for print-plan.
         let scanned = options
             .print_plan

@@ -239,10 +239,11 @@ fn plan_for(
             plan.notes.push(note);
             tree = generate(scop, &plan).map_err(|e| format!("code generation: {e}"))?;
         }
-        profitability::enough_work(scop)?;
+        let chain = super::reassociate::chain(scop, options);
+        profitability::enough_work(scop, chain)?;
         profitability::one_pass_over_shared_reads(scop, sched, &plan, &tree, plan_options.threads)?;
-        profitability::more_than_two_loop_tiles(&plan)?;
-        profitability::something_gained(&plan, fallback_note.as_deref())?;
+        profitability::more_than_two_loop_tiles(&plan, chain)?;
+        profitability::something_gained(&plan, fallback_note.as_deref(), chain)?;
     }
     Ok(Planned {
         plan,

@@ -107,13 +107,23 @@ pub(super) fn demote_small_parallel(
     })
 }
 
+/// Smallest estimated number of statement instances of a SCoP whose gain
+/// is a reduction chain run in vector lanes (`chain`, see
+/// [`enough_work`]): no fork to pay for, and each link of the input's
+/// chain waits for the one before (an add's latency, or a store's and a
+/// load's where the cell stays in memory), so a few thousand links
+/// already take microseconds.
+const CHAIN_MIN_WORK: f64 = 10_000.0;
+
 /// A SCoP with little work in all gains nothing from tiles or forks (its
 /// instances counted on its original loops: the widths of tiled loops
-/// over-estimate).
-pub(super) fn enough_work(scop: &Scop) -> Result<(), String> {
+/// over-estimate). With `chain` (a reduction chain along an innermost loop
+/// that `reassociate=true` lets run in vector lanes), less work pays.
+pub(super) fn enough_work(scop: &Scop, chain: bool) -> Result<(), String> {
     let original = original_plan(scop);
+    let least = if chain { CHAIN_MIN_WORK } else { SCOP_MIN_WORK };
     match work_per_loop(scop, &original, 0) {
-        Ok(Some(w)) if w < SCOP_MIN_WORK => Err(format!(
+        Ok(Some(w)) if w < least => Err(format!(
             "no profitable transformation: about {w:.0} statement instances in all, too few for tiles or parallel loops to pay"
         )),
         _ => Ok(()),
@@ -188,9 +198,10 @@ fn in_parallel_loop(tree: &Tree, n: usize) -> Vec<bool> {
 
 /// Tiles of two-loop bands alone (matrix-vector shapes: reuse along one
 /// dimension only, which the untiled loops already have) cost more in loop
-/// overhead than they save.
-pub(super) fn more_than_two_loop_tiles(plan: &Plan) -> Result<(), String> {
-    if !plan.dims.iter().any(|d| d.parallel) && (1..=2).contains(&plan.max_tiled_band) {
+/// overhead than they save, unless the plan has a reduction chain to run
+/// in vector lanes (`chain`, see [`enough_work`]).
+pub(super) fn more_than_two_loop_tiles(plan: &Plan, chain: bool) -> Result<(), String> {
+    if !chain && !plan.dims.iter().any(|d| d.parallel) && (1..=2).contains(&plan.max_tiled_band) {
         return Err(
             "no profitable transformation: no parallel loop, and tiles of two-loop bands alone do not pay".to_string(),
         );
@@ -199,9 +210,10 @@ pub(super) fn more_than_two_loop_tiles(plan: &Plan) -> Result<(), String> {
 }
 
 /// A plan with neither a tiled band nor a parallel loop gains nothing
-/// (`fallback_note`: why it lost its tiles, if it did).
-pub(super) fn something_gained(plan: &Plan, fallback_note: Option<&str>) -> Result<(), String> {
-    if !plan.dims.iter().any(|d| d.parallel) && plan.max_tiled_band == 0 {
+/// (`fallback_note`: why it lost its tiles, if it did), unless it has a
+/// reduction chain to run in vector lanes (`chain`, see [`enough_work`]).
+pub(super) fn something_gained(plan: &Plan, fallback_note: Option<&str>, chain: bool) -> Result<(), String> {
+    if !chain && !plan.dims.iter().any(|d| d.parallel) && plan.max_tiled_band == 0 {
         return Err(format!(
             "no profitable transformation: no tilable band of two or more loops and no parallel loop{}",
             fallback_note.map(|n| format!(" ({n})")).unwrap_or_default()

@@ -1,0 +1,203 @@
+//! Which statements are reductions: a cell updated as `x = x ⊕ e`, with ⊕
+//! associative and commutative, and nothing else touching the cell's array
+//! inside the loops the reduction runs over (the statement's loops whose
+//! iterators its cell does not depend on). What `reassociate=true` may
+//! reorder: the terms of one cell's chain, as `-fassociative-math` lets a
+//! C compiler do.
+//!
+//! Read on the model's data (the statements' bodies and accesses), nothing
+//! else: the statement's store writes the value of one combining operation
+//! whose one operand is a load of the very cell the store writes (the same
+//! array, the same subscripts) and whose other operand does not use that
+//! load; the load feeds only the combining operation, the combining
+//! operation only the store, and no other statement clones either.
+
+use crate::scop::model::{AccessKind, BodyOp, Model, Operand};
+
+/// How a reduction combines its terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Combine {
+    /// `arith.addf` (and `arith.subf` with the cell on the left: the sum
+    /// of the negated terms).
+    AddF,
+    /// `arith.mulf`.
+    MulF,
+    /// `arith.maximumf`, `arith.minimumf`, `arith.maxnumf`,
+    /// `arith.minnumf`.
+    MinMaxF,
+    /// Integer `addi`, `muli`, `andi`, `ori`, `xori`, `maxsi`, `minsi`,
+    /// `maxui`, `minui`: exact in any order.
+    Int,
+}
+
+impl Combine {
+    /// The combining operation `name` with the cell as operand `cell_side`
+    /// (0: left), if it is one a reduction may have.
+    fn of(name: &str, cell_side: usize) -> Option<Combine> {
+        Some(match name {
+            "arith.addf" => Combine::AddF,
+            "arith.subf" if cell_side == 0 => Combine::AddF,
+            "arith.mulf" => Combine::MulF,
+            "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf" => {
+                Combine::MinMaxF
+            }
+            "arith.addi" | "arith.muli" | "arith.andi" | "arith.ori" | "arith.xori"
+            | "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui" => Combine::Int,
+            _ => return None,
+        })
+    }
+
+    /// Whether reordering its terms may change the result (floating-point
+    /// sums and products round at each step; minima and maxima and integer
+    /// operations do not).
+    pub fn rounds(self) -> bool {
+        matches!(self, Combine::AddF | Combine::MulF)
+    }
+}
+
+/// One reduction statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reduction {
+    /// The statement.
+    pub stmt: usize,
+    /// Its combining operation's position in the statement's body.
+    pub combine_op: usize,
+    /// How it combines.
+    pub combine: Combine,
+    /// The iterators (positions in the statement's loops) the reduction
+    /// runs over: those the cell's subscripts do not depend on.
+    pub loops: Vec<usize>,
+}
+
+/// The reductions of `model`: every statement that updates a cell as
+/// `x = x ⊕ e` over at least one loop (see the module's comment).
+pub fn find(model: &Model) -> Vec<Reduction> {
+    (0..model.statements.len())
+        .filter_map(|s| reduction_of(model, s))
+        .collect()
+}
+
+/// Statement `s` of `model` as a reduction, if it is one.
+fn reduction_of(model: &Model, s: usize) -> Option<Reduction> {
+    let st = &model.statements[s];
+    // Statements given dimensions of their own by a stage (embedding)
+    // have iterators without loops in the input: not read here.
+    if st.loops.len() != st.iters.len() {
+        return None;
+    }
+    let body = &st.body;
+    let store = body.last()?;
+    let write = st.accesses.get(store.access?)?;
+    if write.kind != AccessKind::Write || store.name != "affine.store" {
+        return None;
+    }
+    // The value stored: one combining operation of the body.
+    let Operand::Op(c) = *store.operands.first()? else {
+        return None;
+    };
+    let comb = body.get(c)?;
+    if comb.operands.len() != 2 {
+        return None;
+    }
+    // One operand a load of the written cell, the other not using it.
+    let (side, load) = comb
+        .operands
+        .iter()
+        .enumerate()
+        .find_map(|(k, o)| match *o {
+            Operand::Op(l) => {
+                let acc = st.accesses.get(body.get(l)?.access?)?;
+                (acc.kind == AccessKind::Read
+                    && acc.array == write.array
+                    && acc.index == write.index)
+                    .then_some((k, l))
+            }
+            _ => None,
+        })?;
+    let combine = Combine::of(&comb.name, side)?;
+    if uses(body, load) != 1 || uses(body, c) != 1 || depends_on(body, c, load, side) {
+        return None;
+    }
+    // No other access of the statement to the cell's array (a neighbour
+    // of the cell read in the same statement would see partial values).
+    let root = |a: crate::scop::model::ArrayId| model.arrays[a.0].ir;
+    let others = st
+        .accesses
+        .iter()
+        .enumerate()
+        .filter(|&(k, a)| {
+            Some(k) != store.access
+                && Some(k) != body[load].access
+                && root(a.array) == root(write.array)
+        })
+        .count();
+    if others > 0 {
+        return None;
+    }
+    // The loops the reduction runs over: the cell does not depend on them.
+    if write.index.iter().any(|f| f.locals.iter().any(|&c| c != 0)) {
+        return None;
+    }
+    let loops: Vec<usize> = (0..st.iters.len())
+        .filter(|&k| write.index.iter().all(|f| f.iter_coef(k) == 0))
+        .collect();
+    if loops.is_empty() {
+        return None;
+    }
+    // No other statement clones the load or the combining operation, nor
+    // touches the array inside those loops.
+    let reduced: Vec<usize> = loops.iter().map(|&k| st.loops[k]).collect();
+    let clean = model.statements.iter().enumerate().all(|(t, other)| {
+        let clones = other
+            .body
+            .iter()
+            .any(|o| o.id == body[load].id || o.id == comb.id);
+        let inside = other.loops.iter().any(|l| reduced.contains(l))
+            && other
+                .accesses
+                .iter()
+                .any(|a| root(a.array) == root(write.array));
+        t == s || !(clones || inside)
+    });
+    clean.then_some(Reduction {
+        stmt: s,
+        combine_op: c,
+        combine,
+        loops,
+    })
+}
+
+/// How many times the body's operations use the result of operation `k`.
+fn uses(body: &[BodyOp], k: usize) -> usize {
+    body.iter()
+        .flat_map(|o| o.operands.iter())
+        .filter(|o| **o == Operand::Op(k))
+        .count()
+}
+
+/// Whether operand `1 - side` of operation `c` depends on operation
+/// `load` (through the body's operations).
+fn depends_on(body: &[BodyOp], c: usize, load: usize, side: usize) -> bool {
+    let mut stack: Vec<usize> = match body[c].operands.get(1 - side) {
+        Some(Operand::Op(k)) => vec![*k],
+        _ => Vec::new(),
+    };
+    while let Some(k) = stack.pop() {
+        if k == load {
+            return true;
+        }
+        stack.extend(body[k].operands.iter().filter_map(|o| match o {
+            Operand::Op(j) => Some(*j),
+            _ => None,
+        }));
+    }
+    false
+}
+
+/// The names of the statements of `reductions`, for remarks.
+pub fn names<'m>(model: &'m Model, reductions: &[Reduction]) -> Vec<&'m str> {
+    reductions
+        .iter()
+        .map(|r| model.statements[r.stmt].name.as_str())
+        .collect()
+}

@@ -1,0 +1,97 @@
+//! The reassociate stage (`reassociate=true`, off by default): the
+//! floating-point reductions of a SCoP ([`crate::analysis::reductions`])
+//! get `fastmath<reassoc>` on their combining operation, on the SCoP's own
+//! operations just before the rewrite clones them (as `contract` does).
+//! LLVM may then combine the terms of one cell's chain in another order:
+//! where the new code carries the chain in a register along its innermost
+//! loop, its loop vectorizer runs it in the lanes of vectors, one partial
+//! result per lane (and per interleaved copy), combined after the loop.
+//!
+//! The schedule is not relaxed: every dependence of the reduction is kept
+//! and checked as before, so the reordering is LLVM's, inside one chain,
+//! and nothing else moves. Integer reductions, and minima and maxima,
+//! are exact in any order and need no flag (LLVM vectorizes them as they
+//! are); sums and products round at each step, so their results may differ
+//! in the last bits from the input's: the documented freedom of the option.
+
+use std::collections::HashMap;
+
+use crate::analysis::reductions::{self, Reduction};
+use crate::codegen::contract::with_flag;
+use crate::ffi::build::{set_attr, Builder};
+use crate::ffi::ir::Op;
+use crate::scop::model::Scop;
+
+use super::OptOptions;
+
+/// The reductions of `scop` whose terms may be combined in another order:
+/// the floating-point sums and products
+/// ([`reductions::Combine::rounds`]).
+pub(super) fn chosen(scop: &Scop) -> Vec<Reduction> {
+    reductions::find(scop)
+        .into_iter()
+        .filter(|r| r.combine.rounds())
+        .collect()
+}
+
+/// The combining operations of `chosen` in the IR, by key.
+fn combining_ops(scop: &Scop, chosen: &[Reduction]) -> HashMap<usize, Op> {
+    chosen
+        .iter()
+        .filter_map(|r| {
+            let id = scop.statements[r.stmt].body.get(r.combine_op)?.id;
+            let op = *scop.ir.body_ops.get(id.0)?;
+            Some((op.key(), op))
+        })
+        .collect()
+}
+
+/// Marks the combining operations of `chosen` (reductions of `scop`)
+/// `reassoc`; returns how many were marked.
+pub(super) fn allow(scop: &Scop, chosen: &[Reduction]) -> Result<usize, String> {
+    let ops = combining_ops(scop, chosen);
+    let Some(&anchor) = ops.values().next() else {
+        return Ok(0);
+    };
+    let b = Builder::new(anchor);
+    let mut marked = 0;
+    for op in ops.values() {
+        let now = op.attr(c"fastmath").map(|a| a.text());
+        if let Some(text) = with_flag(now.as_deref(), "reassoc") {
+            set_attr(*op, "fastmath", b.attr(&text)?);
+            marked += 1;
+        }
+    }
+    Ok(marked)
+}
+
+/// The remark's phrase for `chosen`.
+pub(super) fn note(scop: &Scop, chosen: &[Reduction]) -> String {
+    let what: Vec<String> = chosen
+        .iter()
+        .map(|r| {
+            let st = &scop.statements[r.stmt];
+            let op = st.body.get(r.combine_op).map_or("?", |o| o.name.as_str());
+            let along: Vec<&str> = r.loops.iter().map(|&k| st.iters[k].as_str()).collect();
+            format!("{} ({} along {})", st.name, op.trim_start_matches("arith."), along.join(", "))
+        })
+        .collect();
+    format!(
+        "reduction{} {} reassociated (fastmath<reassoc>: a chain along the innermost loop may run in vector lanes)",
+        if chosen.len() == 1 { "" } else { "s" },
+        what.join(", ")
+    )
+}
+
+/// With `reassociate=true`, whether a reduction of `scop` to reassociate
+/// ([`chosen`]) reduces over its statement's innermost loop: a chain of
+/// dependent operations that the rewrite carries in a register and LLVM
+/// then runs in vector lanes, a gain of its own for the profitability
+/// rules.
+pub(super) fn chain(scop: &Scop, options: &OptOptions) -> bool {
+    options.reassociate
+        && chosen(scop).iter().any(|r| {
+            let n = scop.statements[r.stmt].iters.len();
+            n > 0 && r.loops.contains(&(n - 1))
+        })
+}
