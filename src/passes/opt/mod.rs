@@ -506,8 +506,9 @@ fn rewrite(
             limit => verify_emit::before(scop, limit).map_err(|n| verify_note = n).ok(),
         };
         // With reassociate=true, the reductions' combining operations
-        // may combine their terms in another order (after the emitted-code
-        // check's copy of the input, which keeps its flags).
+        // may combine their terms in another order (flags set after the
+        // emitted-code check's run of the input, on the operations the new
+        // nests clone).
         let reassociated = if options.reassociate {
             reassociate::chosen(scop)
         } else {
