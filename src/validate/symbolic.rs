@@ -401,6 +401,30 @@ impl Exprs {
             ("arith.mulf" | "arith.divf", [x, y]) if is(self, *y, 1.0) => Some(*x),
             ("arith.addf", [x, y]) if is(self, *y, -0.0) => Some(*x),
             ("arith.subf", [x, y]) if is(self, *y, 0.0) => Some(*x),
+            // MLIR's folds of idempotent operations: max(x, x) is x.
+            ("arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf", [x, y])
+                if x == y =>
+            {
+                Some(*x)
+            }
+            // MLIR's folds of an operand that changes nothing: maximum
+            // with -inf, minimum with +inf, maxnum/minnum with NaN.
+            ("arith.maximumf", [x, y]) | ("arith.maximumf", [y, x])
+                if is(self, *y, f64::NEG_INFINITY) =>
+            {
+                Some(*x)
+            }
+            ("arith.minimumf", [x, y]) | ("arith.minimumf", [y, x])
+                if is(self, *y, f64::INFINITY) =>
+            {
+                Some(*x)
+            }
+            ("arith.maxnumf" | "arith.minnumf", [x, y])
+            | ("arith.maxnumf" | "arith.minnumf", [y, x])
+                if self.float_value(*y).is_some_and(|(v, _)| v.is_nan()) =>
+            {
+                Some(*x)
+            }
             ("arith.negf", [Scalar::Sym(x)]) => match self.node(*x) {
                 Node::Op { name, args } if *name == id && args.n == 1 => {
                     Some(Scalar::Sym(args.ids[0]))
@@ -485,6 +509,18 @@ mod tests {
         // x + 0.0 is not x (for x = -0.0): kept.
         assert_ne!(op(&mut e, "arith.addf", &[x, zero], "f64"), x);
         assert_eq!(op(&mut e, "arith.subf", &[x, zero], "f64"), x);
+        // The identities of maxima and minima (partial results start there).
+        let ninf = Scalar::Sym(e.float(f64::NEG_INFINITY, false));
+        let inf = Scalar::Sym(e.float(f64::INFINITY, false));
+        let nan = Scalar::Sym(e.float(f64::NAN, false));
+        assert_eq!(op(&mut e, "arith.maximumf", &[x, ninf], "f64"), x);
+        assert_eq!(op(&mut e, "arith.maximumf", &[ninf, x], "f64"), x);
+        assert_eq!(op(&mut e, "arith.minimumf", &[inf, x], "f64"), x);
+        assert_ne!(op(&mut e, "arith.minimumf", &[ninf, x], "f64"), x);
+        assert_eq!(op(&mut e, "arith.maxnumf", &[x, nan], "f64"), x);
+        assert_ne!(op(&mut e, "arith.maximumf", &[x, nan], "f64"), x);
+        assert_eq!(op(&mut e, "arith.maximumf", &[x, x], "f64"), x);
+        assert_ne!(op(&mut e, "arith.maximumf", &[x, one], "f64"), x);
         let n = op(&mut e, "arith.negf", &[x], "f64");
         assert_eq!(op(&mut e, "arith.negf", &[n], "f64"), x);
         let three = op(&mut e, "arith.sitofp", &[Scalar::Int(3)], "f64");
