@@ -151,6 +151,11 @@ pub struct Options {
     /// reductions into cells fixed along it (gesummv's `tmp[i]` along
     /// `j`), that many rows' reductions run at once, one per lane.
     pub row_lanes: i64,
+    /// `reassociate=true`: the chains of floating-point sums and products
+    /// along an innermost loop run in vector lanes by reassociation
+    /// ([`crate::analysis::reductions`]), so row blocks, which keep each
+    /// row's order, leave them alone.
+    pub reassociate: bool,
     /// A loop moved innermost for its independent iterations across a
     /// recurrence (adi's `i` beside `p[i][j]`'s chain along `j`), along
     /// which some access is strided, stays scalar: LLVM is told not to

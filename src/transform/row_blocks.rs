@@ -23,6 +23,7 @@ use super::band_plan::{BandPlan, Cx};
 use super::sizes::balanced_tile;
 
 use crate::analysis::lanes::{lane_wise, MAX_LANE_VECTORS};
+use crate::analysis::reductions;
 use crate::scop::model::AccessKind;
 
 /// The row-blocks stage, after the register tiles and the gather stage,
@@ -50,6 +51,16 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         return;
     }
     let Cx { scop, sched, .. } = *cx;
+    // Reassociated chains run in vector lanes along their own loop.
+    let reassociated: Vec<usize> = if cx.opts.reassociate {
+        reductions::find(scop)
+            .into_iter()
+            .filter(|r| r.combine.rounds())
+            .map(|r| r.stmt)
+            .collect()
+    } else {
+        Vec::new()
+    };
     for (band, bp) in cx.bands.iter().zip(plans) {
         if !bp.tiled
             || band.len != 2
@@ -91,7 +102,8 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
                         && !bp.vector[s]
                         && !bp.inner_wave[s]
                         && bp.sizes[s][0] % lanes == 0
-                }) && (independent(members) || solve_rows(cx, band, members))
+                }) && !members.iter().any(|s| reassociated.contains(s))
+                    && (independent(members) || solve_rows(cx, band, members))
                     && members.iter().all(|&s| lane_wise(scop, s))
             })
             .collect();

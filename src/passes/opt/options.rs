@@ -131,6 +131,7 @@ fn plan_options(options: &OptOptions, target: &CpuTarget) -> PlanOptions {
         cyclic_tiles: options.cyclic_tiles,
         unroll_jam: options.unroll_jam.min(16) as i64,
         row_lanes: if options.row_blocks { target.lanes(8) } else { 0 },
+        reassociate: options.reassociate,
         scalar_strided: target.slow_gathers,
         stream_tile: if options.tile_sizes.is_empty() { derived.stream_tile } else { 0 },
         register_tile: if options.register_tile {
