@@ -842,6 +842,16 @@ def cmd_run(args):
     if args.max_unchanged is not None and frac > args.max_unchanged:
         print("unchanged SCoPs (not by design): %.2f %% > %.2f %%" % (frac, args.max_unchanged))
         failed += 1
+    if args.min_remark:
+        # A campaign that must reach a transformation: the share of its
+        # programs with a remark that names it.
+        phrase, _, least = args.min_remark.rpartition(":")
+        hit = sum(1 for r in results if any(phrase in m for _, m in r["scops"]))
+        pct = 100.0 * hit / max(len(results), 1)
+        print("programs with a remark saying %r: %d (%.2f %%)" % (phrase, hit, pct))
+        if pct < float(least):
+            print("fewer than %s %%" % least)
+            failed += 1
     fused, exact = contract_share(results)
     share = 100.0 * exact / max(fused, 1)
     if fused and args.min_compared is not None and share < args.min_compared:
@@ -1150,6 +1160,9 @@ def main():
     p.add_argument("--min-compared", type=float, default=None,
                    help="fail when under this percentage of the programs run with contract=true is exact, "
                         "compared bit for bit")
+    p.add_argument("--min-remark", metavar="PHRASE:PCT",
+                   help="fail when under PCT percent of the programs get a remark containing PHRASE "
+                        "(a campaign that must reach a transformation)")
     p.add_argument("-v", "--verbose", action="store_true")
     p = sub.add_parser("check", help="one case")
     common(p)

@@ -38,7 +38,8 @@ Usage:
                                      ludcmp's shapes), of the around, ml or
                                      carried family (another family's program
                                      with its reductions into cells carried
-                                     through iter_args)
+                                     through iter_args), of the reductions
+                                     family (reductions over whole nests)
   fuzz/gen.py --seed N --init dyadic  the same with dyadic initial values
                                      (the fuzzer's contract=true cases)
   fuzz/gen.py --from-json FILE       print the MLIR of a saved AST
@@ -902,6 +903,113 @@ class Gen:
         return {"seed": self.seed, "params": params, "arrays": arrays, "body": body,
                 "family": "ml"}
 
+    # -- the "reductions" family ------------------------------------------------
+
+    def reductions(self):
+        """A program of the "reductions" family (issue 70): one to three
+        nests, each reducing into a cell over all its loops (a dot
+        product, the sum or maximum of a matrix, a product: `s = s op e`,
+        op one of +, - with the cell on the left, *, max), the shape that
+        parallel reductions split into blocks with partial results; with
+        other statements beside the reduction (a map, a second reduction
+        into another cell), guards around it, triangular, offset and
+        parametric bounds, steps, the cell initialized before its nest and
+        read by a later one; now and then carried through iter_args."""
+        r = self.r
+        params = {}
+        if self.chance(0.25):
+            params["n0"] = r.randint(5, 60)
+        # Vectors X0, X1, a matrix M, cells K0, K1 (rank 0) and K2 (one
+        # cell of a vector), an output vector Y.
+        X0, X1, M, K0, K1, K2, Y = range(7)
+        self.ranks = [1, 1, 2, 0, 0, 1, 1]
+        cells = [(K0, []), (K1, []), (K2, [C(r.randint(0, 2))])]
+
+        def st(arr, idx, val):
+            self.nstmt += 1
+            return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
+
+        def ld(arr, idx):
+            return ["ld", arr, idx]
+
+        def fresh():
+            self.niv += 1
+            return "i%d" % self.niv
+
+        def size(n):
+            if params and self.chance(0.3):
+                return add(P("n0"), C(-r.randint(0, 3)))
+            return C(n)
+
+        def update(cell, op, term):
+            if op == "*":
+                # Factors near one: long products stay finite.
+                term = ["+", ["f", 1.0], ["*", ["f", 0.0078125], term]]
+            if op != "-" and self.chance(0.3):
+                return [op, term, ld(*cell)]
+            return [op, ld(*cell), term]
+
+        def nest():
+            depth = self.pick([1, 1, 2, 2, 3])
+            ivs = [fresh() for _ in range(depth)]
+            vs = [V(i) for i in ivs]
+            if depth == 1:
+                term = self.pick([["*", ld(X0, vs), ld(X1, vs)], ld(X0, vs)])
+            elif depth == 2:
+                term = self.pick([ld(M, vs), ["*", ld(M, vs), ld(X0, [vs[1]])]])
+            else:
+                term = ["*", ld(M, [vs[0], vs[2]]), ld(X1, [vs[1]])]
+            cell = self.pick(cells)
+            op = self.pick(["+", "+", "+", "-", "*", "max", "max"])
+            red = st(cell[0], cell[1], update(cell, op, term))
+            if self.chance(0.15):
+                k = r.randint(1, 5)
+                red = {"k": "if", "conds": [[add(vs[-1], C(-k)), False]], "then": [red], "else": None}
+            inner = [red]
+            if self.chance(0.25):
+                # A map beside the reduction.
+                inner.append(st(Y, [vs[-1]], ["*", ld(X0, [vs[-1]]), ["f", 0.5]]))
+            if self.chance(0.2):
+                # A second reduction, into another cell.
+                other = self.pick([c for c in cells if c[0] != cell[0]])
+                inner.append(st(other[0], other[1], update(other, self.pick(["+", "max"]),
+                                                         ld(X1, [vs[-1]]))))
+            r.shuffle(inner)
+            body = inner
+            for d in reversed(range(depth)):
+                n = r.randint(2, 3000) if depth == 1 else r.randint(2, 150 if depth == 2 else 30)
+                lbs, ubs, step = [C(0)], [size(n)], 1
+                roll = r.random()
+                if d > 0 and roll < 0.15:
+                    ubs = [add(vs[d - 1], C(r.randint(1, 2)))]  # a triangle
+                elif roll < 0.25:
+                    lbs = [C(r.randint(1, 3))]
+                elif roll < 0.3:
+                    step = 2
+                body = [{"k": "for", "iv": ivs[d], "lbs": lbs, "ubs": ubs, "step": step,
+                         "body": body}]
+            out = []
+            if self.chance(0.5):
+                init = {"+": 0.0, "-": 0.5, "*": 1.0, "max": -4.0}[op]
+                out.append(st(cell[0], cell[1], ["f", init]))
+            out.extend(body)
+            if self.chance(0.4):
+                # A later nest reads the cell.
+                k = fresh()
+                out.append({"k": "for", "iv": k, "lbs": [C(0)], "ubs": [size(r.randint(2, 40))],
+                            "step": 1, "body": [st(Y, [V(k)], ["*", ld(Y, [V(k)]), ld(*cell)])]})
+            return out
+
+        body = []
+        for _ in range(self.pick([1, 1, 2, 3])):
+            body.extend(nest())
+        if self.chance(0.4):
+            mark_carried(body, r, 0.7)
+        arrays = [{"name": "A%d" % a, "rank": self.ranks[a], "shape": None,
+                   "dynamic": self.ranks[a] > 0 and self.chance(0.15)} for a in range(len(self.ranks))]
+        return {"seed": self.seed, "params": params, "arrays": arrays, "body": body,
+                "family": "reductions"}
+
     # -- the "around" family ----------------------------------------------------
 
     def around(self):
@@ -1512,10 +1620,10 @@ def fit_arrays(prog):
 # after it: Gram-Schmidt's shape, see Gen.steps) and "matvec" (nests of two
 # loops reducing along rows or down columns of matrices: gesummv's, bicg's
 # and atax's shapes, see Gen.matvec).
-FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml", "carried")
+FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml", "carried", "reductions")
 
 # The families the `carried` family draws its programs from.
-CARRIED_FROM = ("mixed", "steps", "matvec", "factor", "around", "ml")
+CARRIED_FROM = ("mixed", "steps", "matvec", "factor", "around", "ml", "reductions")
 
 
 def mark_carried(nodes, r, p=0.8):
@@ -1546,7 +1654,7 @@ def generate(seed, family="mixed"):
     for attempt in range(50):
         g = Gen(seed * 1000 + attempt)
         prog = {"steps": g.steps, "matvec": g.matvec, "factor": g.factor,
-                "around": g.around, "ml": g.ml}.get(family, g.program)()
+                "around": g.around, "ml": g.ml, "reductions": g.reductions}.get(family, g.program)()
         prog["seed"] = seed
         try:
             fit_arrays(prog)

@@ -181,6 +181,20 @@ fn short_carried_campaign() {
     campaign("carried", "60", &[]);
 }
 
+/// Reductions over whole loop nests (the `reductions` family): split into
+/// blocks with partial results (`passes/opt/partials.rs`), maxima by
+/// default, sums and products under `reassociate=true` (compared bit for
+/// bit where the program's arithmetic is exact); most programs must get
+/// the split.
+#[test]
+fn short_reductions_campaign() {
+    let split = ["--min-remark", "split into:25"];
+    campaign_with("reductions", "reductions", "60", &[], &split);
+    let sets = ["reassoc", "reassoc-contract", "reassoc-fuseno"];
+    let more = ["--min-remark", "split into:50", "--min-compared", "50"];
+    campaign_with("reductions-reassoc", "reductions", "40", &sets, &more);
+}
+
 #[test]
 fn short_factor_campaign() {
     campaign("factor", "40", &[]);

@@ -62,6 +62,9 @@ pub struct Reduction {
     pub stmt: usize,
     /// Its combining operation's position in the statement's body.
     pub combine_op: usize,
+    /// The position in the body of the load of the cell, one operand of
+    /// the combining operation.
+    pub load: usize,
     /// How it combines.
     pub combine: Combine,
     /// The iterators (positions in the statement's loops) the reduction
@@ -162,6 +165,7 @@ fn reduction_of(model: &Model, s: usize) -> Option<Reduction> {
     clean.then_some(Reduction {
         stmt: s,
         combine_op: c,
+        load,
         combine,
         loops,
     })

@@ -333,6 +333,13 @@ pub fn move_before(op: Op, before: Op) {
     unsafe { mlirOperationMoveBefore(op.to_raw(), before.to_raw()) }
 }
 
+/// Takes `op` out of its block, alive and owned by the caller:
+/// [`insert_before`] puts it back, [`erase`] destroys it.
+pub fn detach(op: Op) {
+    // SAFETY: live operation in a block; the caller owns it afterwards.
+    unsafe { mlirOperationRemoveFromParent(op.to_raw()) }
+}
+
 /// Erases `op` and everything nested in it. The caller guarantees that no
 /// operation outside `op` uses a value defined inside it.
 pub fn erase(op: Op) {

@@ -2,7 +2,7 @@
 // (x = x + e, x - e, x * e) gets fastmath<reassoc> on its combining
 // operation in the new code, so that LLVM runs a chain carried along the
 // innermost loop in vector lanes; a SCoP whose only gain is such a chain
-// is rewritten (the dot product below is left unchanged without it).
+// is rewritten (the dot below, split into blocks too: partials.mlir).
 // Minima, maxima and integer reductions are exact in any order and get no
 // flag; a cell that is also read otherwise is no reduction. Off by default:
 // no flag anywhere. The values below are small integers, so every order
@@ -16,7 +16,7 @@
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS
 // SUMS: 2399877
 // SUMS-NEXT: 2048
-// CHECK: reassociate.mlir:45:3: remark: poly-opt: 1 statement, 1 loop (0 parallel), 0 guards; reduction S0 (addf along i0) reassociated
+// CHECK: reassociate.mlir:45:3: remark: poly-opt: {{.*}}(1 parallel){{.*}}split into 2 blocks{{.*}}reassociated
 // The cell's old value used twice: not a reduction.
 // CHECK: reassociate.mlir:58:3: remark: poly-opt: SCoP left unchanged
 // Row maxima through iter_args: exact, no flag; the rows in parallel.

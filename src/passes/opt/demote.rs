@@ -150,6 +150,7 @@ pub(super) fn demote(func: Op) -> Vec<Nest> {
             }
         }
         if ok {
+            share_cells(&mut nest);
             out.push(nest);
         } else {
             nest.undo();
@@ -398,4 +399,98 @@ pub(super) fn split_load(func: Op, load: Op, within: &[Op]) -> Option<Split> {
         }
     }
     Some(split)
+}
+
+/// The 0-d cell a load or store of a demoted cell accesses (its memref
+/// operand, when it is one of `cells`' allocations).
+fn cell_of(op: Op, cells: &[Op]) -> Option<Val> {
+    let at = match op.name().as_str() {
+        "affine.load" => 0,
+        "affine.store" => 1,
+        _ => return None,
+    };
+    let m = *op.operands().get(at)?;
+    cells.iter().any(|c| c.result(0).is_some_and(|r| r.key() == m.key())).then_some(m)
+}
+
+/// One cell for a value carried by a loop and, unchanged, by the loop its
+/// body holds (a C front end's sum over a matrix: the row loop's
+/// accumulator handed to the column loop and its result yielded as it
+/// is). Demoted loop by loop, the inner loop gets a cell of its own: the
+/// outer cell's value copied into it before the inner loop and back after
+/// it, two statements that touch the outer cell inside the outer loop, so
+/// that the nest is no reduction of the whole nest. Where the copies are
+/// all that links the two cells (the loaded value used by the copy only,
+/// the inner cell used by nothing else outside the inner loop, the outer
+/// cell not inside it), the inner loop uses the outer cell itself and the
+/// copies go: the same values, one cell.
+fn share_cells(nest: &mut Nest) {
+    // One pair at a time: each erases operations, so the walk starts over.
+    loop {
+        let mut ops = Vec::new();
+        walk_ops(nest.root, &mut ops);
+        let Some(shared) = ops.into_iter().find_map(|op| share_at(op, &nest.cells)) else {
+            break;
+        };
+        nest.cells.retain(|c| c.key() != shared.key());
+        build::erase(shared);
+    }
+}
+
+/// The operations of `op` and everything nested in it, in pre-order.
+fn walk_ops(op: Op, out: &mut Vec<Op>) {
+    out.push(op);
+    for r in op.regions() {
+        for b in r.blocks() {
+            for o in b.ops() {
+                walk_ops(o, out);
+            }
+        }
+    }
+}
+
+/// Shares cells at `store` (the copy into the inner cell before an inner
+/// loop, see [`share_cells`]) when the pattern holds: the inner cell's
+/// allocation, unused now, to erase.
+fn share_at(store: Op, cells: &[Op]) -> Option<Op> {
+    let inner_cell = cell_of(store, cells).filter(|_| store.name() == "affine.store")?;
+    let value = *store.operands().first()?;
+    let load = value.defining_op()?;
+    let outer_cell = cell_of(load, cells).filter(|_| load.name() == "affine.load")?;
+    if outer_cell.key() == inner_cell.key() || value.users().len() != 1 {
+        return None;
+    }
+    let l = build::next_op(store).filter(|o| o.name() == "affine.for")?;
+    let back = build::next_op(l).filter(|o| o.name() == "affine.load")?;
+    if cell_of(back, cells)?.key() != inner_cell.key() {
+        return None;
+    }
+    let result = back.result(0)?;
+    let users = result.users();
+    let [copy] = users[..] else {
+        return None;
+    };
+    if copy.name() != "affine.store"
+        || cell_of(copy, cells)?.key() != outer_cell.key()
+        || copy.block().map(|b| b.key()) != store.block().map(|b| b.key())
+    {
+        return None;
+    }
+    // The inner cell used by the copies and inside the loop only; the
+    // outer cell not inside the loop.
+    let inner_alone = inner_cell
+        .users()
+        .iter()
+        .all(|u| [store.key(), back.key()].contains(&u.key()) || u.is_within(l));
+    let outer_outside = outer_cell.users().iter().all(|u| !u.is_within(l));
+    if !inner_alone || !outer_outside {
+        return None;
+    }
+    let alloca = inner_cell.defining_op()?;
+    build::replace_uses(inner_cell, outer_cell);
+    build::erase(copy);
+    build::erase(back);
+    build::erase(store);
+    build::erase(load);
+    Some(alloca)
 }

@@ -5,7 +5,9 @@
 //! stages run in order per SCoP (the loop in [`run`]); each can stop the
 //! rewrite with a remark, leaving the SCoP exactly as it was:
 //!
-//! 1. model ([`crate::scop::model`]) and dependences ([`crate::deps`]);
+//! 1. model ([`crate::scop::model`]) and dependences ([`crate::deps`]),
+//!    after `partials` (reductions over whole loop nests split into blocks
+//!    with partial results, which then run in parallel);
 //! 2. `plan`: the Pluto-style schedule ([`crate::sched::pluto`]), tiles,
 //!    intra-tile order, register tiles, parallel loops and wavefronts
 //!    ([`crate::transform`]), the loop tree ([`crate::codegen`]), and the
@@ -33,6 +35,7 @@ mod layout;
 mod machine;
 mod options;
 mod plan;
+mod partials;
 mod privatize;
 mod remark;
 mod profitability;
@@ -88,8 +91,10 @@ struct Candidate {
 /// The nests in `restored` (demoted ones given back, [`demote`]) got
 /// their remark already, saying what breaks them once demoted.
 /// Each SCoP comes with the loaded values kept in cells of their own for
-/// it ([`demote::split_load`]), to take back if it is not rewritten.
-fn scops(func: Op, restored: &HashSet<usize>, split_loads: bool) -> Vec<(Scop, Vec<demote::Split>)> {
+/// it ([`demote::split_load`]) and, with `blocks`, its reductions over
+/// whole loop nests split into blocks ([`partials`]): what to take back if
+/// it is not rewritten.
+fn scops(func: Op, restored: &HashSet<usize>, split_loads: bool, blocks: Option<partials::Blocks>) -> Vec<(Scop, Prepared)> {
     let found = detect(func, 1);
     for r in &found.rejections {
         if !restored.contains(&r.nest.key()) {
@@ -133,12 +138,68 @@ fn scops(func: Op, restored: &HashSet<usize>, split_loads: bool) -> Vec<(Scop, V
                 }
             }
         };
-        if let Some(m) = modeled {
-            out.push((m, splits));
+        if let Some(mut m) = modeled {
+            let mut partials = Vec::new();
+            if let Some(blocks) = blocks {
+                while partials.len() < MAX_PARTIALS {
+                    let made: Vec<usize> = partials.iter().flat_map(partials::Partials::loops).collect();
+                    let Some(p) = partials::split(func, &m, blocks, &made) else {
+                        break;
+                    };
+                    // The SCoP of the block loop, modeled again; the
+                    // input's loop back where that fails.
+                    let root = p.root().key();
+                    let again = detect(func, 1)
+                        .scops
+                        .into_iter()
+                        .find(|x| x.ops.iter().any(|o| o.key() == root))
+                        .and_then(|grown| build(func, &grown).ok());
+                    match again {
+                        Some(grown) => {
+                            m = grown;
+                            partials.push(p);
+                        }
+                        None => {
+                            p.undo();
+                            break;
+                        }
+                    }
+                }
+            }
+            out.push((m, Prepared { splits, partials }));
         }
     }
     out
 }
+
+/// What a SCoP's IR was given before its model, to take back when it is
+/// not rewritten: loaded values kept in cells ([`demote::split_load`]),
+/// reductions split into blocks ([`partials`]).
+struct Prepared {
+    splits: Vec<demote::Split>,
+    partials: Vec<partials::Partials>,
+}
+
+impl Prepared {
+    /// The remark's phrases of what was prepared.
+    fn notes(&self) -> Vec<String> {
+        self.partials.iter().map(|p| p.note().to_string()).collect()
+    }
+
+    /// Takes the IR back, the last change first.
+    fn undo(self) {
+        self.partials.into_iter().rev().for_each(partials::Partials::undo);
+        self.splits.into_iter().rev().for_each(demote::Split::undo);
+    }
+
+    /// Keeps the changes (the SCoP was rewritten).
+    fn keep(self) {
+        self.partials.into_iter().for_each(partials::Partials::keep);
+    }
+}
+
+/// The most reductions of one SCoP split into blocks.
+const MAX_PARTIALS: usize = 8;
 
 /// The most loaded values a SCoP keeps in cells of their own (each costs
 /// a detection and a model of the SCoP).
@@ -212,14 +273,26 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     // The top-level operations of the SCoPs rewritten.
     let mut rewritten: HashSet<usize> = HashSet::new();
     let mut failed = Ok(());
-    for (scop, splits) in scops(func, &restored, options.split_loads) {
+    // Reductions over whole loop nests split into blocks, one per thread
+    // (CPU plans with parallel loops only).
+    let blocks = (gpu_target.is_none() && options.parallel && plan_options.narrow.threads >= 2).then_some(partials::Blocks {
+        count: plan_options.narrow.threads,
+        reassociate: options.reassociate,
+        min_terms: if options.profitability { partials::MIN_TERMS_PER_BLOCK } else { 1 },
+    });
+    for (scop, prepared) in scops(func, &restored, options.split_loads, blocks) {
         let keys: Vec<usize> = scop.ir.ops.iter().map(|o| o.key()).collect();
         let before = out.replaced;
-        let done = optimize(func, scop, (&target, gpu_target.as_ref()), budget, &cx, &mut out);
+        let notes = prepared.notes();
+        let done = optimize(func, scop, (&target, gpu_target.as_ref()), budget, &cx, &notes, &mut out);
         if out.replaced > before {
             rewritten.extend(keys);
+            // The loops split into blocks were top-level loops too (a
+            // demoted nest's root among them).
+            rewritten.extend(prepared.partials.iter().map(partials::Partials::original_key));
+            prepared.keep();
         } else {
-            splits.into_iter().rev().for_each(demote::Split::undo);
+            prepared.undo();
         }
         if done.is_err() {
             failed = done;
@@ -250,6 +323,7 @@ fn optimize(
     (target, gpu_target): (&CpuTarget, Option<&GpuTarget>),
     budget: Option<Duration>,
     cx: &Cx,
+    notes: &[String],
     out: &mut Rewritten,
 ) -> Result<(), PassError> {
     let (options, sched_options, plan_options) = (cx.options, cx.sched_options, cx.plan_options);
@@ -364,8 +438,14 @@ fn optimize(
         distribute::retry_transposed(&mut c, cx);
     }
     let Candidate {
-        scop, deps, chosen, ..
+        scop, deps, mut chosen, ..
     } = c;
+    // What was done to the SCoP before its model, first in the remark.
+    if let Ok(p) = &mut chosen {
+        for n in notes.iter().rev() {
+            p.plan.notes.insert(0, n.clone());
+        }
+    }
     match chosen {
         Ok(planned) => {
             let wide = plan_options.wide.as_ref().filter(|_| planned.wide).map(|w| &w.target);

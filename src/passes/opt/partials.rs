@@ -1,0 +1,461 @@
+//! Partial results per block (issue 70, parallel reductions): a reduction
+//! over a whole top-level loop nest (`s = s ⊕ e(j)` for every `j`, the
+//! cell `s` one and the same for every instance: a dot product, a norm, the
+//! sum or the maximum of an array) ties every instance to the next through
+//! its cell, so no loop of the nest can run in parallel. Before the model
+//! is built, its outermost loop `j` (constant bounds, step 1) is split into
+//! `T` blocks of consecutive iterations, each reducing into a partial
+//! result of its own, which are combined into the cell in block order
+//! after them:
+//!
+//! ```text
+//! P[t] = id                           for t in 0..T
+//! P[t] = P[t] ⊕ e(j)                  for t in 0..T, j in block t
+//! s = s ⊕ P[t]                        for t in 0..T (in order)
+//! ```
+//!
+//! `P` is a stack buffer with one cache line per block (no two threads
+//! write one line) and `id` the operation's identity (`-0.0` for sums,
+//! `-inf` for maxima, all ones for `andi`, ...), so each partial result is
+//! the block's own chain. The new program runs the same operations on the
+//! same values in the same order, but for the grouping of one cell's terms:
+//! exactly what reassociation allows ([`crate::analysis::reductions`]
+//! says which statements are such reductions: nothing but the
+//! statement's own load and store touches the cell's array inside the
+//! loop). Floating-point sums and products, and `maxnumf`/`minnumf`
+//! (which may return either zero of two that compare equal), are split
+//! only under `reassociate=true`; integer reductions and IEEE
+//! `maximumf`/`minimumf` give the same bits in any grouping and are split
+//! by default.
+//!
+//! The model, the dependences, the scheduler, the checker and the code
+//! generator then work on the new program as on any other: the dependences
+//! are exact (the blocks' partial results are different cells, so the
+//! block loop is parallel, and the combination is a chain in block order:
+//! deterministic, the same result for any number of threads given the
+//! same `T`), and nothing is relaxed. The nest's input comes back when
+//! its SCoP is not rewritten ([`Partials::undo`]), byte for byte.
+
+use crate::analysis::reductions::{self, Combine, Reduction};
+use crate::ffi::build::{self, Builder, Point};
+use crate::ffi::ir::{ExprKind, Op, Val};
+use crate::scop::expansion::element_bytes;
+use crate::scop::form::Form;
+use crate::scop::model::Scop;
+
+/// The fewest terms (statement instances) a block gets: fewer would not
+/// pay for the threads' start and the partial results' combination.
+pub(super) const MIN_TERMS_PER_BLOCK: i64 = 1 << 13;
+
+/// Bytes between two blocks' partial results: a cache line.
+const LINE_BYTES: i64 = 64;
+
+/// Into how many blocks reductions over whole loop nests are split, and
+/// when.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Blocks {
+    /// The blocks (the threads of the target).
+    pub(super) count: i64,
+    /// Floating-point sums and products may be split
+    /// (`reassociate=true`).
+    pub(super) reassociate: bool,
+    /// The fewest terms a block gets ([`MIN_TERMS_PER_BLOCK`]; one
+    /// without the profitability rules).
+    pub(super) min_terms: i64,
+}
+
+/// One reduction split into blocks, and what takes it back.
+pub(super) struct Partials {
+    /// The block loop, holding the split loop.
+    root: Op,
+    /// The input's loop, detached.
+    original: Op,
+    /// The operations made around it (users first): the combination
+    /// loop, the initialization loop, the identity and the buffer.
+    made: Vec<Op>,
+    /// The remark's phrase.
+    note: String,
+}
+
+impl Partials {
+    /// The block loop.
+    pub(super) fn root(&self) -> Op {
+        self.root
+    }
+
+    /// The key of the input's loop (detached while the split stands).
+    pub(super) fn original_key(&self) -> usize {
+        self.original.key()
+    }
+
+    /// The keys of the loops the split made (not to split again).
+    pub(super) fn loops(&self) -> Vec<usize> {
+        std::iter::once(self.root)
+            .chain(self.made.iter().copied())
+            .filter(|o| o.name() == "affine.for")
+            .map(Op::key)
+            .collect()
+    }
+
+    /// The remark's phrase: which reduction, in how many blocks.
+    pub(super) fn note(&self) -> &str {
+        &self.note
+    }
+
+    /// Takes the IR back: the input's loop in place, the rest gone.
+    pub(super) fn undo(self) {
+        build::insert_before(self.original, self.root);
+        build::erase(self.root);
+        for op in self.made {
+            build::erase(op);
+        }
+    }
+
+    /// Keeps the split (its SCoP was rewritten): the input's loop goes.
+    pub(super) fn keep(self) {
+        build::erase(self.original);
+    }
+}
+
+/// Splits the first reduction of `scop` that reduces over a whole
+/// top-level loop nest into `blocks` blocks (see the module text), if any;
+/// floating-point sums and products only when `reassociate`.
+///
+/// Every such reduction of the loop is split with it, each into a buffer
+/// of its own; loops in `made` (of earlier splits) are not split again.
+pub(super) fn split(func: Op, scop: &Scop, blocks: Blocks, made: &[usize]) -> Option<Partials> {
+    if blocks.count < 2 {
+        return None;
+    }
+    let found: Vec<(Reduction, Op)> = reductions::find(scop)
+        .into_iter()
+        .filter(|r| blocks.reassociate || exact_in_any_grouping(scop, r))
+        .filter_map(|r| {
+            let l = splittable(scop, &r, blocks)?;
+            (!made.contains(&l.key())).then_some((r, l))
+        })
+        .collect();
+    let (_, l) = found.first()?;
+    let group: Vec<&Reduction> = found
+        .iter()
+        .filter(|(_, m)| m.key() == l.key())
+        .map(|(r, _)| r)
+        .collect();
+    split_loop(func, scop, *l, &group, blocks.count)
+}
+
+/// Whether grouping the terms of `r` otherwise gives the same bits:
+/// integer operations, and IEEE `maximum`/`minimum` (`maxnum`/`minnum`
+/// may return either zero of two that compare equal).
+fn exact_in_any_grouping(scop: &Scop, r: &Reduction) -> bool {
+    let name = scop.statements[r.stmt].body.get(r.combine_op).map_or("", |o| o.name.as_str());
+    r.combine == Combine::Int || matches!(name, "arith.maximumf" | "arith.minimumf")
+}
+
+/// `[lo, hi)` of the `affine.for` `l` when both are constants and its step
+/// is one.
+fn constant_bounds(l: &Op) -> Option<(i64, i64)> {
+    let one = |name: &std::ffi::CStr| -> Option<i64> {
+        match l.map_attr(name)?.results()[..] {
+            [e] => match e.kind() {
+                ExprKind::Constant(c) => Some(c),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let step = l.attr(c"step")?.as_int()?;
+    (step == 1 && l.operands().is_empty()).then_some(())?;
+    Some((one(c"lowerBoundMap")?, one(c"upperBoundMap")?))
+}
+
+/// Whether `v` is defined inside `l` (by an operation in it, or as an
+/// argument of one of its blocks).
+fn defined_within(v: Val, l: Op) -> bool {
+    match v.defining_op() {
+        Some(d) => d.is_within(l),
+        None => v
+            .owner_block()
+            .and_then(|b| b.parent_op())
+            .is_some_and(|p| p.key() == l.key() || p.is_within(l)),
+    }
+}
+
+/// The identity of the combining operation `name` on values of type `ty`,
+/// as an attribute's text (`-0.0 : f64`).
+fn identity(name: &str, ty: &str) -> Option<String> {
+    let inf = |negative: bool| -> Option<&'static str> {
+        Some(match (ty, negative) {
+            ("f64", true) => "0xFFF0000000000000",
+            ("f64", false) => "0x7FF0000000000000",
+            ("f32", true) => "0xFF800000",
+            ("f32", false) => "0x7F800000",
+            ("f16", true) => "0xFC00",
+            ("f16", false) => "0x7C00",
+            ("bf16", true) => "0xFF80",
+            ("bf16", false) => "0x7F80",
+            _ => return None,
+        })
+    };
+    let nan = || -> Option<&'static str> {
+        Some(match ty {
+            "f64" => "0x7FF8000000000000",
+            "f32" => "0x7FC00000",
+            "f16" => "0x7E00",
+            "bf16" => "0x7FC0",
+            _ => return None,
+        })
+    };
+    let float = matches!(ty, "f64" | "f32" | "f16" | "bf16");
+    let bits: Option<u32> = ty
+        .strip_prefix('i')
+        .and_then(|b| b.parse().ok())
+        .filter(|b| [8, 16, 32, 64].contains(b));
+    let value = match name {
+        // -0.0: x + -0.0 is x for every x, +0.0 included.
+        "arith.addf" | "arith.subf" if float => "-0.0".to_string(),
+        "arith.mulf" if float => "1.0".to_string(),
+        // maximum(-inf, x) is x, NaN included; maxnum(NaN, x) is x.
+        "arith.maximumf" if float => inf(true)?.to_string(),
+        "arith.minimumf" if float => inf(false)?.to_string(),
+        "arith.maxnumf" | "arith.minnumf" if float => nan()?.to_string(),
+        "arith.addi" | "arith.ori" | "arith.xori" | "arith.maxui" if bits.is_some() => "0".to_string(),
+        "arith.muli" if bits.is_some() => "1".to_string(),
+        "arith.andi" | "arith.minui" if bits.is_some() => "-1".to_string(),
+        "arith.maxsi" => (-(1i128 << (bits? - 1))).to_string(),
+        "arith.minsi" => ((1i128 << (bits? - 1)) - 1).to_string(),
+        _ => return None,
+    };
+    Some(format!("{value} : {ty}"))
+}
+
+/// The operations of `op` and everything nested in it, in pre-order.
+fn walk(op: Op, out: &mut Vec<Op>) {
+    out.push(op);
+    for r in op.regions() {
+        for b in r.blocks() {
+            for o in b.ops() {
+                walk(o, out);
+            }
+        }
+    }
+}
+
+/// An `affine.for` from `lo` to `hi` (maps of `operands`) at `at`, with an
+/// empty body: the loop and its body's terminator.
+fn new_loop(b: &Builder, at: Point, bounds: (&str, &str), operands: &[Val]) -> Option<(Op, Op, Val)> {
+    let n = operands.len();
+    let attrs = [
+        ("lowerBoundMap", b.attr(bounds.0).ok()?),
+        ("upperBoundMap", b.attr(bounds.1).ok()?),
+        ("step", b.attr("1 : index").ok()?),
+        ("operandSegmentSizes", b.attr(&format!("array<i32: {}, {}, 0>", n / 2, n - n / 2)).ok()?),
+    ];
+    let (l, blocks) = b.create(at, "affine.for", operands, 0, &attrs, &[Some(1)]);
+    let body = *blocks.first()?;
+    let (end, _) = b.create(Point::End(body), "affine.yield", &[], 0, &[], &[]);
+    Some((l, end, body.arg(0)?))
+}
+
+/// The access of row `t` of the partial results `p` (`P[t, 0]`): a load
+/// of type `ty` (`value` `None`) or a store of `value`, at `at`.
+fn partial(b: &Builder, at: Point, p: Val, t: Val, ty: &str, value: Option<Val>) -> Option<Op> {
+    let map = b.attr("affine_map<(d0) -> (d0, 0)>").ok()?;
+    match value {
+        None => b.create_typed(at, "affine.load", &[p, t], &[ty], &[("map", map)]),
+        Some(v) => Some(b.create(at, "affine.store", &[v, p, t], 0, &[("map", map)], &[]).0),
+    }
+}
+
+/// The top-level loop that reduction `r` of `scop` reduces over with
+/// everything inside it, when it may be split into `blocks`: the
+/// statement's outermost loop, a loop of the SCoP's top level with
+/// constant bounds and step one, with enough iterations and terms.
+fn splittable(scop: &Scop, r: &Reduction, Blocks { count, min_terms, .. }: Blocks) -> Option<Op> {
+    let st = &scop.statements[r.stmt];
+    // A reduction over every loop of its statement.
+    if r.loops.len() != st.iters.len() || st.loops.len() != st.iters.len() {
+        return None;
+    }
+    let outermost = *st.loops.first()?;
+    let l = *scop.ir.ops.iter().find(|o| o.key() == outermost)?;
+    if l.name() != "affine.for" || l.num_results() != 0 {
+        return None;
+    }
+    let (lo, hi) = constant_bounds(&l)?;
+    let terms = (0..st.iters.len()).try_fold(1i64, |n, k| {
+        let (a, b) = scop.range_of(r.stmt, &Form::iter(k))?;
+        n.checked_mul(b.checked_sub(a)?.checked_add(1)?)
+    })?;
+    (hi.checked_sub(lo)? >= count && terms >= count.checked_mul(min_terms)?).then_some(l)
+}
+
+/// One reduction's cell and its partial results.
+struct Cell {
+    /// The statement's load and store of the cell, and its combining
+    /// operation (in the input's loop).
+    load: Op,
+    store: Op,
+    comb: Op,
+    /// The cell's operand position in the combining operation.
+    side: usize,
+    /// The element type.
+    ty: String,
+    /// The partial results' buffer and the identity.
+    buffer: Val,
+    id: Val,
+}
+
+/// Splits the top-level loop `l` of `scop` with the reductions `group`
+/// into `blocks` blocks (see [`split`]).
+fn split_loop(func: Op, scop: &Scop, l: Op, group: &[&Reduction], blocks: i64) -> Option<Partials> {
+    let (lo, hi) = constant_bounds(&l)?;
+    let len = (hi - lo + blocks - 1) / blocks;
+    let entry = func.regions().first()?.blocks().first().copied()?;
+    let first = *entry.ops().first()?;
+    let b = Builder::new(l);
+    let mut made: Vec<Op> = Vec::new();
+    let undo = |made: Vec<Op>| {
+        for op in made.into_iter().rev() {
+            build::erase(op);
+        }
+    };
+    let built = (|| -> Option<Partials> {
+        // Each cell's buffer and identity, at the function's entry.
+        let mut cells = Vec::new();
+        for r in group {
+            let st = &scop.statements[r.stmt];
+            let store = scop.store_of(st);
+            let load = scop.op_of(st.accesses.get(st.body.get(r.load)?.access?)?);
+            let comb = scop.body_op(st.body.get(r.combine_op)?);
+            // The cell's subscripts: values from outside the loop.
+            let outside = |op: Op, from: usize| op.operands().iter().skip(from).all(|v| !defined_within(*v, l));
+            if !outside(store, 2) || !outside(load, 1) {
+                return None;
+            }
+            let ty = load.result(0)?.type_text();
+            let loaded = load.result(0)?.key();
+            let side = comb.operands().iter().position(|v| v.key() == loaded)?;
+            let id_text = identity(&comb.name(), &ty)?;
+            let width = (LINE_BYTES / element_bytes(&ty)?).max(1);
+            let no_sizes = b.attr("array<i32: 0, 0>").ok()?;
+            let align = b.attr("64 : i64").ok()?;
+            let alloca = b.create_typed(
+                Point::Before(first),
+                "memref.alloca",
+                &[],
+                &[&format!("memref<{blocks}x{width}x{ty}>")],
+                &[("operandSegmentSizes", no_sizes), ("alignment", align)],
+            )?;
+            made.push(alloca);
+            let value = b.attr(&id_text).ok()?;
+            let id = b.create_typed(Point::Before(first), "arith.constant", &[], &[&ty], &[("value", value)])?;
+            made.push(id);
+            cells.push(Cell {
+                load,
+                store,
+                comb,
+                side,
+                ty,
+                buffer: alloca.result(0)?,
+                id: id.result(0)?,
+            });
+        }
+        let blocks_map = format!("affine_map<() -> ({blocks})>");
+        let zero_map = "affine_map<() -> (0)>";
+        // P[t] = id.
+        let (init, end, t) = new_loop(&b, Point::Before(l), (zero_map, &blocks_map), &[])?;
+        made.push(init);
+        for c in &cells {
+            partial(&b, Point::Before(end), c.buffer, t, &c.ty, Some(c.id))?;
+        }
+        // The block loop, and in it the loop's copy over block t.
+        let (root, end, t) = new_loop(&b, Point::Before(l), (zero_map, &blocks_map), &[])?;
+        made.push(root);
+        let copy = b.clone_op(Point::Before(end), l);
+        let (_, inner_end, j) = new_loop(
+            &b,
+            Point::Before(copy),
+            (
+                &format!("affine_map<(d0) -> (d0 * {len} + {lo})>"),
+                &format!("affine_map<(d0) -> (d0 * {len} + {}, {hi})>", lo + len),
+            ),
+            &[t, t],
+        )?;
+        let copy_body = copy.regions().first()?.blocks().first().copied()?;
+        build::replace_uses(copy_body.arg(0)?, j);
+        let (mut theirs, mut ours) = (Vec::new(), Vec::new());
+        walk(l, &mut theirs);
+        walk(copy, &mut ours);
+        let twin = |op: Op| -> Option<Op> {
+            let k = theirs.iter().position(|o| o.key() == op.key())?;
+            ours.get(k).copied()
+        };
+        let twins: Vec<(Op, Op)> = cells
+            .iter()
+            .map(|c| Some((twin(c.load)?, twin(c.store)?)))
+            .collect::<Option<_>>()?;
+        for op in copy_body.ops() {
+            if op.name() != "affine.yield" {
+                build::move_before(op, inner_end);
+            }
+        }
+        build::erase(copy);
+        // Each cell's load and store become P[t]'s.
+        for (c, (cell_load, cell_store)) in cells.iter().zip(twins) {
+            let new_load = partial(&b, Point::Before(cell_load), c.buffer, t, &c.ty, None)?;
+            build::replace_uses(cell_load.result(0)?, new_load.result(0)?);
+            build::erase(cell_load);
+            let value = *cell_store.operands().first()?;
+            partial(&b, Point::Before(cell_store), c.buffer, t, &c.ty, Some(value))?;
+            build::erase(cell_store);
+        }
+        // s = s ⊕ P[t], in block order, after the blocks.
+        let after = build::next_op(root)?;
+        let (fin, end, u) = new_loop(&b, Point::Before(after), (zero_map, &blocks_map), &[])?;
+        made.push(fin);
+        for c in &cells {
+            let s = b.clone_op(Point::Before(end), c.load).result(0)?;
+            let part = partial(&b, Point::Before(end), c.buffer, u, &c.ty, None)?.result(0)?;
+            let combined = if c.comb.name() == "arith.subf" {
+                // s - e1 - e2 ... = s + P[t], P[t] = -0.0 - e1 - e2 ...
+                b.create_typed(Point::Before(end), "arith.addf", &[s, part], &[&c.ty], &[])?
+            } else {
+                let op = b.clone_op(Point::Before(end), c.comb);
+                build::set_operand(op, c.side, s);
+                build::set_operand(op, 1 - c.side, part);
+                op
+            };
+            let stored = b.clone_op(Point::Before(end), c.store);
+            build::set_operand(stored, 0, combined.result(0)?);
+        }
+        made.retain(|o| o.key() != root.key());
+        build::detach(l);
+        let what: Vec<String> = group
+            .iter()
+            .zip(&cells)
+            .map(|(r, c)| {
+                let st = &scop.statements[r.stmt];
+                let cell = st.accesses.first().map_or("?", |a| scop.arrays[a.array.0].name.as_str());
+                format!("{cell} ({})", c.comb.name().trim_start_matches("arith."))
+            })
+            .collect();
+        let note = format!(
+            "the reduction{} into {} over the whole nest split into {blocks} blocks of {len} iterations of its outer loop, with partial results combined in order after them",
+            if what.len() == 1 { "" } else { "s" },
+            what.join(", "),
+        );
+        let mut made = std::mem::take(&mut made);
+        made.reverse();
+        Some(Partials {
+            root,
+            original: l,
+            made,
+            note,
+        })
+    })();
+    if built.is_none() {
+        undo(made);
+    }
+    built
+}
