@@ -163,6 +163,24 @@ impl Op {
         (!b.ptr.is_null()).then_some(Block(b))
     }
 
+    /// The operation and every operation nested in it, in pre-order
+    /// (program order).
+    pub fn preorder(self) -> Vec<Op> {
+        let mut out = Vec::new();
+        let mut stack = vec![self];
+        while let Some(op) = stack.pop() {
+            out.push(op);
+            let inner: Vec<Op> = op
+                .regions()
+                .into_iter()
+                .flat_map(|r| r.blocks())
+                .flat_map(|b| b.ops())
+                .collect();
+            stack.extend(inner.into_iter().rev());
+        }
+        out
+    }
+
     /// True when `self` is `ancestor` or nested (at any depth) inside it.
     pub fn is_within(self, ancestor: Op) -> bool {
         let mut cur = Some(self);

@@ -426,26 +426,9 @@ fn cell_of(op: Op, cells: &[Op]) -> Option<Val> {
 /// copies go: the same values, one cell.
 fn share_cells(nest: &mut Nest) {
     // One pair at a time: each erases operations, so the walk starts over.
-    loop {
-        let mut ops = Vec::new();
-        walk_ops(nest.root, &mut ops);
-        let Some(shared) = ops.into_iter().find_map(|op| share_at(op, &nest.cells)) else {
-            break;
-        };
+    while let Some(shared) = nest.root.preorder().into_iter().find_map(|op| share_at(op, &nest.cells)) {
         nest.cells.retain(|c| c.key() != shared.key());
         build::erase(shared);
-    }
-}
-
-/// The operations of `op` and everything nested in it, in pre-order.
-fn walk_ops(op: Op, out: &mut Vec<Op>) {
-    out.push(op);
-    for r in op.regions() {
-        for b in r.blocks() {
-            for o in b.ops() {
-                walk_ops(o, out);
-            }
-        }
     }
 }
 

@@ -229,18 +229,6 @@ fn identity(name: &str, ty: &str) -> Option<String> {
     Some(format!("{value} : {ty}"))
 }
 
-/// The operations of `op` and everything nested in it, in pre-order.
-fn walk(op: Op, out: &mut Vec<Op>) {
-    out.push(op);
-    for r in op.regions() {
-        for b in r.blocks() {
-            for o in b.ops() {
-                walk(o, out);
-            }
-        }
-    }
-}
-
 /// An `affine.for` from `lo` to `hi` (maps of `operands`) at `at`, with an
 /// empty body: the loop and its body's terminator.
 fn new_loop(b: &Builder, at: Point, bounds: (&str, &str), operands: &[Val]) -> Option<(Op, Op, Val)> {
@@ -384,9 +372,7 @@ fn split_loop(func: Op, scop: &Scop, l: Op, group: &[&Reduction], blocks: i64) -
         )?;
         let copy_body = copy.regions().first()?.blocks().first().copied()?;
         build::replace_uses(copy_body.arg(0)?, j);
-        let (mut theirs, mut ours) = (Vec::new(), Vec::new());
-        walk(l, &mut theirs);
-        walk(copy, &mut ours);
+        let (theirs, ours) = (l.preorder(), copy.preorder());
         let twin = |op: Op| -> Option<Op> {
             let k = theirs.iter().position(|o| o.key() == op.key())?;
             ours.get(k).copied()
