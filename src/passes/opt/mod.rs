@@ -590,7 +590,7 @@ fn rewrite(
         // emitted-code check's run of the input, on the operations the new
         // nests clone).
         let reassociated = if options.reassociate {
-            reassociate::chosen(scop)
+            reassociate::along_innermost(&plan, reassociate::chosen(scop))
         } else {
             Vec::new()
         };
