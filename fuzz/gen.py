@@ -76,6 +76,11 @@ def fmax(x, y):
 # ---------------------------------------------------------------------------
 
 
+def load(arr, idx):
+    """The value of `arr[idx]`."""
+    return ["ld", arr, idx]
+
+
 def C(k):
     return ["c", k]
 
@@ -192,6 +197,16 @@ class Gen:
 
     def chance(self, p):
         return self.r.random() < p
+
+    def new_stmt(self, arr, idx, val):
+        """A statement storing `val` into `arr[idx]` (counted)."""
+        self.nstmt += 1
+        return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
+
+    def new_iv(self):
+        """A fresh iterator name."""
+        self.niv += 1
+        return "i%d" % self.niv
 
     def pick(self, xs):
         return self.r.choice(xs)
@@ -398,13 +413,8 @@ class Gen:
             loop["body"] = [stmt_fn(iv)]
             return loop
 
-        def st(arr, idx, val):
-            self.nstmt += 1
-            return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
-
-        def ld(arr, idx):
-            return ["ld", arr, idx]
-
+        st = self.new_stmt
+        ld = load
         koff = C(r.choice([0, 0, 0, 1]))
         col = add(ivs["k"], koff)
         body = []
@@ -473,17 +483,9 @@ class Gen:
                 return add(P("n0"), C(-r.randint(0, 2)))
             return C(v)
 
-        def st(arr, idx, val):
-            self.nstmt += 1
-            return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
-
-        def ld(arr, idx):
-            return ["ld", arr, idx]
-
-        def fresh():
-            self.niv += 1
-            return "i%d" % self.niv
-
+        st = self.new_stmt
+        ld = load
+        fresh = self.new_iv
         def nest():
             i, j = fresh(), fresh()
             vi, vj = V(i), V(j)
@@ -595,13 +597,8 @@ class Gen:
                 return P("n0")
             return C(n)
 
-        def st(arr, idx, val):
-            self.nstmt += 1
-            return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
-
-        def ld(arr, idx):
-            return ["ld", arr, idx]
-
+        st = self.new_stmt
+        ld = load
         def loop(iv, lo, hi, body):
             return {"k": "for", "iv": iv, "lbs": [lo], "ubs": [hi], "step": 1, "body": body}
 
@@ -715,17 +712,9 @@ class Gen:
             self.ranks.append(rank)
             return len(self.ranks) - 1
 
-        def fresh():
-            self.niv += 1
-            return "i%d" % self.niv
-
-        def st(arr, idx, val):
-            self.nstmt += 1
-            return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
-
-        def ld(arr, idx):
-            return ["ld", arr, idx]
-
+        fresh = self.new_iv
+        st = self.new_stmt
+        ld = load
         def nest(loops, inner):
             """Loops `(iv, lbs, ubs)`, outermost first, around `inner`."""
             node = inner
@@ -925,17 +914,9 @@ class Gen:
         self.ranks = [1, 1, 2, 0, 0, 1, 1]
         cells = [(K0, []), (K1, []), (K2, [C(r.randint(0, 2))])]
 
-        def st(arr, idx, val):
-            self.nstmt += 1
-            return {"k": "stmt", "arr": arr, "idx": idx, "val": val}
-
-        def ld(arr, idx):
-            return ["ld", arr, idx]
-
-        def fresh():
-            self.niv += 1
-            return "i%d" % self.niv
-
+        st = self.new_stmt
+        ld = load
+        fresh = self.new_iv
         def size(n):
             if params and self.chance(0.3):
                 return add(P("n0"), C(-r.randint(0, 3)))
