@@ -10,9 +10,13 @@ a shrinker for the failures, and a campaign of malformed inputs.
         ok            same results, every SCoP transformed
         unchanged     same results, some SCoP left unchanged (the remark's
                       reason is recorded; BY_DESIGN reasons are counted apart)
-        inexact       with contract=true, other results on a program whose
-                      arithmetic rounds (fused multiply-adds may change them;
-                      see OPTION_SETS): not a failure, not compared
+        close         with contract=true or reassociate=true, other results
+                      on a program whose arithmetic rounds (fused
+                      multiply-adds and other groupings of a reduction's
+                      terms change them; see OPTION_SETS), every cell within
+                      the error bound of gen.tolerance
+        inexact       the same, where a cell that differs has no finite
+                      error bound (or, for `file`, no oracle): not compared
         wrong         the transformed program computes other results
         internal      a diagnostic says "internal error"
         panic         polyrs-opt panicked or died on a signal
@@ -112,15 +116,17 @@ OPTION_SETS = collections.OrderedDict([
     # FMA contraction allowed (contract=true): programs drawn with dyadic
     # initial values (gen.INIT_DENOMINATOR), compared bit for bit when
     # their arithmetic is exact (then a fused multiply-add rounds nothing
-    # away); the others are compiled and run, their results not compared
-    # (class "inexact" when they differ). Outside the default rotation:
+    # away); the others, where their checksums differ, cell by cell within
+    # the error bound of gen.tolerance (class "close"). Outside the default
+    # rotation:
     # `--options-set contract --options-set contract-avx2 ...`.
     ("contract", "contract=true"),
     ("contract-avx2", "contract=true cpu=znver3 threads=2"),
     ("contract-rt", "contract=true tile-sizes=15 register-tile-sizes=3,5"),
     # Reductions' terms combined in another order (reassociate=true), the
     # same way: compared bit for bit where the program's arithmetic is
-    # exact. Outside the default rotation too.
+    # exact, within the tolerance otherwise. Outside the default rotation
+    # too.
     ("reassoc", "reassociate=true"),
     ("reassoc-contract", "reassociate=true contract=true cpu=znver3 threads=2"),
     ("reassoc-fuseno", "reassociate=true fuse=no tile-sizes=5"),
@@ -144,7 +150,7 @@ BY_DESIGN = [
     ("no profitable transformation", r"no profitable transformation"),
 ]
 
-PASSING = ["ok", "unchanged", "inexact"]
+PASSING = ["ok", "unchanged", "close", "inexact"]
 FAILURES = ["wrong", "panic", "internal", "bad-exit", "timeout", "no-lower", "gen"]
 
 
@@ -165,24 +171,40 @@ def prepared(prog, opts):
 
 
 def expectations(prog, opts):
-    """The oracle's checksums of PROG, and whether the transformed
-    program's results are compared bit for bit under OPTS: always, unless
-    OPTS allow contraction and some operation of PROG rounds."""
+    """The oracle's checksums of PROG, and how the transformed program's
+    results are compared under OPTS (`compared`)."""
     if contracts(opts):
-        return gen.oracle_exact(prog)
+        sums, exact = gen.oracle_exact(prog)
+        return sums, True if exact else Within(prog)
     return gen.oracle(prog), True
 
 
+class Within:
+    """Results compared within a tolerance: those of PROG, whose arithmetic
+    rounds, under options that allow contraction or reassociation. Where
+    the checksums differ, both programs run again printing every cell, and
+    each cell must lie within gen.tolerance's bound of the untransformed
+    program's (class "close"; "wrong" outside it, "inexact" where a cell
+    that differs has no finite bound)."""
+
+    def __init__(self, prog):
+        self.prog = prog
+
+
 def compared(prog, opts):
-    """The second half of `expectations`, without the checksums."""
-    return not contracts(opts) or gen.oracle_exact(prog)[1]
+    """How the transformed program's results are compared under OPTS: bit
+    for bit (True), unless OPTS allow contraction or reassociation and
+    some operation of PROG rounds (then `Within`)."""
+    return expectations(prog, opts)[1]
 
 
 def contract_share(results):
-    """Of the RESULTS run with contract=true: how many, and how many of
-    them were compared bit for bit."""
+    """Of the RESULTS run with contract=true or reassociate=true: how many,
+    how many of them were compared bit for bit, and how many within a
+    tolerance (their checksums differing)."""
     fused = [r for r in results if contracts(OPTION_SETS[r["set"]])]
-    return len(fused), sum(1 for r in fused if r["compared"])
+    return (len(fused), sum(1 for r in fused if r["compared"] == "bits"),
+            sum(1 for r in fused if r["class"] == "close"))
 
 
 def bin_dir_default():
@@ -331,6 +353,8 @@ def classify(tools, text, opts, work, run_programs=True, expected=None, compare=
         res["class"] = "no-lower"
         res["detail"] = "the transformed program does not run: " + (err2.strip().splitlines() or ["timeout"])[-1]
         return res
+    if got != ref and isinstance(compare, Within):
+        return within(tools, compare.prog, opts, work, res)
     if got != ref and not compare:
         res["class"] = "inexact"
         res["detail"] = "checksums differ under contraction or reassociation, the arithmetic rounding: got %s, untransformed %s" % (
@@ -344,6 +368,67 @@ def classify(tools, text, opts, work, run_programs=True, expected=None, compare=
     if unchanged:
         res["detail"] = unchanged[0]
     return res
+
+
+def within(tools, prog, opts, work, res):
+    """RES's class once PROG's results, which differ bit for bit, are
+    compared cell by cell within gen.tolerance's bounds (see `Within`)."""
+    src = os.path.join(work, "values.mlir")
+    with open(src, "w") as f:
+        f.write(gen.module_text(prog, values=True))
+    popt = "--poly-opt=" + options_text(opts) if options_text(opts) else "--poly-opt"
+    rc, out, err, _ = run([tools.opt, src, popt], timeout=tools.compile_limit)
+    if rc != 0:
+        res["class"] = "no-lower"
+        res["detail"] = "the program printing every cell does not transform: " + (err.strip().splitlines() or [""])[-1]
+        return res
+    rc1, ref, err1, _ = run([tools.runner, "--threads=2", "--gpu=emulate", src], timeout=tools.run_limit)
+    rc2, got, err2, _ = run([tools.runner, "--threads=2", "--gpu=emulate", "-"], stdin=out.encode(),
+                            timeout=tools.run_limit)
+    if rc1 != 0 or rc2 != 0:
+        res["class"] = "no-lower" if rc1 == 0 else "gen"
+        res["detail"] = "the programs printing every cell do not run: " + \
+            ((err2 if rc1 == 0 else err1).strip().splitlines() or ["timeout"])[-1]
+        return res
+    bounds = [c for cells in gen.tolerance(prog) for c in cells]
+    res["class"], res["detail"] = compare_cells(bounds, [int(x) for x in ref.split()], [int(x) for x in got.split()])
+    return res
+
+
+def compare_cells(bounds, ref_bits, got_bits):
+    """(class, detail) of results that differ: REF_BITS the untransformed
+    program's cells (their bits), GOT_BITS the transformed one's, BOUNDS
+    gen.tolerance's (oracle value, bound) of each, all arrays' cells in
+    one list. "gen" where the untransformed program disagrees with the
+    oracle; "wrong" where a cell lies beyond its bound; "inexact" where
+    cells differ with no finite bound; "close" otherwise."""
+    if len(ref_bits) != len(bounds) or len(got_bits) != len(bounds):
+        return "gen", "the programs print %d and %d cells, the oracle has %d" % (
+            len(ref_bits), len(got_bits), len(bounds))
+    unbounded, worst = 0, (0.0, None)
+    for k, ((want, bound), rb, gb) in enumerate(zip(bounds, ref_bits, got_bits)):
+        r, g = bits_value(rb), bits_value(gb)
+        if r != want and not (r != r and want != want):
+            return "gen", "the untransformed program's cell %d is %r, the oracle's %r" % (k, r, want)
+        if rb == gb or (r != r and g != g):
+            continue
+        if not bound < float("inf"):
+            unbounded += 1
+            continue
+        err = abs(g - r)
+        if not err <= bound:
+            return "wrong", "cell %d (flat, over all arrays): got %r, expected %r, beyond the tolerance %.3g" % (
+                k, g, r, bound)
+        worst = max(worst, (err / bound if bound > 0 else 0.0, k))
+    if unbounded:
+        return "inexact", "%d cells differ where the arithmetic has no finite error bound" % unbounded
+    return "close", "results within the tolerance (largest difference %.3g of its bound, cell %s)" % worst
+
+
+def bits_value(b):
+    """The double whose 64 bits, as a signed integer, are B."""
+    import struct
+    return struct.unpack("<d", struct.pack("<q", b))[0]
 
 
 def repro_script(seed, opts, bin_dir, family="mixed"):
@@ -725,7 +810,8 @@ def case(tools, seed, names, out, bin_dir, do_shrink, family="mixed"):
                 with open(os.path.join(saved, "shrunk.json"), "w") as f:
                     json.dump(small, f)
     return {"seed": seed, "set": name, "class": res["class"], "detail": res["detail"],
-            "scops": res["scops"], "compile_s": res["compile_s"], "saved": saved, "compared": compare,
+            "scops": res["scops"], "compile_s": res["compile_s"], "saved": saved,
+            "compared": "bits" if compare is True else "tolerance",
             "statements": gen.count_statements(prog)}
 
 
@@ -737,10 +823,11 @@ def table(results, by_design_only=False):
     lines.append("|---|---|")
     for c in PASSING + FAILURES:
         lines.append("| %s | %d (%.1f %%) |" % (c, counts.get(c, 0), 100.0 * counts.get(c, 0) / max(n, 1)))
-    fused, exact = contract_share(results)
+    fused, exact, close = contract_share(results)
     if fused:
         lines.append("")
-        lines.append("contract=true: %d programs, %d of them exact and compared bit for bit" % (fused, exact))
+        lines.append("contract=true or reassociate=true: %d programs, %d of them exact and compared bit for bit, "
+                     "%d whose results differ compared within the tolerance" % (fused, exact, close))
     # SCoPs.
     scops = [s for r in results for s in r["scops"]]
     unchanged = [m for s, m in scops if s == "unchanged"]
@@ -852,10 +939,11 @@ def cmd_run(args):
         if pct < float(least):
             print("fewer than %s %%" % least)
             failed += 1
-    fused, exact = contract_share(results)
+    fused, exact, _ = contract_share(results)
     share = 100.0 * exact / max(fused, 1)
     if fused and args.min_compared is not None and share < args.min_compared:
-        print("contract=true programs compared bit for bit: %.2f %% < %.2f %%" % (share, args.min_compared))
+        print("contract=true or reassociate=true programs compared bit for bit: %.2f %% < %.2f %%" % (
+            share, args.min_compared))
         failed += 1
     return 1 if failed else 0
 

@@ -1477,25 +1477,86 @@ def oracle(prog):
     """The checksums @main prints, computed by interpreting the program in
     Python (IEEE doubles, the same operations in the same order; MLIR's
     integer semantics for subscripts): an oracle independent of MLIR."""
-    return oracle_exact(prog, track=False)[0]
+    return checksums(interpret(prog).values)
 
 
-def oracle_exact(prog, track=True):
+def oracle_exact(prog):
     """The oracle's checksums, and whether every operation of the program
     was exact (its double result equal to the exact result of its double
     operands, no infinity or NaN): then any contraction of a multiply and
-    an add into one fused multiply-add leaves every result as it is
-    (without `track`, not looked at: None)."""
-    import struct
+    an add into one fused multiply-add leaves every result as it is."""
+    run = interpret(prog, exact=True)
+    return checksums(run.values), run.exact
+
+
+# The unit roundoff of IEEE doubles.
+UNIT_ROUNDOFF = 2.0 ** -53
+
+
+def gamma(k):
+    """gamma_k = k u / (1 - k u), the bound on the relative error of k
+    roundings (Higham, Accuracy and Stability of Numerical Algorithms,
+    lemma 3.1); infinity where k u reaches one half (no bound worth
+    comparing against)."""
+    ku = k * UNIT_ROUNDOFF
+    return ku / (1.0 - ku) if ku < 0.5 else float("inf")
+
+
+def tolerance(prog):
+    """How far each cell's result may lie from the oracle's when the
+    program's operations are contracted (fused multiply-adds) or its
+    reductions' terms combined in another order (reassociate=true), for a
+    comparison of results that round: per array, per cell (flat index),
+    the oracle's value and the bound 2 gamma_(2K + 64) M.
+
+    M and K come from the interpreter (`interpret` with bounds): M is the
+    cell's value computed with every operand's magnitude and `-` as `+`
+    (the "absolute" expression, |x| for an initial cell or a constant), K
+    the number of roundings in the expression the cell's value expands to
+    (loads of stored cells expanded). Any evaluation of the same terms in
+    another grouping, with at most K + 32 roundings (the identities and
+    the combination of partial results a split reduction adds, each
+    counted), lies within gamma_(K+32) M of the exact value; so does the
+    original, within gamma_K M: the two within 2 gamma_(2K+64) M of one
+    another. A maximum is exact whatever its grouping (M, K its operands'
+    largest). Cells whose bound is not finite are not compared."""
+    run = interpret(prog, bounds=True)
+    out = []
+    for vals, mags, ops in zip(run.values, run.mags, run.ops):
+        out.append([(v, 2.0 * gamma(2 * k + 64) * m * (1.0 + 1e-6)) for v, m, k in zip(vals, mags, ops)])
+    return out
+
+
+class Interpretation:
+    """What `interpret` computed: the arrays' final values (flat, per
+    array); with `exact`, whether every operation was exact; with `bounds`,
+    each cell's magnitude M and rounding count K (see `tolerance`)."""
+
+    def __init__(self, values, exact, mags, ops):
+        self.values = values
+        self.exact = exact
+        self.mags = mags
+        self.ops = ops
+
+
+def interpret(prog, exact=False, bounds=False, rational=False):
+    """Runs PROG in Python with IEEE doubles, the same operations in the
+    same order as the printed program, from the initial values @main
+    gives the cells; with RATIONAL, in exact rational arithmetic from the
+    same initial values (what gen.tolerance bounds the distance to)."""
     from fractions import Fraction
     den = float(init_denominator(prog))
-    arrays = []
+    arrays, mags, ops = [], [], []
     for a, arr in enumerate(prog["arrays"]):
         size = 1
         for d in arr["shape"]:
             size *= d
-        arrays.append([((k * 37 + 101 * a + 11) % 997) / den + float(a) + 0.5 for k in range(size)])
-    exact = [True if track else None]
+        cells = [((k * 37 + 101 * a + 11) % 997) / den + float(a) + 0.5 for k in range(size)]
+        arrays.append([Fraction(v) for v in cells] if rational else cells)
+        if bounds:
+            mags.append([abs(v) for v in cells])
+            ops.append([0] * size)
+    still_exact = [exact]
 
     def flat(a, idx):
         k = 0
@@ -1504,43 +1565,71 @@ def oracle_exact(prog, track=True):
         return k
 
     def value(v, env):
+        """The value of V and, with `bounds`, its magnitude and rounding
+        count."""
         op = v[0]
         if op == "ld":
-            return arrays[v[1]][flat(v[1], [ev(e, env) for e in v[2]])]
+            k = flat(v[1], [ev(e, env) for e in v[2]])
+            if bounds:
+                return arrays[v[1]][k], mags[v[1]][k], ops[v[1]][k]
+            return arrays[v[1]][k], None, None
         if op == "f":
-            return float(v[1])
+            c = Fraction(float(v[1])) if rational else float(v[1])
+            return c, abs(c), 0
         if op == "use":
             return env[v[1]]
-        x, y = value(v[1], env), value(v[2], env)
+        (x, mx, kx), (y, my, ky) = value(v[1], env), value(v[2], env)
         if op == "max":
-            return fmax(x, y)  # exact: one of its operands
+            # Exact: one of its operands.
+            r = fmax(x, y)
+            return (r, max(mx, my), max(kx, ky)) if bounds else (r, None, None)
         r = x + y if op == "+" else x - y if op == "-" else x * y
-        if exact[0]:
+        if still_exact[0]:
             if r != r or r in (float("inf"), float("-inf")):
-                exact[0] = False
+                still_exact[0] = False
             else:
                 fx, fy = Fraction(x), Fraction(y)
-                exact[0] = Fraction(r) == (fx + fy if op == "+" else fx - fy if op == "-" else fx * fy)
-        return r
+                still_exact[0] = Fraction(r) == (fx + fy if op == "+" else fx - fy if op == "-" else fx * fy)
+        if not bounds:
+            return r, None, None
+        m = mx * my if op == "*" else mx + my
+        return r, m, kx + ky + 1
 
     def stmt(n, env):
         v = value(n["val"], env)
         if n["k"] == "let":
             env[n["name"]] = v
-        else:
-            arrays[n["arr"]][flat(n["arr"], [ev(e, env) for e in n["idx"]])] = v
+            return
+        a = n["arr"]
+        k = flat(a, [ev(e, env) for e in n["idx"]])
+        arrays[a][k] = v[0]
+        if bounds:
+            mags[a][k], ops[a][k] = v[1], v[2]
 
     walk(prog["body"], dict(prog["params"]), stmt)
+    return Interpretation(arrays, still_exact[0] if exact else None, mags, ops)
+
+
+def cell_bits(v):
+    """The 64 bits of the double V as a signed integer."""
+    import struct
+    return struct.unpack("<q", struct.pack("<d", v))[0]
+
+
+def checksums(arrays):
+    """@main's checksum of each array: the sum over cells of the cell's
+    bits times its flat index plus one, in wrapping 64-bit integers, every
+    NaN counted as the same bits."""
     out = []
     for cells in arrays:
         acc = 0
         for k, v in enumerate(cells):
-            bits = struct.unpack("<q", struct.pack("<d", v))[0] if v == v else 0x7FF8000000000000
+            bits = cell_bits(v) if v == v else 0x7FF8000000000000
             acc = (acc + bits * (k + 1)) & 0xFFFFFFFFFFFFFFFF
         if acc >= 1 << 63:
             acc -= 1 << 64
         out.append(str(acc))
-    return out, exact[0]
+    return out
 
 
 def all_accesses(prog):
@@ -1661,8 +1750,10 @@ def static_type(arr):
 
 
 class Printer:
-    def __init__(self, prog):
+    def __init__(self, prog, values=False):
         self.prog = prog
+        # @main prints every cell (module_text).
+        self.values = values
         self.lines = []
         self.tmp = 0
         self.ind = 2
@@ -1925,6 +2016,16 @@ class Printer:
             size = 1
             for s in arr["shape"]:
                 size *= s
+            if self.values:
+                # Every cell's bits, one a line (the fuzzer's comparison
+                # within a tolerance, gen.tolerance).
+                e("scf.for %%k = %%c0 to %%sz%d step %%c1 {" % a)
+                e("  %%v = memref.load %%flat%d[%%k] : memref<%dxf64>" % (a, size))
+                e("  %raw = arith.bitcast %v : f64 to i64")
+                e("  func.call @printI64(%raw) : (i64) -> ()")
+                e("  func.call @printNewline() : () -> ()")
+                e("}")
+                continue
             e("%%sum%d = scf.for %%k = %%c0 to %%sz%d step %%c1 iter_args(%%acc = %%z64) -> (i64) {" % (a, a))
             e("  %%v = memref.load %%flat%d[%%k] : memref<%dxf64>" % (a, size))
             # Every NaN counts as one: their sign and payload differ between
@@ -1953,11 +2054,12 @@ def kernel_text(prog):
     return "\n".join(p.lines) + "\n"
 
 
-def module_text(prog):
-    """The whole module: @kernel and @main."""
+def module_text(prog, values=False):
+    """The whole module: @kernel and @main; with VALUES, @main prints
+    every cell's bits instead of each array's checksum."""
     k = Printer(prog)
     k.kernel()
-    m = Printer(prog)
+    m = Printer(prog, values)
     m.main()
     return "// fuzz program, seed %s\n" % prog.get("seed") + "\n".join(k.lines) + "\n\n" + \
         "\n".join(m.lines) + "\n"

@@ -34,6 +34,9 @@
 //!   multiply-add rounds as the multiply and the add apart) compared bit
 //!   for bit, at least half of them (68 % and 97 % when written),
 //!   the others compiled and run; the same checks otherwise;
+//! * the tolerance of results that round under contraction or
+//!   reassociation (fuzz/test_tolerance.py: sound against exact rational
+//!   arithmetic, a cell off by a millionth of its magnitude caught);
 //! * 300 malformed inputs through poly-opt and the printing passes: each a
 //!   clean success (whose output parses again) or a diagnostic with exit
 //!   code 1; no panic, signal, internal error or hang.
@@ -184,8 +187,9 @@ fn short_carried_campaign() {
 /// Reductions over whole loop nests (the `reductions` family): split into
 /// blocks with partial results (`passes/opt/partials.rs`), maxima by
 /// default, sums and products under `reassociate=true` (compared bit for
-/// bit where the program's arithmetic is exact); most programs must get
-/// the split.
+/// bit where the program's arithmetic is exact, cell by cell within the
+/// error bound of `gen.tolerance` otherwise); most programs must get the
+/// split.
 #[test]
 fn short_reductions_campaign() {
     let split = ["--min-remark", "split into:25"];
@@ -193,6 +197,20 @@ fn short_reductions_campaign() {
     let sets = ["reassoc", "reassoc-contract", "reassoc-fuseno"];
     let more = ["--min-remark", "split into:50", "--min-compared", "50"];
     campaign_with("reductions-reassoc", "reductions", "40", &sets, &more);
+}
+
+/// The comparison within a tolerance of results that round under
+/// `contract=true` or `reassociate=true` (fuzz/test_tolerance.py): the
+/// bound holds against exact rational arithmetic, and catches a cell off
+/// by a millionth of its magnitude.
+#[test]
+fn tolerance_comparison() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let status = Command::new("python3")
+        .arg(root.join("fuzz/test_tolerance.py"))
+        .status()
+        .expect("python3 runs");
+    assert!(status.success(), "fuzz/test_tolerance.py failed");
 }
 
 #[test]
