@@ -1052,9 +1052,15 @@ TOKEN = re.compile(r"%[\w.$-]+|@[\w.$-]+|-?\d+(?:\.\d+)?(?:e[-+]?\d+)?|[\w.]+|\S
 
 def mutate(text, r):
     """One random mutation of an MLIR text (bytes)."""
-    kind = r.choice(["truncate", "swap", "delete", "duplicate", "number", "step", "deep", "utf8",
-                     "line", "char", "bound", "scale"])
+    kinds = ["truncate", "swap", "delete", "duplicate", "number", "step", "deep", "utf8",
+             "line", "char", "bound", "scale"]
+    if "affine.yield" in text:
+        # Programs of the carried family: loops with iter_args.
+        kinds += ["iter_args"] * 12
+    kind = r.choice(kinds)
     toks = [m for m in TOKEN.finditer(text)]
+    if kind == "iter_args":
+        return mutate_iter_args(text, r), kind
     if kind == "truncate":
         return text[:r.randrange(len(text))].encode(), kind
     if kind == "swap" and len(toks) > 2:
@@ -1119,6 +1125,44 @@ def mutate(text, r):
     return (text[:pos] + r.choice("{}()[]<>%@:=,-x0 \n\"") + text[pos + 1:]).encode(), "char"
 
 
+def mutate_iter_args(text, r):
+    """One mutation of a loop's carried values: a yield with another value,
+    another type, one value too few or too many; an init value or a
+    result type changed; the loop's result used inside it; a second
+    iter_arg; a yield of the block argument of another loop."""
+    yields = [m for m in re.finditer(r"affine\.yield (%[\w#]+) : f64", text)]
+    heads = [m for m in re.finditer(r"iter_args\((%[\w]+) = (%[\w#]+)\) -> \(f64\)", text)]
+    results = [m for m in re.finditer(r"(%[\w]+) = affine\.for", text)]
+    choice = r.choice(["yield-value", "yield-type", "yield-none", "yield-two", "init", "result-type",
+                       "result-inside", "second-arg", "other-arg"])
+    if choice.startswith("yield") and yields:
+        m = r.choice(yields)
+        new = {"yield-value": "affine.yield %s : f64" % r.choice(["%c0", "%undefined", m.group(1) + "x"]),
+               "yield-type": "affine.yield %s : f32" % m.group(1),
+               "yield-none": "affine.yield",
+               "yield-two": "affine.yield %s, %s : f64, f64" % (m.group(1), m.group(1))}[choice]
+        return (text[:m.start()] + new + text[m.end():]).encode()
+    if choice in ("init", "result-type", "second-arg") and heads:
+        m = r.choice(heads)
+        new = {"init": "iter_args(%s = %s) -> (f64)" % (m.group(1), r.choice(["%c0", "%nope", m.group(1)])),
+               "result-type": "iter_args(%s = %s) -> (%s)" % (m.group(1), m.group(2), r.choice(["f32", "i64", "index"])),
+               "second-arg": "iter_args(%s = %s, %s_2 = %s) -> (f64, f64)" % (
+                   m.group(1), m.group(2), m.group(1), m.group(2))}[choice]
+        return (text[:m.start()] + new + text[m.end():]).encode()
+    if choice == "result-inside" and results and yields:
+        res = r.choice(results).group(1)
+        m = r.choice(yields)
+        return (text[:m.start()] + "affine.yield %s : f64" % res + text[m.end():]).encode()
+    if choice == "other-arg" and len(heads) > 1 and yields:
+        a = r.choice(heads).group(1)
+        m = r.choice(yields)
+        return (text[:m.start()] + "affine.yield %s : f64" % a + text[m.end():]).encode()
+    # No such construct: a yield dropped.
+    i = text.find("affine.yield")
+    j = text.find("\n", i)
+    return (text[:i] + text[j:]).encode() if i >= 0 else text.encode()
+
+
 def upstream_roundtrip_fails(tools, path, why):
     """True when the stock mlir-opt, with no pass, prints `path` in a form
     that it cannot parse again with the same error as `why`: MLIR's own
@@ -1136,7 +1180,9 @@ def upstream_roundtrip_fails(tools, path, why):
 
 def malformed_case(tools, seed, work):
     r = random.Random(seed)
-    prog = gen.generate(seed)
+    # A third of the programs from the carried family (loops with
+    # iter_args, which `mutate` then also mutates as such).
+    prog = gen.generate(seed, "carried" if r.random() < 1 / 3 else "mixed")
     text = gen.kernel_text(prog) if r.random() < 0.7 else gen.module_text(prog)
     data, kind = mutate(text, r)
     if r.random() < 0.2:
@@ -1210,6 +1256,8 @@ def cmd_malformed(args):
     for c in ["success", "diagnostic", "upstream", "bad-exit", "bad-output", "panic", "signal", "timeout"]:
         print("| %s | %d |" % (c, counts.get(c, 0)))
     print("mutations: " + ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
+    carried = collections.Counter(r["class"] for r in results if r["kind"].split("+")[0] == "iter_args")
+    print("iter_args mutations: " + ", ".join("%s %d" % kv for kv in sorted(carried.items())))
     print("slowest: %.2f s" % max((r["secs"] for r in results), default=0))
     bad = sum(v for k, v in counts.items() if k not in ("success", "diagnostic", "upstream"))
     return 1 if bad else 0
