@@ -450,12 +450,13 @@ def main():
 def same_result(row, name, kernel, pipelines):
     """True when pipeline NAME computed the baseline's result: bit for bit,
     or within CLOSE (ILL_CONDITIONED's tolerance for such kernels) for the
-    pipelines that may contract multiply-adds (C compilers, contract=true)."""
+    pipelines that may contract multiply-adds or reassociate reductions (C
+    compilers, contract=true, reassociate=true)."""
     got, ref = row["sum"].get(name), row["sum"].get("baseline")
     if got == ref:
         return True
     opt = pipelines.get(name, [])
-    contracts = is_c(opt) or any("contract=true" in a for a in opt)
+    contracts = is_c(opt) or any("contract=true" in a or "reassociate=true" in a for a in opt)
     return contracts and within(got, ref, max(CLOSE, ILL_CONDITIONED.get(kernel, 0.0)))
 
 

@@ -14,8 +14,8 @@ For each kernel:
              races show; GPU programs in the CPU emulation, --gpu=emulate)
 Both print the checksum with printf("%.17g"), which round-trips doubles:
 equal text means bit-identical results. Pipelines that allow FMA
-contraction (contract=true) are compared within a relative tolerance
-instead (FMA_TOLERANCE).
+contraction (contract=true) or reassociation (reassociate=true) are
+compared within a relative tolerance instead (FMA_TOLERANCE).
 
 Usage:
   bench/difftest.py [--size SMALL] [--init polybench|perturbed]
@@ -55,7 +55,9 @@ KERNELS = [
 # and the largest relative difference of a checksum allowed:
 # contract=true fuses multiply-adds (one rounding instead of two), which
 # changes each result by a few units in the last place of the values it
-# accumulates; a wrong loop order or a missed iteration changes a checksum
+# accumulates (reassociate=true, which sums a reduction's terms in another
+# grouping, by a few units in the last place of the sum of their
+# magnitudes); a wrong loop order or a missed iteration changes a checksum
 # by far more (one SMALL gemm cell in 60x70 moves it by ~1e-4).
 FMA_TOLERANCE = 1e-10
 # Kernels whose results are ill-conditioned in their rounding: PolyBench's
@@ -71,8 +73,10 @@ ILL_CONDITIONED = {"gramschmidt": 1e-3, "durbin": 1e-8}
 def tolerance(opt, kernel):
     """The relative tolerance of the checksums on KERNEL of the pipeline
     whose polyrs-opt arguments are OPT (None: bit for bit): FMA_TOLERANCE
-    where they allow contraction (contract=true)."""
-    if not any("contract=true" in a.split("=", 1)[-1].split() for a in opt):
+    where they allow contraction (contract=true) or reassociation
+    (reassociate=true)."""
+    words = [w for a in opt for w in a.split("=", 1)[-1].split()]
+    if "contract=true" not in words and "reassociate=true" not in words:
         return None
     return max(FMA_TOLERANCE, ILL_CONDITIONED.get(kernel, 0.0))
 
@@ -150,6 +154,12 @@ PIPELINES = {
     "polyrs-fma-avx2": ["--poly-opt=contract=true cpu=znver3 threads=2 profitability=false"],
     "polyrs-fma-skx": ["--poly-opt=contract=true cpu=skylake-avx512 threads=3 profitability=false"],
     "polyrs-fma-zen4": ["--poly-opt=contract=true cpu=znver4 threads=3 profitability=false"],
+    # Reductions' terms combined in another order (reassociate=true: chains
+    # in vector lanes, whole-nest reductions split into blocks with partial
+    # results), alone and with contraction on another preset: compared
+    # within FMA_TOLERANCE too.
+    "polyrs-reassoc": ["--poly-opt=reassociate=true profitability=false"],
+    "polyrs-reassoc-fma": ["--poly-opt=reassociate=true contract=true cpu=znver3 threads=3 profitability=false"],
 }
 
 # (init, pipeline, kernel) -> why the upstream passes change the results.

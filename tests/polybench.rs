@@ -8,7 +8,8 @@
 //! fusion heuristics, two-level tiles, unroll-and-jam, and register tiles
 //! of other sizes (with partial blocks) or none, the sizes of the AVX2 and
 //! Intel AVX-512 presets; with FMA contraction
-//! (`contract=true`) within the harness's documented tolerance. Parallel
+//! (`contract=true`) and reductions reassociated (`reassociate=true`) within
+//! the harness's documented tolerance. Parallel
 //! loops run on 2 threads. The GPU target's programs run in the CPU
 //! emulation, and mutants of them (a wrong bound, a missing copy) must be
 //! caught.
@@ -60,7 +61,7 @@ fn poly_opt_with_perturbed_inputs_matches_the_baseline() {
         "--init",
         "perturbed",
         "--pipelines",
-        "polyrs,polyrs-t1,polyrs-t7,polyrs-t32,polyrs-t64,polyrs-fusemax,polyrs-fuseno,polyrs-l2,polyrs-uj4,polyrs-uj2,polyrs-rt35,polyrs-rt-t48,polyrs-nort,polyrs-auto,polyrs-auto-th3,polyrs-fma,polyrs-avx2,polyrs-skx",
+        "polyrs,polyrs-t1,polyrs-t7,polyrs-t32,polyrs-t64,polyrs-fusemax,polyrs-fuseno,polyrs-l2,polyrs-uj4,polyrs-uj2,polyrs-rt35,polyrs-rt-t48,polyrs-nort,polyrs-auto,polyrs-auto-th3,polyrs-fma,polyrs-avx2,polyrs-skx,polyrs-reassoc,polyrs-reassoc-fma",
     ]);
 }
 
