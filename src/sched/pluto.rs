@@ -1104,11 +1104,26 @@ fn cut_groups(
         });
         dependent || shared || !conflicting
     };
+    // Consecutive components whose statements compute the same costly
+    // value (Statement::shared_work) stay together whatever else would
+    // part them: apart, each computes it again.
+    let share_work = |c: usize| {
+        (0..ns).any(|s| {
+            comp[s] == c
+                && (0..ns).any(|t| {
+                    comp[t] == c - 1
+                        && scop.statements[s]
+                            .shared_work(&scop.statements[t])
+                            .is_some()
+                })
+        })
+    };
     let mut group_of_comp = vec![0; ncomp];
     let mut g = 0;
     let mut first = 0;
     for c in 1..ncomp {
-        if depth[c] != depth[c - 1] || marked[c] || marked[c - 1] || !tied(c, first) {
+        let parted = marked[c] || marked[c - 1] || !tied(c, first);
+        if depth[c] != depth[c - 1] || (parted && !share_work(c)) {
             g += 1;
             first = c;
         }

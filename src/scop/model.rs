@@ -1099,6 +1099,32 @@ fn memref_rank(op: Op) -> usize {
 // ---------------------------------------------------------------------------
 
 impl Statement {
+    /// A costly operation of this statement's body that `other`'s body holds
+    /// too: a value computed once in the input (a `math` function, a
+    /// division or remainder) and used by both statements' stores, which each
+    /// statement computes again wherever the schedule runs it. Run in one
+    /// loop body, the two copies are one again after common subexpression
+    /// elimination; apart, the work is done twice (softmax's `exp(a - max)`,
+    /// stored and summed).
+    pub fn shared_work(&self, other: &Statement) -> Option<&BodyOp> {
+        let costly = |o: &BodyOp| {
+            o.access.is_none()
+                && (o.name.starts_with("math.")
+                    || matches!(
+                        o.name.as_str(),
+                        "arith.divf"
+                            | "arith.remf"
+                            | "arith.divsi"
+                            | "arith.divui"
+                            | "arith.remsi"
+                            | "arith.remui"
+                    ))
+        };
+        self.body
+            .iter()
+            .find(|o| costly(o) && other.body.iter().any(|p| p.id == o.id))
+    }
+
     /// A read of this statement that `other` also makes, of the same array
     /// at the same subscripts (as forms over each statement's own
     /// iterators: the same cells when the two share their loops).

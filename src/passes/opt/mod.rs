@@ -84,6 +84,10 @@ struct Candidate {
     /// The schedule the later retries inspect: `scop`'s first one (`None`
     /// when there is none, or when a retry replaced `scop` without one).
     sched: Option<crate::sched::pluto::PlutoSchedule>,
+    /// The remark's phrases for what a retry did to `scop` itself (its
+    /// temporaries expanded), which a later retry's plan of the same
+    /// `scop` keeps.
+    scop_notes: Vec<String>,
 }
 
 /// The modeled SCoPs of `func`; rejected loop nests and SCoPs the model
@@ -418,6 +422,7 @@ fn optimize(
         deps,
         chosen,
         sched: sched.ok(),
+        scop_notes: Vec::new(),
     };
     let mut transposed = None;
     {
@@ -436,6 +441,7 @@ fn optimize(
         }
         distribute::retry(&mut c, cx);
         distribute::retry_transposed(&mut c, cx);
+        distribute::retry_fused(&mut c, cx);
     }
     let Candidate {
         scop, deps, mut chosen, ..

@@ -24,6 +24,7 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
                     if has_parallel(&alt) {
                         c.scop = escop;
                         c.deps = edeps;
+                        c.scop_notes.push(note(&c.scop, &exps));
                         c.chosen = alt.map(|mut p| {
                             p.plan.notes.insert(0, note(&c.scop, &exps));
                             p
