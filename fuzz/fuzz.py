@@ -113,6 +113,10 @@ OPTION_SETS = collections.OrderedDict([
     # broadcasts, whose bit-exact register blocks are one vector wide
     # (16x8).
     ("zen4", "cpu=znver4 threads=2"),
+    # A 1 KiB L2: every matrix counts as larger than it, so that one input
+    # loop nest cut into several nests by the default fusion is planned
+    # again kept in one (distribute::retry_fused; the rows family).
+    ("rows-l2", "l2-cache=1 threads=2"),
     # FMA contraction allowed (contract=true): programs drawn with dyadic
     # initial values (gen.INIT_DENOMINATOR), compared bit for bit when
     # their arithmetic is exact (then a fused multiply-add rounds nothing

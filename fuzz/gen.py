@@ -39,7 +39,9 @@ Usage:
                                      carried family (another family's program
                                      with its reductions into cells carried
                                      through iter_args), of the reductions
-                                     family (reductions over whole nests)
+                                     family (reductions over whole nests), of
+                                     the rows family (steps along each row:
+                                     softmax's shape)
   fuzz/gen.py --seed N --init dyadic  the same with dyadic initial values
                                      (the fuzzer's contract=true cases)
   fuzz/gen.py --from-json FILE       print the MLIR of a saved AST
@@ -894,6 +896,90 @@ class Gen:
 
     # -- the "reductions" family ------------------------------------------------
 
+    def rows(self):
+        """A program of the "rows" family: one loop over the rows of a
+        matrix whose body makes several steps along each row (softmax's,
+        layer normalization's and a row's moments' shape): a row's sum or
+        maximum into a cell of its own, initialized first; a map of the row
+        into another matrix using the cells so far and a vector along the
+        row; a cell computed from other cells. Statements of one and two
+        loops in one input nest, which the default fusion cuts apart and
+        `distribute::retry_fused` keeps in one nest where the matrices are
+        larger than the L2 (option set `rows-l2`); now and then the
+        reductions carried through iter_args, the row loop with a step or
+        an offset, the inner loops shorter."""
+        r = self.r
+        n = r.randint(2, 40)
+        m = r.randint(2, 160)
+        # Matrices A (read only), B, Z; a vector G along the rows; cells
+        # of the rows R0, R1, R2.
+        A, B, Z, G, R0, R1, R2 = range(7)
+        self.ranks = [2, 2, 2, 1, 1, 1, 1]
+        st = self.new_stmt
+        ld = load
+        i = self.new_iv()
+        vi = V(i)
+        cells = []
+        written = []
+        body = []
+
+        def operand(vj):
+            """A value along the row: the input, a matrix written so far,
+            or one of them against a cell or the vector."""
+            src = ld(self.pick([A, A] + written), [vi, vj])
+            roll = r.random()
+            if cells and roll < 0.35:
+                return [self.pick(["-", "*", "+"]), src, ld(self.pick(cells), [vi])]
+            if roll < 0.5:
+                return ["*", src, ld(G, [vj])]
+            return src
+
+        def inner(stmts):
+            j = self.new_iv()
+            hi = C(m) if self.chance(0.85) else C(max(1, m - r.randint(1, 3)))
+            return j, {"k": "for", "iv": j, "lbs": [C(0)], "ubs": [hi], "step": 1, "body": stmts}
+
+        for _ in range(r.randint(2, 5)):
+            kind = self.pick(["reduce", "reduce", "map", "map", "cell"])
+            free = [c for c in (R0, R1, R2) if c not in cells]
+            if kind == "reduce" and free:
+                cell = free[0]
+                op = self.pick(["+", "+", "max"])
+                body.append(st(cell, [vi], ["f", 0.0 if op == "+" else -1000.0]))
+                j, loop = inner([])
+                term = operand(V(j))
+                val = [op, ld(cell, [vi]), term] if self.chance(0.7) else [op, term, ld(cell, [vi])]
+                loop["body"].append(st(cell, [vi], val))
+                body.append(loop)
+                cells.append(cell)
+            elif kind == "cell" and cells:
+                cell = self.pick(cells)
+                other = self.pick(cells)
+                body.append(st(cell, [vi], [self.pick(["*", "+", "-"]), ld(cell, [vi]),
+                                            self.pick([["f", 0.5], ld(other, [vi])])]))
+            else:
+                out = self.pick([B, Z])
+                j, loop = inner([])
+                loop["body"].append(st(out, [vi, V(j)], operand(V(j))))
+                if self.chance(0.3):
+                    # A second map in the same loop.
+                    other = Z if out == B else B
+                    loop["body"].append(st(other, [vi, V(j)], ["*", ld(out, [vi, V(j)]), ["f", 0.5]]))
+                    if other not in written:
+                        written.append(other)
+                body.append(loop)
+                if out not in written:
+                    written.append(out)
+        lo = [C(0)] if self.chance(0.85) else [C(r.randint(1, 2))]
+        step = 1 if self.chance(0.9) else 2
+        outer = {"k": "for", "iv": i, "lbs": lo, "ubs": [C(n)], "step": step, "body": body}
+        prog = {"seed": self.seed, "params": {}, "body": [outer], "family": "rows",
+                "arrays": [{"name": "A%d" % a, "rank": self.ranks[a], "shape": None,
+                            "dynamic": False} for a in range(len(self.ranks))]}
+        if self.chance(0.5):
+            mark_carried(prog["body"], r, 0.7)
+        return prog
+
     def reductions(self):
         """A program of the "reductions" family (issue 70): one to three
         nests, each reducing into a cell over all its loops (a dot
@@ -1690,7 +1776,7 @@ def fit_arrays(prog):
 # after it: Gram-Schmidt's shape, see Gen.steps) and "matvec" (nests of two
 # loops reducing along rows or down columns of matrices: gesummv's, bicg's
 # and atax's shapes, see Gen.matvec).
-FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml", "carried", "reductions")
+FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml", "carried", "reductions", "rows")
 
 # The families the `carried` family draws its programs from.
 CARRIED_FROM = ("mixed", "steps", "matvec", "factor", "around", "ml", "reductions")
@@ -1724,7 +1810,8 @@ def generate(seed, family="mixed"):
     for attempt in range(50):
         g = Gen(seed * 1000 + attempt)
         prog = {"steps": g.steps, "matvec": g.matvec, "factor": g.factor,
-                "around": g.around, "ml": g.ml, "reductions": g.reductions}.get(family, g.program)()
+                "around": g.around, "ml": g.ml, "reductions": g.reductions,
+                "rows": g.rows}.get(family, g.program)()
         prog["seed"] = seed
         try:
             fit_arrays(prog)

@@ -25,6 +25,9 @@
 //! * 60 programs of the `ml` family (convolutions, poolings, contractions,
 //!   batched matmuls), seeds 1-60, the option sets in rotation, the same
 //!   checks;
+//! * 100 programs of the `rows` family (one loop over rows, several steps
+//!   along each: softmax's shape), 60 in the default rotation and 40 with
+//!   a 1 KiB L2, where a third must be kept in one nest;
 //! * 60 programs of the `carried` family (programs of the other families
 //!   with their reductions into cells carried through iter_args), seeds
 //!   1-60, the option sets in rotation, the same checks;
@@ -212,6 +215,17 @@ fn tolerance_comparison() {
         .status()
         .expect("python3 runs");
     assert!(status.success(), "fuzz/test_tolerance.py failed");
+}
+
+/// One loop over rows with several steps along each row (the `rows`
+/// family: softmax's shape), in the default rotation and with a 1 KiB L2
+/// (`rows-l2`), under which a third of the programs at least must be kept
+/// in one nest (`distribute::retry_fused`).
+#[test]
+fn short_rows_campaign() {
+    campaign("rows", "60", &[]);
+    let kept = ["--min-remark", "kept in one nest:30"];
+    campaign_with("rows-l2", "rows", "40", &["rows-l2"], &kept);
 }
 
 #[test]
