@@ -8,6 +8,13 @@ input's.
 * rowmax: each row's maximum (softmax's first step, arith.maximumf), f32;
 * moments: each row's sum and sum of squares (layernorm's mean and
   variance), two values carried, f32;
+* gemv_t: y[j] = sum_i A[i][j] * x[i], the column orientation as C gives
+  it (y zeroed, then updated in place: no iter_args), f64;
+* rowsum: each row's sum (ReduceSum), f32;
+* softmax: each row's maximum, exponentials and their sum, and the
+  division (Softmax), f32;
+* layernorm: each row's mean and variance in two passes, then the row
+  normalized, scaled and shifted (LayerNormalization), f32;
 * dot: one sum over a vector, f64 (no parallel loop without reassociation:
   left unchanged; with `reassociate=true`, split into blocks with partial
   results, one per thread).
@@ -15,9 +22,17 @@ input's.
 Each kernel also runs as `poly-opt{reassociate=true}`: its result is
 compared with the input's within a relative tolerance (1e-12 for f64,
 1e-5 for f32, of the sum of the output's magnitudes), bit for bit where
-no sum or product was reassociated.
+no sum or product was reassociated. Beside the times: the bytes the kernel
+must move (each input read once, the output written once), the best
+variant's rate for them, `bench/bandwidth.c`'s read bandwidth for as many
+bytes on as many threads measured right after (arrays rewritten before
+each pass, as each timed run fills its arrays before the kernel), the
+fraction, and ONNX Runtime's time for the kernels it has an operator for
+(ReduceSum, ReduceMax, Softmax, LayerNormalization; CPU provider, as many
+intra-op threads; numpy, onnx and onnxruntime in bench/ml/run.py's virtual
+environment, made on first use; `--no-ort` skips it).
 
-    python3 bench/carried.py [--threads 2] [--min-time 1] [--bin-dir target/release]
+    python3 bench/carried.py [--threads 2] [--min-time 1] [--bin-dir target/release] [--no-ort]
 """
 
 import argparse
@@ -25,9 +40,13 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(HERE, "ml"))
+import run as ml_run  # noqa: E402  (bench/ml/run.py: the CPU's name, the virtual environment)
+
 TIME_RE = re.compile(r"time (\S+) calls=(\d+) min=([0-9.]+)s median=([0-9.]+)s")
 
 KERNELS = {
@@ -65,6 +84,88 @@ KERNELS = {
       }
       %v = arith.subf %s#1, %s#0 : f32
       affine.store %v, %y[%i] : memref<2048xf32>
+    }"""),
+    "gemv_t": ("f64", [("A", (4000, 4000)), ("x", (4000,))], ("y", (4000,)), """
+    %z = arith.constant 0.0 : f64
+    affine.for %j = 0 to 4000 {
+      affine.store %z, %y[%j] : memref<4000xf64>
+    }
+    affine.for %i = 0 to 4000 {
+      affine.for %j = 0 to 4000 {
+        %a = affine.load %A[%i, %j] : memref<4000x4000xf64>
+        %b = affine.load %x[%i] : memref<4000xf64>
+        %m = arith.mulf %a, %b : f64
+        %c = affine.load %y[%j] : memref<4000xf64>
+        %n = arith.addf %c, %m : f64
+        affine.store %n, %y[%j] : memref<4000xf64>
+      }
+    }"""),
+    "rowsum": ("f32", [("A", (2048, 2048))], ("y", (2048,)), """
+    %z = arith.constant 0.0 : f32
+    affine.for %i = 0 to 2048 {
+      %s = affine.for %j = 0 to 2048 iter_args(%acc = %z) -> (f32) {
+        %a = affine.load %A[%i, %j] : memref<2048x2048xf32>
+        %n = arith.addf %acc, %a : f32
+        affine.yield %n : f32
+      }
+      affine.store %s, %y[%i] : memref<2048xf32>
+    }"""),
+    "softmax": ("f32", [("A", (2048, 2048))], ("B", (2048, 2048)), """
+    %ninf = arith.constant 0xFF800000 : f32
+    %z = arith.constant 0.0 : f32
+    affine.for %i = 0 to 2048 {
+      %m = affine.for %j = 0 to 2048 iter_args(%acc = %ninf) -> (f32) {
+        %a = affine.load %A[%i, %j] : memref<2048x2048xf32>
+        %n = arith.maximumf %acc, %a : f32
+        affine.yield %n : f32
+      }
+      %s = affine.for %j = 0 to 2048 iter_args(%acc = %z) -> (f32) {
+        %a = affine.load %A[%i, %j] : memref<2048x2048xf32>
+        %d = arith.subf %a, %m : f32
+        %e = math.exp %d : f32
+        affine.store %e, %B[%i, %j] : memref<2048x2048xf32>
+        %n = arith.addf %acc, %e : f32
+        affine.yield %n : f32
+      }
+      affine.for %j = 0 to 2048 {
+        %e = affine.load %B[%i, %j] : memref<2048x2048xf32>
+        %q = arith.divf %e, %s : f32
+        affine.store %q, %B[%i, %j] : memref<2048x2048xf32>
+      }
+    }"""),
+    "layernorm": ("f32", [("A", (2048, 2048)), ("scale", (2048,)), ("bias", (2048,))], ("B", (2048, 2048)), """
+    %z = arith.constant 0.0 : f32
+    %n = arith.constant 2048.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %one = arith.constant 1.0 : f32
+    affine.for %i = 0 to 2048 {
+      %s = affine.for %j = 0 to 2048 iter_args(%acc = %z) -> (f32) {
+        %a = affine.load %A[%i, %j] : memref<2048x2048xf32>
+        %t = arith.addf %acc, %a : f32
+        affine.yield %t : f32
+      }
+      %mean = arith.divf %s, %n : f32
+      %v = affine.for %j = 0 to 2048 iter_args(%acc = %z) -> (f32) {
+        %a = affine.load %A[%i, %j] : memref<2048x2048xf32>
+        %d = arith.subf %a, %mean : f32
+        %q = arith.mulf %d, %d : f32
+        %t = arith.addf %acc, %q : f32
+        affine.yield %t : f32
+      }
+      %var = arith.divf %v, %n : f32
+      %ve = arith.addf %var, %eps : f32
+      %sd = math.sqrt %ve : f32
+      %r = arith.divf %one, %sd : f32
+      affine.for %j = 0 to 2048 {
+        %a = affine.load %A[%i, %j] : memref<2048x2048xf32>
+        %d = arith.subf %a, %mean : f32
+        %x = arith.mulf %d, %r : f32
+        %gg = affine.load %scale[%j] : memref<2048xf32>
+        %bb = affine.load %bias[%j] : memref<2048xf32>
+        %y = arith.mulf %x, %gg : f32
+        %w = arith.addf %y, %bb : f32
+        affine.store %w, %B[%i, %j] : memref<2048x2048xf32>
+      }
     }"""),
     "dot": ("f64", [("A", (4000000,)), ("x", (4000000,))], ("y", (1,)), """
     %z = arith.constant 0.0 : f64
@@ -156,20 +257,138 @@ def module(name):
     return "\n".join(lines) + "\n"
 
 
+# ONNX Runtime's operator for a kernel, where it has one: (op type,
+# attributes, the kernel's inputs it takes).
+ORT_OPS = {
+    "rowsum": ("ReduceSum", {"keepdims": 0}, ["A"]),
+    "rowmax": ("ReduceMax", {"keepdims": 0, "axes": [1]}, ["A"]),
+    "softmax": ("Softmax", {"axis": -1}, ["A"]),
+    "layernorm": ("LayerNormalization", {"axis": -1, "epsilon": 1e-5}, ["A", "scale", "bias"]),
+}
+
+# ONNX Runtime's helper, run by the ML bench's virtual environment's
+# python (bench/ml/run.py: numpy, onnx and onnxruntime from PyPI): one line
+# of JSON in (the operators), then per line `NAME SECONDS` the median of
+# that operator's calls for about SECONDS, in seconds.
+ORT_HELPER = r"""
+import json, statistics, sys, time
+import numpy as np
+import onnx, onnxruntime as ort
+from onnx import helper, TensorProto
+spec = json.loads(sys.stdin.readline())
+sessions = {}
+for name, (op, attrs, ins, shapes) in spec["ops"].items():
+    feeds = {n: (np.arange(np.prod(shapes[n])) * 37 % 97 / 97.0).astype(np.float32).reshape(shapes[n]) for n in ins}
+    extra = []
+    if op == "ReduceSum":
+        feeds["axes"] = np.array([1], dtype=np.int64)
+    names = list(feeds)
+    node = helper.make_node(op, names, ["Y"], **attrs)
+    vi = [helper.make_tensor_value_info(n, TensorProto.INT64 if n == "axes" else TensorProto.FLOAT,
+                                        list(feeds[n].shape)) for n in names]
+    model = helper.make_model(helper.make_graph([node], "g", vi, [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)]),
+                              opset_imports=[helper.make_opsetid("", 17)])
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = spec["threads"]
+    so.inter_op_num_threads = 1
+    sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    sess.run(None, feeds)
+    sessions[name] = (sess, feeds)
+print(json.dumps({"version": ort.__version__}), flush=True)
+for line in sys.stdin:
+    name, seconds = line.split()
+    sess, feeds = sessions[name]
+    times = []
+    while len(times) < 5 or (sum(times) < float(seconds) and len(times) < 500):
+        t0 = time.perf_counter(); sess.run(None, feeds); times.append(time.perf_counter() - t0)
+    time.sleep(0.5)
+    print(json.dumps(statistics.median(times)), flush=True)
+"""
+
+
+def traffic(name):
+    """The bytes a kernel must move at least: each input read once, the
+    output written once."""
+    ty, ins, out, _ = KERNELS[name]
+    total = 0
+    for _, shape in ins + [out]:
+        size = 1
+        for d in shape:
+            size *= d
+        total += size * (8 if ty == "f64" else 4)
+    return total
+
+
+def bandwidth(nbytes, threads):
+    """bench/bandwidth.c's read bandwidth for NBYTES rewritten before each
+    pass (as each timed run of @main fills its arrays before the kernel),
+    GB/s on THREADS threads (None without gcc)."""
+    exe = os.path.join(tempfile.gettempdir(), "polyrs-bandwidth")
+    try:
+        if not os.path.exists(exe):
+            subprocess.run(["gcc", "-O3", "-march=native", "-fopenmp", os.path.join(HERE, "bandwidth.c"),
+                            "-o", exe], check=True, capture_output=True)
+        p = subprocess.run([exe, str(max(nbytes, 256)), "rewrite"], capture_output=True, text=True, check=True,
+                           env=dict(os.environ, OMP_NUM_THREADS=str(threads)))
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    m = re.search(r"([0-9.]+) GB/s", p.stdout)
+    return float(m.group(1)) if m else None
+
+
+def ort_helper(names, threads):
+    """ONNX Runtime's helper process for the kernels of NAMES it has an
+    operator for (None, with the reason, where it cannot start)."""
+    import json
+    chosen = {}
+    for n in names:
+        if n in ORT_OPS:
+            op, attrs, ins = ORT_OPS[n]
+            shapes = {k: list(v) for k, v in KERNELS[n][1]}
+            chosen[n] = (op, attrs, ins, shapes)
+    if not chosen:
+        return None, "no kernel with an ONNX Runtime operator"
+    try:
+        py = ml_run.venv_python()
+    except (OSError, subprocess.CalledProcessError) as e:
+        return None, "no virtual environment with onnxruntime: %s" % e
+    helper = subprocess.Popen([py, "-c", ORT_HELPER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    helper.stdin.write(json.dumps({"ops": chosen, "threads": threads}) + "\n")
+    helper.stdin.flush()
+    line = helper.stdout.readline()
+    if not line:
+        return None, "ONNX Runtime's helper failed: " + helper.stderr.read()[-300:]
+    return helper, json.loads(line)["version"]
+
+
+def ort_time(helper, name, seconds):
+    import json
+    helper.stdin.write("%s %g\n" % (name, seconds))
+    helper.stdin.flush()
+    return json.loads(helper.stdout.readline())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--min-time", type=float, default=1.0)
     ap.add_argument("--bin-dir", default=os.path.join(ROOT, "target", "release"))
+    ap.add_argument("--no-ort", action="store_true", help="skip ONNX Runtime")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     opt = os.path.join(args.bin_dir, "polyrs-opt")
     runner = os.path.join(args.bin_dir, "polyrs-runner")
+    names = args.names or list(KERNELS)
+    helper, version = (None, "not run (--no-ort)") if args.no_ort else ort_helper(names, args.threads)
+    print("CPU: %s; %d threads; ONNX Runtime %s" % (ml_run.cpu_model(), args.threads, version))
+    print()
     bad = 0
-    print("| kernel | input ms | poly-opt ms | speed-up | reassociate=true ms | speed-up | poly-opt's remark (reassociate=true) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| kernel | MB moved | input ms | poly-opt ms | speed-up | reassociate=true ms | speed-up | "
+          "best GB/s | bandwidth.c GB/s | fraction | ONNX Runtime ms | poly-opt's remark (reassociate=true) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     tol = {"f64": 1e-12, "f32": 1e-5}
-    for name in args.names or list(KERNELS):
+    for name in names:
         text = module(name)
         outs, remarks = [text], []
         for options in ("threads=%d" % args.threads, "threads=%d reassociate=true" % args.threads):
@@ -192,6 +411,7 @@ def main():
             words = r.stdout.split()
             runs = {tuple(words[k:k + 3]) for k in range(0, len(words), 3)}
             res.append((float(m.group(4)), runs))
+        ort_ms = ort_time(helper, name, args.min_time) * 1e3 if helper and name in ORT_OPS else None
         (t0, r0), (t1, r1), (t2, r2) = res
         exact = len(r0) == 1 and r0 == r1
         same2 = len(r2) == 1 and len(r0) == 1
@@ -200,10 +420,19 @@ def main():
             (c2, s2, a2), = r2
             same2 = c0 == c2 or abs(float(s0) - float(s2)) <= tol[KERNELS[name][0]] * float(a0)
         bad += not (exact and same2)
+        moved = traffic(name)
+        best = min(t0, t1, t2)
+        bw = bandwidth(moved, args.threads)
+        gbs = moved / best / 1e9
         short = re.sub(r"; target .*", "", remarks[1])
-        print("| %s | %.3f | %.3f | %.2fx | %.3f | %.2fx | %s%s |" % (
-            name, t0 * 1e3, t1 * 1e3, t0 / t1, t2 * 1e3, t0 / t2, short[:200],
+        print("| %s | %.1f | %.3f | %.3f | %.2fx | %.3f | %.2fx | %.1f | %s | %s | %s | %s%s |" % (
+            name, moved / 1e6, t0 * 1e3, t1 * 1e3, t0 / t1, t2 * 1e3, t0 / t2, gbs,
+            "%.1f" % bw if bw else "-", "%.0f %%" % (100 * gbs / bw) if bw else "-",
+            "%.3f" % ort_ms if ort_ms is not None else "-", short[:160],
             "" if exact and same2 else " **RESULTS DIFFER**"), flush=True)
+    if helper:
+        helper.stdin.close()
+        helper.wait()
     sys.exit(1 if bad else 0)
 
 
