@@ -32,12 +32,12 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
         };
         let alt = plan_scop(&c.scop, &c.deps, cx.options, &cut, cx.plan_options);
         if has_parallel(&alt) {
-            c.chosen = alt.map(|mut p| {
+            c.take(alt.map(|mut p| {
                 p.plan
                     .notes
                     .insert(0, "statements distributed for parallel loops".to_string());
                 p
-            });
+            }));
         }
     }
 }
@@ -62,14 +62,14 @@ pub(super) fn retry_transposed(c: &mut Candidate, cx: &Cx) {
     };
     let alt = plan_scop(&c.scop, &c.deps, cx.options, &apart, cx.plan_options);
     if has_parallel(&alt) {
-        c.chosen = alt.map(|mut p| {
+        c.take(alt.map(|mut p| {
             p.plan.notes.insert(
                 0,
                 "statements that read the same cells in transposed orders distributed, one parallel pass each"
                     .to_string(),
             );
             p
-        });
+        }));
     }
 }
 
@@ -128,8 +128,7 @@ pub(super) fn retry_fused(c: &mut Candidate, cx: &Cx) {
         return;
     }
     let mb = |b: i64| b as f64 / 1e6;
-    let notes = &c.scop_notes;
-    c.chosen = alt.map(|mut p| {
+    c.take(alt.map(|mut p| {
         p.plan.notes.insert(
             0,
             format!(
@@ -138,11 +137,8 @@ pub(super) fn retry_fused(c: &mut Candidate, cx: &Cx) {
                 mb(now)
             ),
         );
-        for n in notes.iter().rev() {
-            p.plan.notes.insert(0, n.clone());
-        }
         p
-    });
+    }));
 }
 
 /// The bytes the nests of `plan` stream from memory, counting each array

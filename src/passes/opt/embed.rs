@@ -75,26 +75,26 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
     };
     let what: Vec<String> = embs.iter().map(|e| e.describe(&c.scop)).collect();
     let embedded = format!("{} embedded (the loops around them tiled together)", what.join(", "));
-    if let Some((fscop, fdeps, fsched, mut fused)) = fuse_next_step(&escop, &edeps, &esched, cx) {
+    if let Some((fscop, fdeps, fsched, fused)) = fuse_next_step(&escop, &edeps, &esched, cx) {
         if acceptable(&fused) {
-            fused.plan.notes.insert(0, embedded);
             c.scop = fscop;
             c.deps = fdeps;
-            c.chosen = Ok(fused);
+            c.scop_notes.push(embedded);
+            c.take(Ok(fused));
             c.sched = Some(fsched);
             return;
         }
     }
-    let Ok(mut alt) = plan_with(&escop, &edeps, esched.clone(), cx.options, cx.plan_options) else {
+    let Ok(alt) = plan_with(&escop, &edeps, esched.clone(), cx.options, cx.plan_options) else {
         return;
     };
     if !acceptable(&alt) {
         return;
     }
-    alt.plan.notes.insert(0, embedded);
     c.scop = escop;
     c.deps = edeps;
-    c.chosen = Ok(alt);
+    c.scop_notes.push(embedded);
+    c.take(Ok(alt));
     c.sched = Some(esched);
 }
 

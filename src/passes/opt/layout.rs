@@ -92,15 +92,15 @@ pub(super) fn retry(func: Op, c: &mut Candidate, cx: &Cx) -> Option<Applied> {
         let planned = plan_with(&scop, &deps, sched.clone(), cx.options, cx.plan_options).ok()?;
         (!planned.plan.register_tiles.is_empty()).then_some((scop, deps, sched, planned))
     });
-    let Some((scop, deps, sched, mut planned)) = replanned else {
+    let Some((scop, deps, sched, planned)) = replanned else {
         applied.undo();
         return None;
     };
-    planned.plan.notes.insert(0, note(&c.scop, &found));
+    c.scop_notes.push(note(&c.scop, &found));
     c.scop = scop;
     c.deps = deps;
     c.sched = Some(sched);
-    c.chosen = Ok(planned);
+    c.take(Ok(planned));
     Some(applied)
 }
 

@@ -84,10 +84,26 @@ struct Candidate {
     /// The schedule the later retries inspect: `scop`'s first one (`None`
     /// when there is none, or when a retry replaced `scop` without one).
     sched: Option<crate::sched::pluto::PlutoSchedule>,
-    /// The remark's phrases for what a retry did to `scop` itself (its
-    /// temporaries expanded), which a later retry's plan of the same
-    /// `scop` keeps.
+    /// The remark's phrases for what the retries did to `scop` itself
+    /// (operands transposed, statements embedded or split, temporaries
+    /// expanded), in order: every plan taken after them leads with them
+    /// ([`Candidate::take`]).
     scop_notes: Vec<String>,
+}
+
+impl Candidate {
+    /// Takes `alt` as the chosen plan (when it is one), its remark led by
+    /// what the retries did to `scop` itself ([`Candidate::scop_notes`]):
+    /// a retry that plans the same `scop` again keeps them.
+    fn take(&mut self, alt: Result<Planned, String>) {
+        let notes = &self.scop_notes;
+        self.chosen = alt.map(|mut p| {
+            for n in notes.iter().rev() {
+                p.plan.notes.insert(0, n.clone());
+            }
+            p
+        });
+    }
 }
 
 /// The modeled SCoPs of `func`; rejected loop nests and SCoPs the model

@@ -25,10 +25,7 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
                         c.scop = escop;
                         c.deps = edeps;
                         c.scop_notes.push(note(&c.scop, &exps));
-                        c.chosen = alt.map(|mut p| {
-                            p.plan.notes.insert(0, note(&c.scop, &exps));
-                            p
-                        });
+                        c.take(alt);
                     }
                 }
             }

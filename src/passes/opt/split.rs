@@ -21,12 +21,13 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
     let Some(outer) = sequential_band_inside_loops(s) else {
         return;
     };
-    if let Some((sscop, sdeps, alt)) =
+    if let Some((sscop, sdeps, alt, note)) =
         try_split(&c.scop, &c.deps, s, outer, cx.options, cx.sched_options, cx.plan_options)
     {
         c.scop = sscop;
         c.deps = sdeps;
-        c.chosen = Ok(alt);
+        c.scop_notes.push(note);
+        c.take(Ok(alt));
         c.sched = None;
     }
 }
@@ -79,7 +80,7 @@ fn try_split(
     options: &OptOptions,
     sched_options: &SchedOptions,
     plan_options: &PlanSet,
-) -> Option<(Scop, Vec<Dependence>, Planned)> {
+) -> Option<(Scop, Vec<Dependence>, Planned, String)> {
     let cands = split::candidates(scop, deps, &sched.schedule.dims, outer).ok()?;
     let cut = SchedOptions {
         coincidence_cut: true,
@@ -92,19 +93,16 @@ fn try_split(
         let Ok(sdeps) = compute(&sscop, DepOptions::default()) else {
             continue;
         };
-        let Ok(mut alt) = plan_scop(&sscop, &sdeps, options, &cut, plan_options) else {
+        let Ok(alt) = plan_scop(&sscop, &sdeps, options, &cut, plan_options) else {
             continue;
         };
         if alt.plan.restarted_wavefront.is_none() && alt.plan.dims.iter().any(|d| d.parallel) {
-            alt.plan.notes.insert(
-                0,
-                format!(
-                    "{} split at {} (index-set splitting)",
-                    scop.statements[c.stmt].name,
-                    c.describe(scop)
-                ),
+            let note = format!(
+                "{} split at {} (index-set splitting)",
+                scop.statements[c.stmt].name,
+                c.describe(scop)
             );
-            return Some((sscop, sdeps, alt));
+            return Some((sscop, sdeps, alt, note));
         }
     }
     None
