@@ -82,6 +82,15 @@ pub fn byte_strides(ty: &str) -> Option<Vec<i64>> {
     Some(strides)
 }
 
+/// The bytes of a memref of type `ty` (`memref<4x8xf64>`: 256); `None`
+/// for dynamic sizes, layouts or element types of unknown size.
+pub fn static_bytes(ty: &str) -> Option<i64> {
+    let (shape, elem) = static_shape(ty)?;
+    shape
+        .iter()
+        .try_fold(element_bytes(&elem)?, |n, &d| n.checked_mul(d))
+}
+
 /// The bytes of one value of the scalar type `ty` (`f64`, `i32`, `index`,
 /// `bf16`), `None` for other types.
 pub fn element_bytes(ty: &str) -> Option<i64> {

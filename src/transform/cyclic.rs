@@ -59,28 +59,6 @@ pub(super) fn run(cx: &Cx, plan: &mut Plan) -> bool {
     }
 }
 
-/// The nests below the scalar dimensions before `p`: statements with equal
-/// values there, in order of their first statements (`None` when some
-/// statement has another kind of dimension there).
-fn nests(plan: &Plan, p: usize) -> Option<Vec<Vec<usize>>> {
-    let mut keys: Vec<Vec<i64>> = Vec::new();
-    let mut out: Vec<Vec<usize>> = Vec::new();
-    for (s, dims) in plan.schedule.dims.iter().enumerate() {
-        let key: Vec<i64> = dims[..p]
-            .iter()
-            .map(Form::as_constant)
-            .collect::<Option<_>>()?;
-        match keys.iter().position(|k| *k == key) {
-            Some(i) => out[i].push(s),
-            None => {
-                keys.push(key);
-                out.push(vec![s]);
-            }
-        }
-    }
-    Some(out)
-}
-
 /// The plan with the tiles at dimension `p` dealt cyclically in every nest
 /// that qualifies, or `None` when none does or the result would not be
 /// legal.
@@ -94,7 +72,7 @@ fn dealt(cx: &Cx, plan: &Plan, p: usize) -> Option<Plan> {
     } = *cx;
     let threads = opts.threads;
     let mut chosen: Vec<(usize, Form, i64)> = Vec::new();
-    for members in nests(plan, p)? {
+    for members in plan.nests(p)? {
         if !plan.dims[p].parallel_for(members.iter().copied()) {
             continue;
         }

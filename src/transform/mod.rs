@@ -306,6 +306,28 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The nests below the scalar dimensions before `p`: statements with
+    /// equal values there, in order of their first statements (`None` when
+    /// some statement has another kind of dimension there).
+    pub fn nests(&self, p: usize) -> Option<Vec<Vec<usize>>> {
+        let mut keys: Vec<Vec<i64>> = Vec::new();
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        for (s, dims) in self.schedule.dims.iter().enumerate() {
+            let key: Vec<i64> = dims[..p]
+                .iter()
+                .map(Form::as_constant)
+                .collect::<Option<_>>()?;
+            match keys.iter().position(|k| *k == key) {
+                Some(i) => out[i].push(s),
+                None => {
+                    keys.push(key);
+                    out.push(vec![s]);
+                }
+            }
+        }
+        Some(out)
+    }
+
     /// Dimension `k` is one of a register tile's two unrolled loops.
     pub fn in_register_tile(&self, k: usize) -> bool {
         self.register_tiles

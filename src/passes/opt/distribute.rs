@@ -8,11 +8,10 @@
 //! ([`retry_fused`]).
 
 use crate::sched::pluto::{Fuse, Options as SchedOptions};
-use crate::scop::expansion::{element_bytes, static_shape};
+use crate::scop::expansion::static_bytes;
 use crate::scop::model::Scop;
 use crate::target::cpu::FUSED_L2_SHARE;
 use crate::transform::Plan;
-use crate::scop::form::Form;
 
 use super::plan::{has_parallel, plan_scop};
 use super::profitability::transposed_shared_reads;
@@ -147,39 +146,24 @@ pub(super) fn retry_fused(c: &mut Candidate, cx: &Cx) {
 /// first dimension when it is a sequence, otherwise one.
 fn streamed_bytes(scop: &Scop, plan: &Plan, l2: i64) -> i64 {
     let sequence = plan.dims.first().is_some_and(|d| d.scalar);
-    let mut nests: Vec<(Option<i64>, Vec<usize>)> = Vec::new();
-    for (s, st) in scop.statements.iter().enumerate() {
-        let key = if sequence {
-            plan.schedule.dims[s].first().and_then(Form::as_constant)
-        } else {
-            None
-        };
-        let pos = match nests.iter().position(|(k, _)| *k == key) {
-            Some(p) => p,
-            None => {
-                nests.push((key, Vec::new()));
-                nests.len() - 1
-            }
-        };
-        for acc in &st.accesses {
-            if !nests[pos].1.contains(&acc.array.0) {
-                nests[pos].1.push(acc.array.0);
-            }
-        }
-    }
-    let bytes = |a: usize| -> i64 {
-        let ty = scop.root_of(&scop.arrays[a]).type_text();
-        static_shape(&ty)
-            .and_then(|(shape, elem)| {
-                shape
-                    .iter()
-                    .try_fold(element_bytes(&elem)?, |n, &d| n.checked_mul(d))
-            })
+    let nests = plan
+        .nests(usize::from(sequence))
+        .unwrap_or_else(|| vec![(0..scop.statements.len()).collect()]);
+    let bytes = |a: usize| {
+        static_bytes(&scop.root_of(&scop.arrays[a]).type_text())
             .filter(|&b| b > l2)
             .unwrap_or(0)
     };
     nests
         .iter()
-        .map(|(_, arrays)| arrays.iter().map(|&a| bytes(a)).sum::<i64>())
+        .map(|members| {
+            let mut arrays: Vec<usize> = members
+                .iter()
+                .flat_map(|&s| scop.statements[s].accesses.iter().map(|a| a.array.0))
+                .collect();
+            arrays.sort_unstable();
+            arrays.dedup();
+            arrays.into_iter().map(bytes).sum::<i64>()
+        })
         .sum()
 }
