@@ -375,6 +375,8 @@ def main():
     ap.add_argument("--min-time", type=float, default=1.0)
     ap.add_argument("--bin-dir", default=os.path.join(ROOT, "target", "release"))
     ap.add_argument("--no-ort", action="store_true", help="skip ONNX Runtime")
+    ap.add_argument("--runner-options", default="",
+                    help="more polyrs-runner options for every run (e.g. --no-range-minmax)")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     opt = os.path.join(args.bin_dir, "polyrs-opt")
@@ -401,7 +403,8 @@ def main():
         res = []
         for variant in outs:
             r = subprocess.run([runner, "-", "--time=op", "--min-time=%g" % args.min_time,
-                                "--threads=%d" % args.threads, "--reuse-memory"],
+                                "--threads=%d" % args.threads, "--reuse-memory"]
+                               + args.runner_options.split(),
                                input=variant, capture_output=True, text=True)
             m = TIME_RE.search(r.stderr)
             if r.returncode != 0 or not m:

@@ -10,6 +10,11 @@
 // Rust generates from passes/Passes.td; running it calls back into Rust with
 // the anchor operation and the option values in `name=value` lines.
 //
+// The JIT: `mlirExecutionEngineCreate` runs LLVM's pipeline and nothing
+// after it; `polyrsExecutionEngineCreate` is the same engine with a callback
+// into Rust on the optimized LLVM module (the lowering stages that must see
+// vectorized code, src/lower/minmax.rs).
+//
 //===----------------------------------------------------------------------===//
 
 #include "mlir-c/IR.h"
@@ -35,6 +40,17 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir-c/ExecutionEngine.h"
+#include "mlir/CAPI/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/TargetSelect.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -530,5 +546,62 @@ void polyrsRestoreOps(MlirBlock saved, MlirOperation before) {
 
 /// Frees a snapshot and the operations in it.
 void polyrsDropOps(MlirBlock saved) { delete unwrap(saved); }
+
+/// Called on the optimized LLVM module before machine code is generated.
+typedef void (*PolyrsLlvmModuleFn)(LLVMModuleRef module, void *data);
+
+/// `mlirExecutionEngineCreate` (MLIR 22's C API, not position independent,
+/// no object dump) with `post` called on the LLVM module after the
+/// `optLevel` pipeline; `post` may be null. A null engine on failure.
+MlirExecutionEngine polyrsExecutionEngineCreate(MlirModule op, int optLevel,
+                                                int numPaths,
+                                                const MlirStringRef *libPaths,
+                                                PolyrsLlvmModuleFn post,
+                                                void *data) {
+  static bool initOnce = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmParser();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initOnce;
+  mlir::MLIRContext &ctx = *unwrap(op)->getContext();
+  mlir::registerBuiltinDialectTranslation(ctx);
+  mlir::registerLLVMDialectTranslation(ctx);
+  mlir::registerOpenMPDialectTranslation(ctx);
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder) {
+    llvm::consumeError(tmBuilder.takeError());
+    return MlirExecutionEngine{nullptr};
+  }
+  auto tm = tmBuilder->createTargetMachine();
+  if (!tm) {
+    llvm::consumeError(tm.takeError());
+    return MlirExecutionEngine{nullptr};
+  }
+  llvm::SmallVector<llvm::StringRef> paths;
+  for (int i = 0; i < numPaths; ++i)
+    paths.push_back(llvm::StringRef(libPaths[i].data, libPaths[i].length));
+  auto optimize = mlir::makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                                  tm->get());
+  auto transform = [&](llvm::Module *m) -> llvm::Error {
+    if (llvm::Error e = optimize(m))
+      return e;
+    if (post)
+      post(llvm::wrap(m), data);
+    return llvm::Error::success();
+  };
+  mlir::ExecutionEngineOptions options;
+  options.transformer = transform;
+  options.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(optLevel);
+  options.sharedLibPaths = paths;
+  auto engine =
+      mlir::ExecutionEngine::create(unwrap(op), options, std::move(tm.get()));
+  if (!engine) {
+    llvm::consumeError(engine.takeError());
+    return MlirExecutionEngine{nullptr};
+  }
+  return wrap(engine->release());
+}
 
 } // extern "C"

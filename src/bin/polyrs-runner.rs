@@ -50,6 +50,13 @@ const FLAGS: &[Flag] = &[
         help: "lower parallel loops sequentially (default: OpenMP)",
     },
     Flag {
+        name: "no-range-minmax",
+        takes_value: false,
+        help: "keep LLVM's own lowering of arith.maximumf/minimumf (llvm.maximum/minimum) \
+               instead of the exact three-instruction vrange form (default: vrange where the \
+               CPU has AVX-512 DQ and VL)",
+    },
+    Flag {
         name: "shared-libs",
         takes_value: true,
         help: "extra shared libraries, comma-separated (default: none)",
@@ -169,6 +176,7 @@ fn main_inner() -> Result<(), String> {
         cpu: CpuOptions {
             openmp: !p.has("no-openmp"),
             c_interface: true,
+            range_minmax: !p.has("no-range-minmax"),
         },
         gpu,
         gpu_chip: p.value("gpu-chip").unwrap_or("sm_90").to_string(),

@@ -29,6 +29,13 @@ const FLAGS: &[Flag] = &[
         help: "lower parallel loops sequentially (default: OpenMP)",
     },
     Flag {
+        name: "no-range-minmax",
+        takes_value: false,
+        help: "keep LLVM's own lowering of arith.maximumf/minimumf (llvm.maximum/minimum) \
+               instead of the exact three-instruction vrange form (default: vrange where the \
+               CPU has AVX-512 DQ and VL)",
+    },
+    Flag {
         name: "c-interface",
         takes_value: false,
         help: "add C entry points _mlir_ciface_<fn> for every function (default: off)",
@@ -96,6 +103,7 @@ fn run() -> Result<(), String> {
     let opts = CpuOptions {
         openmp: !p.has("no-openmp"),
         c_interface: p.has("c-interface"),
+        range_minmax: !p.has("no-range-minmax"),
     };
     let chip = p.value("gpu-chip").unwrap_or("sm_90").to_string();
     translate(&input, &out, what, level, &opts, &cpu, &chip).map_err(|e| e.to_string())
@@ -150,5 +158,9 @@ fn translate(
     };
     let tm = target_machine(&cpu.name, &cpu.features, cg_level)?;
     optimize(&ir, &tm, level)?;
+    if opts.range_minmax && cpu.has_range() {
+        // SAFETY: the module is live and used by nothing else meanwhile.
+        unsafe { polyrs::lower::minmax::range_minmax(ir.as_mut_ptr()) };
+    }
     emit(&ir, &tm, what, out)
 }

@@ -7,11 +7,28 @@
 
 use std::ffi::{c_void, CString};
 
+use inkwell::llvm_sys::prelude::LLVMModuleRef;
 use mlir_sys::{
-    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineInitialize,
-    mlirExecutionEngineInvokePacked, mlirExecutionEngineLookup, mlirExecutionEngineRegisterSymbol,
-    mlirTranslateModuleToLLVMIR, MlirExecutionEngine, MlirStringRef,
+    mlirExecutionEngineDestroy, mlirExecutionEngineInitialize, mlirExecutionEngineInvokePacked,
+    mlirExecutionEngineLookup, mlirExecutionEngineRegisterSymbol, mlirTranslateModuleToLLVMIR,
+    MlirExecutionEngine, MlirModule, MlirStringRef,
 };
+
+/// A stage run on the optimized LLVM module of a JIT compilation.
+pub type ModuleStage = unsafe extern "C" fn(LLVMModuleRef, *mut c_void);
+
+extern "C" {
+    /// `mlirExecutionEngineCreate` with a stage after LLVM's pipeline
+    /// (cpp/shim.cpp).
+    fn polyrsExecutionEngineCreate(
+        module: MlirModule,
+        opt_level: i32,
+        num_paths: i32,
+        paths: *const MlirStringRef,
+        post: Option<ModuleStage>,
+        data: *mut c_void,
+    ) -> MlirExecutionEngine;
+}
 
 fn str_ref(s: &CString) -> MlirStringRef {
     MlirStringRef {
@@ -44,22 +61,29 @@ pub struct Engine {
 
 impl Engine {
     /// Compiles `module` at `opt_level` (0–3) with `libs` loaded for symbol
-    /// resolution; `None` when the engine cannot be created.
-    pub fn new(module: &melior::ir::Module, opt_level: u8, libs: &[String]) -> Option<Self> {
+    /// resolution, running `post` on the LLVM module after LLVM's pipeline;
+    /// `None` when the engine cannot be created.
+    pub fn new(
+        module: &melior::ir::Module,
+        opt_level: u8,
+        libs: &[String],
+        post: Option<ModuleStage>,
+    ) -> Option<Self> {
         let owned: Vec<CString> = libs
             .iter()
             .filter_map(|l| CString::new(l.as_str()).ok())
             .collect();
         let refs: Vec<MlirStringRef> = owned.iter().map(str_ref).collect();
-        // SAFETY: the module is live and the library paths outlive the call.
+        // SAFETY: the module is live and the library paths outlive the call;
+        // `post` takes no data.
         let raw = unsafe {
-            mlirExecutionEngineCreate(
+            polyrsExecutionEngineCreate(
                 module.to_raw(),
                 i32::from(opt_level.min(3)),
                 refs.len() as i32,
                 refs.as_ptr(),
-                false,
-                false,
+                post,
+                std::ptr::null_mut(),
             )
         };
         (!raw.ptr.is_null()).then_some(Engine { raw })

@@ -164,7 +164,10 @@ pub fn run(
     };
     let mut libs = default_libs();
     libs.extend(opts.libs.iter().cloned());
-    let engine = Engine::new(module, opts.opt_level, &libs).ok_or(LowerError::Jit)?;
+    let post: Option<crate::ffi::llvm::ModuleStage> = (opts.cpu.range_minmax
+        && crate::target::CpuTarget::host().has_range())
+    .then_some(super::minmax::range_minmax_callback);
+    let engine = Engine::new(module, opts.opt_level, &libs, post).ok_or(LowerError::Jit)?;
     if opts.reuse_memory {
         // SAFETY: `reuse::malloc` and `reuse::free` have the C signatures
         // of the functions they stand for and live as long as the process.

@@ -10,6 +10,7 @@
 //!   └─ check         every op is now in the llvm / omp / builtin dialects
 //!   └─ translate     mlirTranslateModuleToLLVMIR → inkwell::Module   [Compiler::translate]
 //!   └─ optimize      default<O3> for the host CPU name and features   [native]
+//!   └─ min/max       exact llvm.maximum/minimum as vrange (AVX-512 DQ) [minmax]
 //!   └─ emit          LLVM IR, assembly, object file                    [native]
 //!                    or JIT-run through MLIR's ExecutionEngine         [jit]
 //! ```
@@ -30,6 +31,7 @@
 pub mod cuda;
 pub mod emu;
 pub mod jit;
+pub mod minmax;
 pub mod native;
 
 use std::path::Path;
@@ -101,6 +103,10 @@ pub struct CpuOptions {
     /// Give every function with a body a C-compatible entry point
     /// (`_mlir_ciface_<name>`), so that C programs can call it.
     pub c_interface: bool,
+    /// After LLVM's pipeline, give `llvm.maximum`/`llvm.minimum` their
+    /// three-instruction exact form ([`minmax`]) where the CPU has AVX-512
+    /// DQ and VL (default); false keeps LLVM's own lowering.
+    pub range_minmax: bool,
 }
 
 impl Default for CpuOptions {
@@ -108,6 +114,7 @@ impl Default for CpuOptions {
         CpuOptions {
             openmp: true,
             c_interface: false,
+            range_minmax: true,
         }
     }
 }

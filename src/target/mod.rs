@@ -383,6 +383,22 @@ impl CpuTarget {
         }
     }
 
+    /// It has AVX-512 DQ and VL, whose `vrange` instructions give exact
+    /// maxima and minima ([`crate::lower::minmax`]): from the features,
+    /// or for a preset (no features), its 512-bit registers (every AVX-512
+    /// preset has both).
+    pub fn has_range(&self) -> bool {
+        if self.features.is_empty() {
+            return self.wide_vector_bits == 512;
+        }
+        let has = |f: &str| {
+            self.features
+                .split(',')
+                .any(|x| x.strip_prefix('+') == Some(f))
+        };
+        has("avx512dq") && has("avx512vl")
+    }
+
     /// Its L1 data cache's sets ([`L1Sets`]).
     pub fn l1_sets(&self) -> L1Sets {
         let ways = i64::from(self.l1d_ways.max(1));
@@ -603,6 +619,24 @@ mod tests {
             (sse.vector_bits, sse.fma, sse.l2_bytes),
             (128, false, 256 << 10)
         );
+    }
+
+    /// `vrange` needs AVX-512 DQ and VL: the features say so, or a
+    /// preset's 512-bit registers.
+    #[test]
+    fn range_instructions_from_features_or_preset() {
+        let t = |f: &str| CpuTarget::from_features("x", f, None).has_range();
+        assert!(t("+avx512f,+avx512dq,+avx512vl,+fma"));
+        assert!(!t("+avx512f,-avx512dq,+avx512vl"));
+        assert!(!t("+avx512f,+avx512dq"));
+        assert!(!t("+avx2,+fma"));
+        for (name, has) in [
+            ("znver4", true),
+            ("skylake-avx512", true),
+            ("haswell", false),
+        ] {
+            assert_eq!(CpuTarget::preset(name).unwrap().has_range(), has, "{name}");
+        }
     }
 
     #[test]
