@@ -13,6 +13,16 @@ pub struct Flag {
     pub help: &'static str,
 }
 
+/// The runner's and the translator's flag that keeps LLVM's own lowering
+/// of maxima and minima ([`crate::lower::minmax`]).
+pub const NO_RANGE_MINMAX: Flag = Flag {
+    name: "no-range-minmax",
+    takes_value: false,
+    help: "keep LLVM's own lowering of arith.maximumf/minimumf (llvm.maximum/minimum) \
+           instead of the exact three-instruction vrange form (default: vrange where the CPU \
+           has AVX-512 DQ and VL)",
+};
+
 /// Parsed command line: options in order and the positional arguments.
 #[derive(Debug, Default)]
 pub struct Parsed {

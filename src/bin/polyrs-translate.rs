@@ -28,13 +28,7 @@ const FLAGS: &[Flag] = &[
         takes_value: false,
         help: "lower parallel loops sequentially (default: OpenMP)",
     },
-    Flag {
-        name: "no-range-minmax",
-        takes_value: false,
-        help: "keep LLVM's own lowering of arith.maximumf/minimumf (llvm.maximum/minimum) \
-               instead of the exact three-instruction vrange form (default: vrange where the \
-               CPU has AVX-512 DQ and VL)",
-    },
+    polyrs::cli::NO_RANGE_MINMAX,
     Flag {
         name: "c-interface",
         takes_value: false,

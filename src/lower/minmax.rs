@@ -185,38 +185,34 @@ unsafe fn rewrite(
         let imm = LLVMConstInt(i32_ty, kind.imm(), 0);
         // The CPU's rounding mode (`_MM_FROUND_CUR_DIRECTION`).
         let current = LLVMConstInt(i32_ty, 4, 0);
-        let m = if scalar {
+        // The scalar forms work on the low lane of a vector.
+        let zero = LLVMConstInt(LLVMInt64TypeInContext(ctx), 0, 0);
+        let mut args = if scalar {
             let vec_ty = LLVMVectorType(ty, if bits == 32 { 4 } else { 2 });
-            let zero = LLVMConstInt(LLVMInt64TypeInContext(ctx), 0, 0);
             let poison = LLVMGetPoison(vec_ty);
             let va = LLVMBuildInsertElement(builder, poison, a, zero, empty.as_ptr());
             let vb = LLVMBuildInsertElement(builder, poison, b, zero, empty.as_ptr());
             let mask = LLVMConstAllOnes(LLVMInt8TypeInContext(ctx));
-            let mut args = [va, vb, LLVMConstNull(vec_ty), mask, imm, current];
-            let v = LLVMBuildCall2(
-                builder,
-                fn_ty,
-                decl,
-                args.as_mut_ptr(),
-                args.len() as u32,
-                empty.as_ptr(),
-            );
+            vec![va, vb, LLVMConstNull(vec_ty), mask, imm]
+        } else {
+            let mask = LLVMConstAllOnes(LLVMIntTypeInContext(ctx, lanes.max(8)));
+            vec![a, b, imm, LLVMConstNull(ty), mask]
+        };
+        if rounding {
+            args.push(current);
+        }
+        let v = LLVMBuildCall2(
+            builder,
+            fn_ty,
+            decl,
+            args.as_mut_ptr(),
+            args.len() as u32,
+            empty.as_ptr(),
+        );
+        let m = if scalar {
             LLVMBuildExtractElement(builder, v, zero, empty.as_ptr())
         } else {
-            let mask_bits = lanes.max(8);
-            let mask = LLVMConstAllOnes(LLVMIntTypeInContext(ctx, mask_bits));
-            let mut args = vec![a, b, imm, LLVMConstNull(ty), mask];
-            if rounding {
-                args.push(current);
-            }
-            LLVMBuildCall2(
-                builder,
-                fn_ty,
-                decl,
-                args.as_mut_ptr(),
-                args.len() as u32,
-                empty.as_ptr(),
-            )
+            v
         };
         let unordered = LLVMBuildFCmp(
             builder,
