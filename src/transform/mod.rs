@@ -135,6 +135,10 @@ pub struct Options {
     /// nest finds the first one's cells in cache
     /// ([`crate::target::cpu::Sizes::fused_tile_bytes`]).
     pub fused_tile_bytes: i64,
+    /// The target's L2 per core, in bytes: arrays larger than it stream
+    /// from memory at every pass over them
+    /// (`passes/opt/distribute.rs`'s `retry_fused`).
+    pub l2_bytes: i64,
     /// Bytes of one thread's cells of one tile of rows of interleaved
     /// nests (`interleave.rs`,
     /// [`crate::target::cpu::Sizes::interleaved_tile_bytes`]).

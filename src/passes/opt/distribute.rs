@@ -10,7 +10,6 @@
 use crate::sched::pluto::{Fuse, Options as SchedOptions};
 use crate::scop::expansion::static_bytes;
 use crate::scop::model::Scop;
-use crate::target::cpu::FUSED_L2_SHARE;
 use crate::transform::Plan;
 
 use super::plan::{has_parallel, plan_scop};
@@ -102,11 +101,7 @@ pub(super) fn retry_fused(c: &mut Candidate, cx: &Cx) {
     if !sts.iter().all(|s| s.loops.first() == Some(outer) && s.iters.len() <= 2) {
         return;
     }
-    let l2 = cx
-        .plan_options
-        .narrow
-        .fused_tile_bytes
-        .saturating_mul(i64::try_from(FUSED_L2_SHARE).unwrap_or(i64::MAX));
+    let l2 = cx.plan_options.narrow.l2_bytes;
     let now = streamed_bytes(&c.scop, &planned.plan, l2);
     if now == 0 {
         return;

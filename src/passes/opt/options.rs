@@ -127,6 +127,7 @@ fn plan_options(options: &OptOptions, target: &CpuTarget) -> PlanOptions {
         // fuse=no asks for a nest per component: no fusion of tiles either.
         fuse_tiles: options.fuse_tiles && options.fuse != "no",
         fused_tile_bytes: derived.fused_tile_bytes,
+        l2_bytes: i64::try_from(target.l2_bytes).unwrap_or(i64::MAX),
         interleaved_tile_bytes: derived.interleaved_tile_bytes,
         cyclic_tiles: options.cyclic_tiles,
         unroll_jam: options.unroll_jam.min(16) as i64,
