@@ -141,8 +141,11 @@ fn reduction_of(model: &Model, s: usize) -> Option<Reduction> {
     if write.index.iter().any(|f| f.locals.iter().any(|&c| c != 0)) {
         return None;
     }
+    let cell: Vec<usize> = (0..st.iters.len())
+        .filter(|&k| write.index.iter().any(|f| f.iter_coef(k) != 0))
+        .collect();
     let loops: Vec<usize> = (0..st.iters.len())
-        .filter(|&k| write.index.iter().all(|f| f.iter_coef(k) == 0))
+        .filter(|&k| !cell.contains(&k) && !fixed_by(st, k, &cell))
         .collect();
     if loops.is_empty() {
         return None;
@@ -169,6 +172,52 @@ fn reduction_of(model: &Model, s: usize) -> Option<Reduction> {
         combine,
         loops,
     })
+}
+
+/// Whether iterator `k` of `st` takes one value for each value of the
+/// iterators `cell`: in every piece of the domain, `a·k` lies between two
+/// forms of those iterators (and parameters, at least one iterator) less
+/// than `a` apart, or an equality ties it to them. A loop over tiles of a
+/// loop the cell depends on (a front end's own tiles: `ii` with `32·ii ≤ i
+/// < 32·ii + 32`, or blocks of rows per thread) visits each cell in one of
+/// its iterations: it is not a loop the reduction runs over, though the
+/// cell's subscripts do not mention it (`test/opt/reassociate-tiled.mlir`).
+pub fn fixed_by(st: &crate::scop::model::Statement, k: usize, cell: &[usize]) -> bool {
+    use crate::scop::form::Form;
+    // Forms of `k`, parameters and at least one of the cell's iterators
+    // (a loop of one iteration, `0 ≤ k ≤ 0`, is not tied to the cell:
+    // it stays a loop the reduction runs over, as before).
+    let only = |f: &Form| {
+        f.locals.iter().all(|&c| c == 0)
+            && (0..f.iters.len()).all(|m| m == k || f.iter_coef(m) == 0 || cell.contains(&m))
+            && cell.iter().any(|&m| f.iter_coef(m) != 0)
+    };
+    let coef = |v: &[i64], m: usize| v.get(m).copied().unwrap_or(0);
+    let apart = |lo: &Form, hi: &Form| -> Option<i64> {
+        let n = lo.iters.len().max(hi.iters.len());
+        let p = lo.params.len().max(hi.params.len());
+        let cancel = (0..n).all(|m| coef(&lo.iters, m) + coef(&hi.iters, m) == 0)
+            && (0..p).all(|m| coef(&lo.params, m) + coef(&hi.params, m) == 0);
+        cancel
+            .then(|| lo.constant.checked_add(hi.constant))
+            .flatten()
+    };
+    !st.domain.is_empty()
+        && st.domain.iter().all(|piece| {
+            piece.eqs.iter().any(|f| only(f) && f.iter_coef(k) != 0)
+                || piece
+                    .ineqs
+                    .iter()
+                    .filter(|f| only(f) && f.iter_coef(k) > 0)
+                    .any(|lo| {
+                        let a = lo.iter_coef(k);
+                        piece
+                            .ineqs
+                            .iter()
+                            .filter(|f| only(f) && f.iter_coef(k) == -a)
+                            .any(|hi| apart(lo, hi).is_some_and(|w| (0..a).contains(&w)))
+                    })
+        })
 }
 
 /// How many times the body's operations use the result of operation `k`.
