@@ -27,6 +27,34 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         if !bp.tiled || bp.wavefront {
             continue;
         }
+        // A group whose loop along `d` has one iteration per thread (the
+        // blocks of a reduction split per thread, `passes/opt/partials.rs`,
+        // in a band whose other groups run longer loops there) gets tiles
+        // of one along it, whatever the stages before chose: its rows are
+        // too few for lanes and its loop too short for a vector.
+        for (_, g) in &bp.groups {
+            let Some(n) = extent_of(cx.scop, cx.sched, band.first + d, g) else {
+                continue;
+            };
+            if n != threads
+                || g.iter()
+                    .all(|&s| bp.sizes[s].get(d).is_none_or(|&t| t <= 1))
+            {
+                continue;
+            }
+            for &s in g {
+                if let Some(t) = bp.sizes[s].get_mut(d) {
+                    *t = 1;
+                }
+            }
+            let note = format!(
+                "tiles of φ{} cut to 1 for {threads} threads",
+                band.first + d
+            );
+            if !bp.notes.contains(&note) {
+                bp.notes.push(note);
+            }
+        }
         // The statements with loops in the band, all with one tile size
         // along `d`.
         let members: Vec<usize> = (0..cx.scop.statements.len())

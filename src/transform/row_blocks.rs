@@ -81,11 +81,17 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
                 })
             })
         };
+        // Groups whose rows' loop has fewer iterations than a block's
+        // lanes (the blocks of a reduction split per thread, `partials`:
+        // two rows of blocks for two threads) are left out too.
+        let enough_rows = |members: &[usize]| {
+            extent_of(scop, sched, band.first, members).is_none_or(|n| n >= lanes)
+        };
         let rows: Vec<&Vec<usize>> = bp
             .groups
             .iter()
             .map(|(_, m)| m)
-            .filter(|m| !flat(m))
+            .filter(|m| !flat(m) && enough_rows(m))
             .collect();
         let independent = |members: &[usize]| {
             band.coincident[0]

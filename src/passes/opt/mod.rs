@@ -299,6 +299,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         count: plan_options.narrow.threads,
         reassociate: options.reassociate,
         min_terms: if options.profitability { partials::MIN_TERMS_PER_BLOCK } else { 1 },
+        array_bytes: i64::try_from(target.l2_bytes / 2).unwrap_or(i64::MAX),
     });
     for (scop, prepared) in scops(func, &restored, options.split_loads, blocks) {
         let keys: Vec<usize> = scop.ir.ops.iter().map(|o| o.key()).collect();

@@ -28,6 +28,32 @@
 //! `maximumf`/`minimumf` give the same bits in any grouping and are split
 //! by default.
 //!
+//! **Array reductions** (`y[j] = y[j] ⊕ e(i, j)` over the outer loop `i`:
+//! atax's `y`) get a private copy of the whole array per
+//! block instead of one cell, when the array is small (at most
+//! [`Blocks::array_bytes`], half the target's L2) and another statement
+//! of the nest writes cells along `i` that the reduction reads (atax's
+//! `tmp[i]`, the row's dot product, which `y[j] += A[i][j] * tmp[i]`
+//! scales): without the copies, the dot products would run in parallel
+//! along `i` and the reduction along `j`, in two passes over the data;
+//! with them, one parallel pass. A reduction alone in its nest keeps its
+//! parallel loop `j` (a transposed matrix-vector product), and so does one
+//! beside statements it does not read (bicg's `s[j] += r[i] * A[i][j]`
+//! beside `q[i] += A[i][j] * p[j]`: the two sums run in one pass over
+//! interleaved tiles already, and the split nest's plan, tried, was 2x
+//! slower):
+//!
+//! ```text
+//! P[t][c] = id                        for t in 0..T, every cell c of y
+//! P[t][y's subscripts] ⊕= e(i, j)     for t in 0..T, i in block t, j
+//! y[c] = y[c] ⊕ P[t][c]               for t in 0..T (in order), every c
+//! ```
+//!
+//! `P` comes from `memref.alloc` at the function's entry (freed before its
+//! return): T copies of an L2's half would not fit every stack. Cells the
+//! reduction never touches combine with the identity, which gives their
+//! value back bit for bit.
+//!
 //! The model, the dependences, the scheduler, the checker and the code
 //! generator then work on the new program as on any other: the dependences
 //! are exact (the blocks' partial results are different cells, so the
@@ -38,10 +64,11 @@
 
 use crate::analysis::reductions::{self, Combine, Reduction};
 use crate::ffi::build::{self, Builder, Point};
+use crate::codegen::map_text::expanded_map;
 use crate::ffi::ir::{ExprKind, Op, Val};
-use crate::scop::expansion::element_bytes;
+use crate::scop::expansion::{element_bytes, static_bytes, static_shape};
 use crate::scop::form::Form;
-use crate::scop::model::Scop;
+use crate::scop::model::{AccessKind, Scop};
 
 /// The fewest terms (statement instances) a block gets: fewer would not
 /// pay for the threads' start and the partial results' combination.
@@ -62,6 +89,10 @@ pub(super) struct Blocks {
     /// The fewest terms a block gets ([`MIN_TERMS_PER_BLOCK`]; one
     /// without the profitability rules).
     pub(super) min_terms: i64,
+    /// The most bytes of an array whose reduction gets a private copy per
+    /// block: half the target's L2, so that a block's copy stays in its
+    /// core's cache beside the data it streams.
+    pub(super) array_bytes: i64,
 }
 
 /// One reduction split into blocks, and what takes it back.
@@ -258,14 +289,48 @@ fn partial(b: &Builder, at: Point, p: Val, t: Val, ty: &str, value: Option<Val>)
 /// The top-level loop that reduction `r` of `scop` reduces over with
 /// everything inside it, when it may be split into `blocks`: the
 /// statement's outermost loop, a loop of the SCoP's top level with
-/// constant bounds and step one, with enough iterations and terms.
-fn splittable(scop: &Scop, r: &Reduction, Blocks { count, min_terms, .. }: Blocks) -> Option<Op> {
+/// constant bounds and step one, with enough iterations and terms. A
+/// reduction over that loop but not over every loop of its statement (an
+/// array reduction) qualifies where its array is small and another
+/// statement of the nest writes cells along that loop (see the module
+/// text).
+fn splittable(scop: &Scop, r: &Reduction, blocks: Blocks) -> Option<Op> {
+    let Blocks {
+        count,
+        min_terms,
+        array_bytes,
+        ..
+    } = blocks;
     let st = &scop.statements[r.stmt];
-    // A reduction over every loop of its statement.
-    if r.loops.len() != st.iters.len() || st.loops.len() != st.iters.len() {
+    if st.loops.len() != st.iters.len() || !r.loops.contains(&0) {
         return None;
     }
     let outermost = *st.loops.first()?;
+    if r.loops.len() != st.iters.len() {
+        let write = st.accesses.iter().find(|a| a.kind == AccessKind::Write)?;
+        let array = write.array;
+        let memref = scop.op_of(write).operands().get(1)?.type_text();
+        let small = static_bytes(&memref).is_some_and(|n| n <= array_bytes);
+        // Another statement writes, along the loop, cells the reduction
+        // reads (atax's `tmp[i]`, the row's dot product that the update
+        // `y[j] += A[i][j] * tmp[i]` scales): the loop carries both, and
+        // without the copies they would run in two passes.
+        let reads = |x| st.accesses.iter().any(|a| a.kind == AccessKind::Read && a.array == x);
+        let along = scop.statements.iter().enumerate().any(|(t, o)| {
+            t != r.stmt
+                && o.loops.len() == o.iters.len()
+                && o.loops.first() == Some(&outermost)
+                && o.accesses.iter().any(|a| {
+                    a.kind == AccessKind::Write
+                        && a.array != array
+                        && reads(a.array)
+                        && a.index.iter().any(|f| f.iter_coef(0) != 0)
+                })
+        });
+        if !small || !along {
+            return None;
+        }
+    }
     let l = *scop.ir.ops.iter().find(|o| o.key() == outermost)?;
     if l.name() != "affine.for" || l.num_results() != 0 {
         return None;
@@ -292,6 +357,60 @@ struct Cell {
     /// The partial results' buffer and the identity.
     buffer: Val,
     id: Val,
+    /// For an array reduction, the array's shape: each block's partial
+    /// results are a copy of the whole array (`P[t][cell]`); empty for
+    /// one cell (`P[t][0]`, a line per block).
+    shape: Vec<i64>,
+}
+
+/// Loops `0..extents[k]` nested at `at`, with empty bodies: the outermost
+/// loop (`None` without extents), the innermost body's terminator (`at`
+/// itself without extents) and the iterators, outermost first.
+fn box_loops(b: &Builder, at: Op, extents: &[i64]) -> Option<(Option<Op>, Op, Vec<Val>)> {
+    let mut end = at;
+    let mut outer = None;
+    let mut ivs = Vec::new();
+    for &n in extents {
+        let upper = format!("affine_map<() -> ({n})>");
+        let bounds = ("affine_map<() -> (0)>", upper.as_str());
+        let (l, e, iv) = new_loop(b, Point::Before(end), bounds, &[])?;
+        outer.get_or_insert(l);
+        end = e;
+        ivs.push(iv);
+    }
+    Some((outer, end, ivs))
+}
+
+/// `affine.load` (`value` `None`) or `affine.store` of `value` of the cell
+/// `m[ivs]` of element type `ty`, at `at`.
+fn access(b: &Builder, at: Point, m: Val, ivs: &[Val], ty: &str, value: Option<Val>) -> Option<Op> {
+    let dims: Vec<String> = (0..ivs.len()).map(|k| format!("d{k}")).collect();
+    let map = b.attr(&format!("affine_map<({0}) -> ({0})>", dims.join(", "))).ok()?;
+    let mut operands = vec![m];
+    operands.extend_from_slice(ivs);
+    match value {
+        None => b.create_typed(at, "affine.load", &operands, &[ty], &[("map", map)]),
+        Some(v) => {
+            operands.insert(0, v);
+            Some(b.create(at, "affine.store", &operands, 0, &[("map", map)], &[]).0)
+        }
+    }
+}
+
+/// Points the access `op` (an `affine.load` or `affine.store`) of an
+/// array cell at block `t`'s copy in `buffer`: `buffer[t][subscripts]`.
+fn redirect(b: &Builder, op: Op, buffer: Val, t: Val) -> Option<()> {
+    let at = usize::from(op.name() == "affine.store");
+    let text = op.attr(c"map")?.text();
+    let map = b.attr(&expanded_map(&text, 1, &[0])?).ok()?;
+    let old = op.operands();
+    let mut operands: Vec<Val> = old[..at].to_vec();
+    operands.push(buffer);
+    operands.push(t);
+    operands.extend_from_slice(old.get(at + 1..)?);
+    build::set_operands(op, &operands);
+    build::set_attr(op, "map", map);
+    Some(())
 }
 
 /// Splits the top-level loop `l` of `scop` with the reductions `group`
@@ -316,26 +435,63 @@ fn split_loop(func: Op, scop: &Scop, l: Op, group: &[&Reduction], blocks: i64) -
             let store = scop.store_of(st);
             let load = scop.op_of(st.accesses.get(st.body.get(r.load)?.access?)?);
             let comb = scop.body_op(st.body.get(r.combine_op)?);
-            // The cell's subscripts: values from outside the loop.
-            let outside = |op: Op, from: usize| op.operands().iter().skip(from).all(|v| !defined_within(*v, l));
-            if !outside(store, 2) || !outside(load, 1) {
-                return None;
-            }
             let ty = load.result(0)?.type_text();
+            let array = r.loops.len() != st.iters.len();
+            let memref = *load.operands().first()?;
+            // The cell's subscripts: values from outside the loop (one
+            // cell), or an array from outside it whose copies fit.
+            let outside = |op: Op, from: usize| op.operands().iter().skip(from).all(|v| !defined_within(*v, l));
+            let shape = if array {
+                let (shape, _) = static_shape(&memref.type_text())?;
+                if defined_within(memref, l) {
+                    return None;
+                }
+                shape
+            } else {
+                if !outside(store, 2) || !outside(load, 1) {
+                    return None;
+                }
+                Vec::new()
+            };
             let loaded = load.result(0)?.key();
             let side = comb.operands().iter().position(|v| v.key() == loaded)?;
             let id_text = identity(&comb.name(), &ty)?;
-            let width = (LINE_BYTES / element_bytes(&ty)?).max(1);
             let no_sizes = b.attr("array<i32: 0, 0>").ok()?;
             let align = b.attr("64 : i64").ok()?;
-            let alloca = b.create_typed(
-                Point::Before(first),
-                "memref.alloca",
-                &[],
-                &[&format!("memref<{blocks}x{width}x{ty}>")],
-                &[("operandSegmentSizes", no_sizes), ("alignment", align)],
-            )?;
-            made.push(alloca);
+            let buffer = if array {
+                // Freed before the function returns.
+                let ret = *entry.ops().last()?;
+                if ret.name() != "func.return" {
+                    return None;
+                }
+                let dims: Vec<String> = std::iter::once(blocks)
+                    .chain(shape.iter().copied())
+                    .map(|d| d.to_string())
+                    .collect();
+                let alloc = b.create_typed(
+                    Point::Before(first),
+                    "memref.alloc",
+                    &[],
+                    &[&format!("memref<{}x{ty}>", dims.join("x"))],
+                    &[("operandSegmentSizes", no_sizes), ("alignment", align)],
+                )?;
+                made.push(alloc);
+                let freed = [alloc.result(0)?];
+                let (free, _) = b.create(Point::Before(ret), "memref.dealloc", &freed, 0, &[], &[]);
+                made.push(free);
+                alloc
+            } else {
+                let width = (LINE_BYTES / element_bytes(&ty)?).max(1);
+                let alloca = b.create_typed(
+                    Point::Before(first),
+                    "memref.alloca",
+                    &[],
+                    &[&format!("memref<{blocks}x{width}x{ty}>")],
+                    &[("operandSegmentSizes", no_sizes), ("alignment", align)],
+                )?;
+                made.push(alloca);
+                alloca
+            };
             let value = b.attr(&id_text).ok()?;
             let id = b.create_typed(Point::Before(first), "arith.constant", &[], &[&ty], &[("value", value)])?;
             made.push(id);
@@ -345,17 +501,24 @@ fn split_loop(func: Op, scop: &Scop, l: Op, group: &[&Reduction], blocks: i64) -
                 comb,
                 side,
                 ty,
-                buffer: alloca.result(0)?,
+                buffer: buffer.result(0)?,
                 id: id.result(0)?,
+                shape,
             });
         }
         let blocks_map = format!("affine_map<() -> ({blocks})>");
         let zero_map = "affine_map<() -> (0)>";
-        // P[t] = id.
+        // P[t] = id: every cell of every block's copy.
         let (init, end, t) = new_loop(&b, Point::Before(l), (zero_map, &blocks_map), &[])?;
         made.push(init);
         for c in &cells {
-            partial(&b, Point::Before(end), c.buffer, t, &c.ty, Some(c.id))?;
+            if c.shape.is_empty() {
+                partial(&b, Point::Before(end), c.buffer, t, &c.ty, Some(c.id))?;
+            } else {
+                let (_, inner, ivs) = box_loops(&b, end, &c.shape)?;
+                let at: Vec<Val> = std::iter::once(t).chain(ivs).collect();
+                access(&b, Point::Before(inner), c.buffer, &at, &c.ty, Some(c.id))?;
+            }
         }
         // The block loop, and in it the loop's copy over block t.
         let (root, end, t) = new_loop(&b, Point::Before(l), (zero_map, &blocks_map), &[])?;
@@ -389,6 +552,11 @@ fn split_loop(func: Op, scop: &Scop, l: Op, group: &[&Reduction], blocks: i64) -
         build::erase(copy);
         // Each cell's load and store become P[t]'s.
         for (c, (cell_load, cell_store)) in cells.iter().zip(twins) {
+            if !c.shape.is_empty() {
+                redirect(&b, cell_load, c.buffer, t)?;
+                redirect(&b, cell_store, c.buffer, t)?;
+                continue;
+            }
             let new_load = partial(&b, Point::Before(cell_load), c.buffer, t, &c.ty, None)?;
             build::replace_uses(cell_load.result(0)?, new_load.result(0)?);
             build::erase(cell_load);
@@ -401,19 +569,35 @@ fn split_loop(func: Op, scop: &Scop, l: Op, group: &[&Reduction], blocks: i64) -
         let (fin, end, u) = new_loop(&b, Point::Before(after), (zero_map, &blocks_map), &[])?;
         made.push(fin);
         for c in &cells {
-            let s = b.clone_op(Point::Before(end), c.load).result(0)?;
-            let part = partial(&b, Point::Before(end), c.buffer, u, &c.ty, None)?.result(0)?;
+            let (at, s, part) = if c.shape.is_empty() {
+                let s = b.clone_op(Point::Before(end), c.load).result(0)?;
+                let part = partial(&b, Point::Before(end), c.buffer, u, &c.ty, None)?.result(0)?;
+                (end, s, part)
+            } else {
+                let (_, inner, ivs) = box_loops(&b, end, &c.shape)?;
+                let memref = *c.load.operands().first()?;
+                let s = access(&b, Point::Before(inner), memref, &ivs, &c.ty, None)?.result(0)?;
+                let at: Vec<Val> = std::iter::once(u).chain(ivs).collect();
+                let part = access(&b, Point::Before(inner), c.buffer, &at, &c.ty, None)?.result(0)?;
+                (inner, s, part)
+            };
             let combined = if c.comb.name() == "arith.subf" {
                 // s - e1 - e2 ... = s + P[t], P[t] = -0.0 - e1 - e2 ...
-                b.create_typed(Point::Before(end), "arith.addf", &[s, part], &[&c.ty], &[])?
+                b.create_typed(Point::Before(at), "arith.addf", &[s, part], &[&c.ty], &[])?
             } else {
-                let op = b.clone_op(Point::Before(end), c.comb);
+                let op = b.clone_op(Point::Before(at), c.comb);
                 build::set_operand(op, c.side, s);
                 build::set_operand(op, 1 - c.side, part);
                 op
             };
-            let stored = b.clone_op(Point::Before(end), c.store);
-            build::set_operand(stored, 0, combined.result(0)?);
+            if c.shape.is_empty() {
+                let stored = b.clone_op(Point::Before(at), c.store);
+                build::set_operand(stored, 0, combined.result(0)?);
+            } else {
+                let memref = *c.load.operands().first()?;
+                let ivs: Vec<Val> = s.defining_op()?.operands().into_iter().skip(1).collect();
+                access(&b, Point::Before(at), memref, &ivs, &c.ty, Some(combined.result(0)?))?;
+            }
         }
         made.retain(|o| o.key() != root.key());
         build::detach(l);
@@ -423,13 +607,21 @@ fn split_loop(func: Op, scop: &Scop, l: Op, group: &[&Reduction], blocks: i64) -
             .map(|(r, c)| {
                 let st = &scop.statements[r.stmt];
                 let cell = st.accesses.first().map_or("?", |a| scop.arrays[a.array.0].name.as_str());
-                format!("{cell} ({})", c.comb.name().trim_start_matches("arith."))
+                let op = c.comb.name().trim_start_matches("arith.").to_string();
+                if c.shape.is_empty() {
+                    format!("{cell} ({op})")
+                } else {
+                    let bytes = c.shape.iter().product::<i64>() * element_bytes(&c.ty).unwrap_or(0);
+                    format!("{cell} ({op}, a private copy of {} KB per block)", (bytes + 1023) / 1024)
+                }
             })
             .collect();
+        let whole = cells.iter().all(|c| c.shape.is_empty());
         let note = format!(
-            "the reduction{} into {} over the whole nest split into {blocks} blocks of {len} iterations of its outer loop, with partial results combined in order after them",
+            "the reduction{} into {} over {} split into {blocks} blocks of {len} iterations of its outer loop, with partial results combined in order after them",
             if what.len() == 1 { "" } else { "s" },
             what.join(", "),
+            if whole { "the whole nest" } else { "its outer loop" },
         );
         let mut made = std::mem::take(&mut made);
         made.reverse();
