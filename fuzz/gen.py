@@ -1632,13 +1632,14 @@ def interpret(prog, exact=False, bounds=False, rational=False):
     same initial values (what gen.tolerance bounds the distance to)."""
     from fractions import Fraction
     den = float(init_denominator(prog))
-    arrays, mags, ops = [], [], []
+    arrays, mags, ops, initial = [], [], [], []
     for a, arr in enumerate(prog["arrays"]):
         size = 1
         for d in arr["shape"]:
             size *= d
         cells = [((k * 37 + 101 * a + 11) % 997) / den + float(a) + 0.5 for k in range(size)]
         arrays.append([Fraction(v) for v in cells] if rational else cells)
+        initial.append(list(arrays[-1]))
         if bounds:
             mags.append([abs(v) for v in cells])
             ops.append([0] * size)
@@ -1693,6 +1694,13 @@ def interpret(prog, exact=False, bounds=False, rational=False):
             mags[a][k], ops[a][k] = v[1], v[2]
 
     walk(prog["body"], dict(prog["params"]), stmt)
+    # Arrays printed as local buffers (`localize`): the kernel's argument
+    # keeps its initial values.
+    for a in prog.get("locals", []):
+        arrays[a] = list(initial[a])
+        if bounds:
+            mags[a] = [abs(v) for v in initial[a]]
+            ops[a] = [0] * len(initial[a])
     return Interpretation(arrays, still_exact[0] if exact else None, mags, ops)
 
 
@@ -1775,11 +1783,94 @@ def fit_arrays(prog):
 # sequential loop over steps reducing over a column and updating the columns
 # after it: Gram-Schmidt's shape, see Gen.steps) and "matvec" (nests of two
 # loops reducing along rows or down columns of matrices: gesummv's, bicg's
-# and atax's shapes, see Gen.matvec).
-FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml", "carried", "reductions", "rows")
+# and atax's shapes, see Gen.matvec); the others: docs/fuzzing.md ("locals":
+# another family's program with an array printed as a loop's local buffer,
+# see localize).
+FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml", "carried", "reductions", "rows", "locals")
 
 # The families the `carried` family draws its programs from.
 CARRIED_FROM = ("mixed", "steps", "matvec", "factor", "around", "ml", "reductions")
+
+# The families the `locals` family draws its programs from.
+LOCALS_FROM = ("mixed", "matvec", "around", "ml", "reductions", "rows", "carried")
+
+
+def stmts_in(nodes, out):
+    """The ids of the statements and lets in NODES, at any depth."""
+    for n in nodes:
+        if n["k"] == "for":
+            stmts_in(n["body"], out)
+        elif n["k"] == "if":
+            stmts_in(n["then"], out)
+            stmts_in(n["else"] or [], out)
+        else:
+            out.add(id(n))
+    return out
+
+
+def reads_own_writes(prog, loop, path, a):
+    """Whether each iteration of LOOP (inside the loops whose iterators
+    PATH names) reads only cells of array A that it wrote itself before:
+    then a fresh buffer per iteration computes what the array computes."""
+    ids = stmts_in(loop["body"], set())
+    keys = path + [loop["iv"]]
+    state = {"key": None, "written": set(), "ok": True}
+
+    def stmt(n, env):
+        if not state["ok"] or id(n) not in ids:
+            return
+        key = tuple(env[v] for v in keys)
+        if key != state["key"]:
+            state["key"], state["written"] = key, set()
+        for ld in loads_of(n["val"]):
+            if ld[1] == a and tuple(ev(e, env) for e in ld[2]) not in state["written"]:
+                state["ok"] = False
+                return
+        if n["k"] == "stmt" and n["arr"] == a:
+            state["written"].add(tuple(ev(e, env) for e in n["idx"]))
+
+    walk(prog["body"], dict(prog["params"]), stmt)
+    return state["ok"] and state["key"] is not None
+
+
+def localize(prog, r, tries=8):
+    """Makes an array a local buffer of a loop, as a C front end gives an
+    array declared in a loop body: one that only the loop's body accesses
+    (not through a cell carried in iter_args), each iteration reading only
+    cells it wrote first (`reads_own_writes`). The printer allocates it at
+    the top of the loop's body (memref.alloc freed at its end, or not, or
+    memref.alloca); the kernel's argument for the array is left untouched,
+    as the oracle's checksums are (`interpret`). Whether one was made."""
+    loops = []
+
+    def visit(nodes, path):
+        for n in nodes:
+            if n["k"] == "for":
+                loops.append((n, path))
+                visit(n["body"], path + [n["iv"]])
+            elif n["k"] == "if":
+                visit(n["then"], path)
+                visit(n["else"] or [], path)
+
+    visit(prog["body"], [])
+    users, carried = {}, set()
+    for n, j, a, idx in all_accesses(prog):
+        users.setdefault(a, set()).add(id(n))
+    for n, _ in loops:
+        c = carried_stmt(n)
+        if c is not None:
+            carried.add(c["arr"])
+    cands = [(n, path, a) for n, path in loops for a in sorted(users)
+             if a not in carried and not prog["arrays"][a]["dynamic"]
+             and users[a] <= stmts_in(n["body"], set())]
+    r.shuffle(cands)
+    for n, path, a in cands[:tries]:
+        if reads_own_writes(prog, n, path, a):
+            n.setdefault("local", []).append({"arr": a, "kind": r.choice(["memref.alloc", "memref.alloca"]),
+                                              "free": r.random() < 0.7})
+            prog.setdefault("locals", []).append(a)
+            return True
+    return False
 
 
 def mark_carried(nodes, r, p=0.8):
@@ -1800,6 +1891,15 @@ def generate(seed, family="mixed"):
     """Program `seed` of `family`: the first draw whose instances fit, with
     its arrays sized. The `carried` family: a program of another family
     (drawn by the seed) whose reductions into cells print as iter_args."""
+    if family == "locals":
+        r = random.Random(seed * 6007 + 41)
+        for attempt in range(20):
+            prog = generate(seed * 50 + attempt, r.choice(LOCALS_FROM))
+            if localize(prog, r):
+                break
+        prog["family"] = "locals"
+        prog["seed"] = seed
+        return prog
     if family == "carried":
         r = random.Random(seed * 7919 + 23)
         prog = generate(seed, r.choice(CARRIED_FROM))
@@ -1849,6 +1949,31 @@ class Printer:
         # Cells carried through iter_args: (array, subscripts' JSON) -> the
         # loop's block argument.
         self.carried = {}
+        # Arrays printed as local buffers (`localize`): array -> SSA name.
+        self.local = {}
+
+    def mem(self, a):
+        """The SSA name of array A's memref (its local buffer's inside the
+        loop that allocates it) and its type."""
+        arr = self.prog["arrays"][a]
+        if a in self.local:
+            return self.local[a], static_type(arr)
+        return "%" + arr["name"], memref_type(arr)
+
+    def open_locals(self, n):
+        """The allocations of loop N's local buffers, at the top of its body."""
+        for loc in n.get("local", []):
+            arr = self.prog["arrays"][loc["arr"]]
+            t = self.fresh()
+            self.emit("%s = %s() : %s" % (t, loc["kind"], static_type(arr)))
+            self.local[loc["arr"]] = t
+
+    def close_locals(self, n):
+        """The deallocations of loop N's local buffers, at the end of its body."""
+        for loc in n.get("local", []):
+            name = self.local.pop(loc["arr"])
+            if loc["kind"] == "memref.alloc" and loc["free"]:
+                self.emit("memref.dealloc %s : %s" % (name, static_type(self.prog["arrays"][loc["arr"]])))
 
     def emit(self, s):
         self.lines.append(" " * self.ind + s)
@@ -1910,15 +2035,14 @@ class Printer:
         if v[0] == "ld" and (v[1], json.dumps(v[2])) in self.carried:
             return self.carried[(v[1], json.dumps(v[2]))]
         if v[0] == "ld":
-            arr = self.prog["arrays"][v[1]]
+            name, ty = self.mem(v[1])
             if len(v) > 3:
                 idx = self.index_values(v[2])
                 t = self.fresh()
-                self.emit("%s = memref.load %%%s[%s] : %s" % (t, arr["name"], idx, memref_type(arr)))
+                self.emit("%s = memref.load %s[%s] : %s" % (t, name, idx, ty))
                 return t
             t = self.fresh()
-            self.emit("%s = affine.load %%%s[%s] : %s" % (t, arr["name"], self.index_text(v[2]),
-                                                        memref_type(arr)))
+            self.emit("%s = affine.load %s[%s] : %s" % (t, name, self.index_text(v[2]), ty))
             return t
         if v[0] == "use":
             return self.names[v[1]]
@@ -1951,6 +2075,7 @@ class Printer:
         outer = self.carried.get(key)
         self.carried[key] = acc
         body = n["body"]
+        self.open_locals(n)
         if len(body) == 1 and body[0]["k"] == "for" and carried_stmt(body[0]) is s:
             out = self.carried_for(body[0], s, acc)
         else:
@@ -1960,6 +2085,7 @@ class Printer:
                     out = self.value(s["val"])
                 else:
                     self.nodes([m])
+        self.close_locals(n)
         self.emit("affine.yield %s : f64" % out)
         if outer is None:
             del self.carried[key]
@@ -1981,7 +2107,9 @@ class Printer:
             if k == "for":
                 self.emit(self.loop_head(n) + " {")
                 self.ind += 2
+                self.open_locals(n)
                 self.nodes(n["body"])
+                self.close_locals(n)
                 self.ind -= 2
                 self.emit("}")
             elif k == "if":
@@ -2014,13 +2142,12 @@ class Printer:
 
     def store(self, n, v):
         """Prints statement N's store of the SSA value V."""
-        arr = self.prog["arrays"][n["arr"]]
+        name, ty = self.mem(n["arr"])
         if n.get("m"):
             idx = self.index_values(n["idx"])
-            self.emit("memref.store %s, %%%s[%s] : %s" % (v, arr["name"], idx, memref_type(arr)))
+            self.emit("memref.store %s, %s[%s] : %s" % (v, name, idx, ty))
         else:
-            self.emit("affine.store %s, %%%s[%s] : %s" % (v, arr["name"], self.index_text(n["idx"]),
-                                                          memref_type(arr)))
+            self.emit("affine.store %s, %s[%s] : %s" % (v, name, self.index_text(n["idx"]), ty))
 
     def kernel(self):
         prog = self.prog

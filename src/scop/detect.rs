@@ -352,6 +352,25 @@ fn check_tree(nest: Op, op: Op) -> Result<Stats, Rejection> {
                 format!("'{name}' is not affine control flow"),
             ));
         }
+        "memref.dealloc" => {
+            return Err(reject(
+                nest,
+                op,
+                format!("'{name}' inside the nest: freeing memory is not modeled"),
+            ));
+        }
+        "memref.alloc" | "memref.alloca" => {
+            return Err(reject(
+                nest,
+                op,
+                format!(
+                    "'{name}' inside the nest: a local buffer that is not modeled (poly-opt's \
+                     local-buffers takes those of static shape, in loops of constant bounds \
+                     and step one, that only affine loads and stores use, at most 2^20 cells \
+                     with a copy per iteration)"
+                ),
+            ));
+        }
         "func.call" | "func.call_indirect" => {
             return Err(reject(
                 nest,

@@ -12,10 +12,24 @@
 //! values an `affine.if` yields get cells the same way: each branch stores
 //! its values, which are loaded after the `affine.if`.
 //!
+//! **Local buffers** (`local-buffers`): a `memref.alloc` or
+//! `memref.alloca` inside a nest's loops (a C front end's array declared in
+//! a loop body) gives each iteration of the loops around it a fresh buffer,
+//! which the model cannot name. Where its shape is static, the loops around
+//! it have constant bounds and step one, and only affine loads and stores
+//! use it (and one `memref.dealloc` in its block), it becomes one buffer
+//! allocated at the function's entry with a leading dimension per
+//! enclosing loop, `X[e]` read and written as `X'[i - lb][e]` (each
+//! iteration its own copy, as in the input: no dependence between
+//! iterations through it, and a read the iteration does not write first
+//! sees a cell nothing wrote, as before), on the heap and freed before the
+//! function returns. At most [`MAX_BUFFER_CELLS`] cells.
+//!
 //! Each demoted nest (its outermost affine operation) keeps a copy of its
 //! input: where the nest is not at the top of a SCoP, or its SCoP is not
 //! rewritten, the input comes back ([`Nest::undo`]), byte for byte.
 
+use crate::codegen::map_text::expanded_map;
 use crate::ffi::build::{self, Builder, Point};
 use crate::ffi::ir::{Block, Op, Val};
 
@@ -32,12 +46,20 @@ pub(super) struct Nest {
     around: Vec<Op>,
     /// The loads after `root` standing for its results, by result number.
     results: Vec<(Val, usize)>,
+    /// The remark's phrases of the local buffers moved out of the nest.
+    notes: Vec<String>,
 }
 
 impl Nest {
     /// The demoted nest's outermost operation.
     pub(super) fn root(&self) -> Op {
         self.root
+    }
+
+    /// The remark's phrases of what was done to the nest besides its
+    /// carried values (its local buffers).
+    pub(super) fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// Takes the nest back to the input: the copy in its place, the cells
@@ -106,15 +128,23 @@ fn carrying_ops(op: Op, out: &mut Vec<Op>) {
 }
 
 /// Demotes the carried values of every nest of `func` whose loops carry
-/// only scalars ([`cell_type`]); the nests it changed, each with its copy.
-pub(super) fn demote(func: Op) -> Vec<Nest> {
+/// only scalars ([`cell_type`]), with `carried`, and moves the local
+/// buffers of every nest out of it ([`local_buffer`]), with `buffers`; the
+/// nests it changed, each with its copy.
+pub(super) fn demote(func: Op, carried: bool, buffers: bool) -> Vec<Nest> {
     let Some(entry) = func.regions().first().and_then(|r| r.blocks().first().copied()) else {
         return Vec::new();
     };
     let mut loops = Vec::new();
-    carrying_ops(func, &mut loops);
+    if carried {
+        carrying_ops(func, &mut loops);
+    }
+    let mut locals = Vec::new();
+    if buffers {
+        local_allocs(func, &mut locals);
+    }
     let mut roots: Vec<Op> = Vec::new();
-    for l in &loops {
+    for l in loops.iter().chain(&locals) {
         let r = nest_root(*l);
         if !roots.iter().any(|x| x.key() == r.key()) {
             roots.push(r);
@@ -123,11 +153,21 @@ pub(super) fn demote(func: Op) -> Vec<Nest> {
     let mut out = Vec::new();
     for root in roots {
         let mut inner = Vec::new();
-        carrying_ops(root, &mut inner);
+        if carried {
+            carrying_ops(root, &mut inner);
+        }
         let scalar = inner.iter().all(|l| {
             (0..l.num_results()).all(|k| l.result(k).is_some_and(|v| cell_type(&v.type_text())))
         });
         if !scalar {
+            continue;
+        }
+        let mut allocs = Vec::new();
+        if buffers {
+            local_allocs(root, &mut allocs);
+        }
+        let allocs: Vec<LocalBuffer> = allocs.into_iter().filter_map(|a| local_buffer(a, root, entry)).collect();
+        if inner.is_empty() && allocs.is_empty() {
             continue;
         }
         let mut nest = Nest {
@@ -136,18 +176,21 @@ pub(super) fn demote(func: Op) -> Vec<Nest> {
             cells: Vec::new(),
             around: Vec::new(),
             results: Vec::new(),
+            notes: Vec::new(),
         };
-        let mut ok = true;
+        // The buffers first: demoting a loop moves its body (the buffers'
+        // uses with it) into a new loop.
+        let mut ok = allocs.into_iter().all(|a| hoist(a, entry, &mut nest).is_some());
         for op in inner {
-            let done = if op.name() == "affine.if" {
+            if !ok {
+                break;
+            }
+            ok = if op.name() == "affine.if" {
                 demote_if(op, entry, &mut nest)
             } else {
                 demote_loop(op, entry, &mut nest)
-            };
-            if done.is_none() {
-                ok = false;
-                break;
             }
+            .is_some();
         }
         if ok {
             share_cells(&mut nest);
@@ -157,6 +200,164 @@ pub(super) fn demote(func: Op) -> Vec<Nest> {
         }
     }
     out
+}
+
+/// The most cells of a local buffer moved out of its nest, its copies per
+/// iteration included (a `memref<64xf64>` in a loop of 16,384 iterations:
+/// 8 MiB); larger ones leave the nest as it is.
+pub(super) const MAX_BUFFER_CELLS: i64 = 1 << 20;
+
+/// The `memref.alloc` and `memref.alloca` operations inside the affine
+/// operations of `op` (not `op` itself, nor those outside any loop).
+fn local_allocs(op: Op, out: &mut Vec<Op>) {
+    for r in op.regions() {
+        for b in r.blocks() {
+            for o in b.ops() {
+                let inside = o.parent().is_some_and(|p| matches!(p.name().as_str(), "affine.for" | "affine.if"));
+                if inside && matches!(o.name().as_str(), "memref.alloc" | "memref.alloca") {
+                    out.push(o);
+                }
+                local_allocs(o, out);
+            }
+        }
+    }
+}
+
+/// A local buffer to move out of its nest ([`local_buffer`]).
+struct LocalBuffer {
+    /// The allocation, inside the nest.
+    alloc: Op,
+    /// Its shape and element type.
+    shape: Vec<i64>,
+    elem: String,
+    /// The loops around it inside the nest, outermost first, with their
+    /// constant bounds.
+    loops: Vec<(Op, i64, i64)>,
+    /// Its uses: affine loads and stores.
+    accesses: Vec<Op>,
+    /// The `memref.dealloc` that frees it, if any.
+    free: Option<Op>,
+}
+
+/// `alloc` as a local buffer of the nest `root` (see the module text), or
+/// `None` where it does not qualify.
+fn local_buffer(alloc: Op, root: Op, entry: Block) -> Option<LocalBuffer> {
+    if !alloc.operands().is_empty() || alloc.num_results() != 1 {
+        return None;
+    }
+    let v = alloc.result(0)?;
+    let (shape, elem) = crate::scop::expansion::static_shape(&v.type_text())?;
+    if !cell_type(&elem) {
+        return None;
+    }
+    // The loops around it up to the root: affine.for with constant bounds
+    // and step one, or affine.if.
+    let mut loops = Vec::new();
+    let mut at = alloc;
+    while at.key() != root.key() {
+        let p = at.parent()?;
+        match p.name().as_str() {
+            "affine.for" => {
+                let (lo, hi) = super::partials::constant_bounds(&p)?;
+                if hi <= lo {
+                    return None;
+                }
+                loops.insert(0, (p, lo, hi));
+            }
+            "affine.if" => {}
+            _ => return None,
+        }
+        at = p;
+    }
+    let mut accesses = Vec::new();
+    let mut free = None;
+    for u in v.users() {
+        let ops = u.operands();
+        match u.name().as_str() {
+            "affine.load" if ops.first().is_some_and(|m| m.key() == v.key()) => accesses.push(u),
+            "affine.store"
+                if ops.get(1).is_some_and(|m| m.key() == v.key()) && ops.first().is_some_and(|x| x.key() != v.key()) =>
+            {
+                accesses.push(u)
+            }
+            "memref.dealloc" if free.is_none() && u.block().map(|b| b.key()) == alloc.block().map(|b| b.key()) => {
+                free = Some(u)
+            }
+            _ => return None,
+        }
+    }
+    // Freed before the function's return.
+    if entry.ops().last().is_none_or(|r| r.name() != "func.return") {
+        return None;
+    }
+    let copies = loops.iter().try_fold(1i64, |n, (_, lo, hi)| n.checked_mul(hi - lo))?;
+    let cells = shape.iter().try_fold(copies, |n, &d| n.checked_mul(d))?;
+    (cells <= MAX_BUFFER_CELLS).then_some(LocalBuffer {
+        alloc,
+        shape,
+        elem,
+        loops,
+        accesses,
+        free,
+    })
+}
+
+/// Moves the local buffer `buf` out of `nest` (see the module text): one
+/// allocation at `entry` with a leading dimension per loop around it,
+/// its accesses given the loops' iterators, its `memref.dealloc` moved
+/// before the function's return.
+fn hoist(buf: LocalBuffer, entry: Block, nest: &mut Nest) -> Option<()> {
+    let b = Builder::new(buf.alloc);
+    let first = *entry.ops().first()?;
+    let dims: Vec<String> = buf
+        .loops
+        .iter()
+        .map(|(_, lo, hi)| hi - lo)
+        .chain(buf.shape.iter().copied())
+        .map(|d| d.to_string())
+        .chain(std::iter::once(buf.elem.clone()))
+        .collect();
+    let ty = format!("memref<{}>", dims.join("x"));
+    // On the heap whatever the input's: the copies of a buffer per
+    // iteration would not fit every stack.
+    let attrs = [
+        ("operandSegmentSizes", b.attr("array<i32: 0, 0>").ok()?),
+        ("alignment", b.attr("64 : i64").ok()?),
+    ];
+    let new = b.create_typed(Point::Before(first), "memref.alloc", &[], &[&ty], &attrs)?;
+    nest.cells.push(new);
+    let whole = new.result(0)?;
+    let ivs: Vec<Val> = buf
+        .loops
+        .iter()
+        .map(|(l, _, _)| l.regions().first()?.blocks().first()?.arg(0))
+        .collect::<Option<_>>()?;
+    let lows: Vec<i64> = buf.loops.iter().map(|(_, lo, _)| *lo).collect();
+    for op in &buf.accesses {
+        let at = usize::from(op.name() == "affine.store");
+        let map = b.attr(&expanded_map(&op.attr(c"map")?.text(), ivs.len(), &lows)?).ok()?;
+        let old = op.operands();
+        let mut operands: Vec<Val> = old[..at].to_vec();
+        operands.push(whole);
+        operands.extend_from_slice(&ivs);
+        operands.extend_from_slice(old.get(at + 1..)?);
+        build::set_operands(*op, &operands);
+        build::set_attr(*op, "map", map);
+    }
+    let ret = *entry.ops().last()?;
+    let (free, _) = b.create(Point::Before(ret), "memref.dealloc", &[whole], 0, &[], &[]);
+    nest.around.push(free);
+    let input = buf.alloc.result(0)?.type_text();
+    if let Some(f) = buf.free {
+        build::erase(f);
+    }
+    build::erase(buf.alloc);
+    let n = buf.loops.len();
+    nest.notes.push(format!(
+        "local buffer {input} allocated once before the nest, a copy per iteration of the {n} loop{} around it ({ty})",
+        if n == 1 { "" } else { "s" }
+    ));
+    Some(())
 }
 
 /// A cell of type `ty` (`memref<ty>`), allocated first in `entry` (the

@@ -275,7 +275,11 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     let budget = (options.time_budget > 0).then(|| Duration::from_secs(options.time_budget));
     // Loop-carried values in memory cells; the nests that are not at the
     // top of a SCoP come back at once, the others once their SCoP is done.
-    let mut demoted = if options.iter_args { demote::demote(func) } else { Vec::new() };
+    let mut demoted = if options.iter_args || options.local_buffers {
+        demote::demote(func, options.iter_args, options.local_buffers)
+    } else {
+        Vec::new()
+    };
     let mut restored = HashSet::new();
     if !demoted.is_empty() {
         let found = detect(func, 1);
@@ -304,7 +308,12 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     for (scop, prepared) in scops(func, &restored, options.split_loads, blocks) {
         let keys: Vec<usize> = scop.ir.ops.iter().map(|o| o.key()).collect();
         let before = out.replaced;
-        let notes = prepared.notes();
+        let mut notes: Vec<String> = demoted
+            .iter()
+            .filter(|n| keys.contains(&n.root().key()))
+            .flat_map(|n| n.notes().iter().cloned())
+            .collect();
+        notes.extend(prepared.notes());
         let done = optimize(func, scop, (&target, gpu_target.as_ref()), budget, &cx, &notes, &mut out);
         if out.replaced > before {
             rewritten.extend(keys);

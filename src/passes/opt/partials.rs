@@ -185,7 +185,7 @@ fn exact_in_any_grouping(scop: &Scop, r: &Reduction) -> bool {
 
 /// `[lo, hi)` of the `affine.for` `l` when both are constants and its step
 /// is one.
-fn constant_bounds(l: &Op) -> Option<(i64, i64)> {
+pub(super) fn constant_bounds(l: &Op) -> Option<(i64, i64)> {
     let one = |name: &std::ffi::CStr| -> Option<i64> {
         match l.map_attr(name)?.results()[..] {
             [e] => match e.kind() {
