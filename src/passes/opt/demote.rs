@@ -334,15 +334,7 @@ fn hoist(buf: LocalBuffer, entry: Block, nest: &mut Nest) -> Option<()> {
         .collect::<Option<_>>()?;
     let lows: Vec<i64> = buf.loops.iter().map(|(_, lo, _)| *lo).collect();
     for op in &buf.accesses {
-        let at = usize::from(op.name() == "affine.store");
-        let map = b.attr(&expanded_map(&op.attr(c"map")?.text(), ivs.len(), &lows)?).ok()?;
-        let old = op.operands();
-        let mut operands: Vec<Val> = old[..at].to_vec();
-        operands.push(whole);
-        operands.extend_from_slice(&ivs);
-        operands.extend_from_slice(old.get(at + 1..)?);
-        build::set_operands(*op, &operands);
-        build::set_attr(*op, "map", map);
+        redirect(&b, *op, whole, &ivs, &lows)?;
     }
     let ret = *entry.ops().last()?;
     let (free, _) = b.create(Point::Before(ret), "memref.dealloc", &[whole], 0, &[], &[]);
@@ -357,6 +349,23 @@ fn hoist(buf: LocalBuffer, entry: Block, nest: &mut Nest) -> Option<()> {
         "local buffer {input} allocated once before the nest, a copy per iteration of the {n} loop{} around it ({ty})",
         if n == 1 { "" } else { "s" }
     ));
+    Some(())
+}
+
+/// Points the access `op` (an `affine.load` or `affine.store`) at `buffer`
+/// with leading subscripts `lead[k] - lows[k]` before its own:
+/// `buffer[lead - lows][subscripts]` (a copy per iteration of a local
+/// buffer, a copy per block of partial results).
+pub(super) fn redirect(b: &Builder, op: Op, buffer: Val, lead: &[Val], lows: &[i64]) -> Option<()> {
+    let at = usize::from(op.name() == "affine.store");
+    let map = b.attr(&expanded_map(&op.attr(c"map")?.text(), lead.len(), lows)?).ok()?;
+    let old = op.operands();
+    let mut operands: Vec<Val> = old.get(..at)?.to_vec();
+    operands.push(buffer);
+    operands.extend_from_slice(lead);
+    operands.extend_from_slice(old.get(at + 1..)?);
+    build::set_operands(op, &operands);
+    build::set_attr(op, "map", map);
     Some(())
 }
 

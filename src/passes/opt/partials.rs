@@ -64,7 +64,6 @@
 
 use crate::analysis::reductions::{self, Combine, Reduction};
 use crate::ffi::build::{self, Builder, Point};
-use crate::codegen::map_text::expanded_map;
 use crate::ffi::ir::{ExprKind, Op, Val};
 use crate::scop::expansion::{element_bytes, static_bytes, static_shape};
 use crate::scop::form::Form;
@@ -400,17 +399,7 @@ fn access(b: &Builder, at: Point, m: Val, ivs: &[Val], ty: &str, value: Option<V
 /// Points the access `op` (an `affine.load` or `affine.store`) of an
 /// array cell at block `t`'s copy in `buffer`: `buffer[t][subscripts]`.
 fn redirect(b: &Builder, op: Op, buffer: Val, t: Val) -> Option<()> {
-    let at = usize::from(op.name() == "affine.store");
-    let text = op.attr(c"map")?.text();
-    let map = b.attr(&expanded_map(&text, 1, &[0])?).ok()?;
-    let old = op.operands();
-    let mut operands: Vec<Val> = old[..at].to_vec();
-    operands.push(buffer);
-    operands.push(t);
-    operands.extend_from_slice(old.get(at + 1..)?);
-    build::set_operands(op, &operands);
-    build::set_attr(op, "map", map);
-    Some(())
+    super::demote::redirect(b, op, buffer, &[t], &[0])
 }
 
 /// Splits the top-level loop `l` of `scop` with the reductions `group`
