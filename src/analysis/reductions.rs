@@ -182,7 +182,7 @@ fn reduction_of(model: &Model, s: usize) -> Option<Reduction> {
 /// < 32·ii + 32`, or blocks of rows per thread) visits each cell in one of
 /// its iterations: it is not a loop the reduction runs over, though the
 /// cell's subscripts do not mention it (`test/opt/reassociate-tiled.mlir`).
-fn fixed_by(st: &crate::scop::model::Statement, k: usize, cell: &[usize]) -> bool {
+pub(crate) fn fixed_by(st: &crate::scop::model::Statement, k: usize, cell: &[usize]) -> bool {
     use crate::scop::form::Form;
     // Forms of `k`, parameters and at least one of the cell's iterators
     // (a loop of one iteration, `0 ≤ k ≤ 0`, is not tied to the cell:

@@ -792,6 +792,29 @@ pub(super) fn would_gather(
         && contiguous_along(scop, sched, band, last, &deepest)
 }
 
+/// Whether point dimension `d` of `band` is, for every member, a loop over
+/// blocks of another of its loops: one iterator that the statement's other
+/// iterators determine ([`crate::analysis::reductions::fixed_by`]: `t`
+/// with `950·t ≤ i < 950·t + 950`, the blocks of a reduction split per
+/// thread by `passes/opt/partials.rs`, or a front end's own tiles).
+pub(super) fn block_dimension(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    band: &Band,
+    d: usize,
+    members: &[usize],
+) -> bool {
+    !members.is_empty()
+        && members.iter().all(|&s| {
+            let st = &scop.statements[s];
+            let Some((k, c)) = sched.schedule.dims[s][band.first + d].single_iter() else {
+                return false;
+            };
+            let others: Vec<usize> = (0..st.iters.len()).filter(|&m| m != k).collect();
+            c.abs() == 1 && crate::analysis::reductions::fixed_by(st, k, &others)
+        })
+}
+
 /// The number of values hyperplane `k` takes over the members' domains
 /// (from its rational range, rounded outwards); `None` when parametric.
 pub(super) fn extent_of(

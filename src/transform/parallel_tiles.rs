@@ -13,7 +13,7 @@
 //! nest ran on one thread ("0 parallel"). It runs after every stage that
 //! sets tile sizes.
 
-use super::analysis::extent_of;
+use super::analysis::{block_dimension, extent_of};
 use super::band_plan::{BandPlan, Cx};
 
 /// The stage: see the module's documentation.
@@ -27,12 +27,18 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         if !bp.tiled || bp.wavefront {
             continue;
         }
-        // A group whose loop along `d` has one iteration per thread (the
-        // blocks of a reduction split per thread, `passes/opt/partials.rs`,
-        // in a band whose other groups run longer loops there) gets tiles
-        // of one along it, whatever the stages before chose: its rows are
-        // too few for lanes and its loop too short for a vector.
-        for (_, g) in &bp.groups {
+        // Where `d` runs over blocks of another loop, one block per thread
+        // (the blocks of a reduction split per thread,
+        // `passes/opt/partials.rs`, in a band whose other groups run
+        // longer loops there), each group with one iteration per thread
+        // along it (the blocks, their partial results' initialization)
+        // gets tiles of one, whatever the stages before chose: its rows
+        // are too few for lanes and its loop too short for a vector.
+        let blocks = bp
+            .groups
+            .iter()
+            .any(|(_, g)| block_dimension(cx.scop, cx.sched, band, d, g));
+        for (_, g) in bp.groups.iter().filter(|_| blocks) {
             let Some(n) = extent_of(cx.scop, cx.sched, band.first + d, g) else {
                 continue;
             };

@@ -17,7 +17,8 @@
 //! memory at once.
 
 use super::analysis::{
-    access_deltas, contiguous_along, extent_of, fixed_along, reductions_only, uniform_along, Band,
+    access_deltas, block_dimension, contiguous_along, extent_of, fixed_along, reductions_only,
+    uniform_along, Band,
 };
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::balanced_tile;
@@ -81,11 +82,13 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
                 })
             })
         };
-        // Groups whose rows' loop has fewer iterations than a block's
-        // lanes (the blocks of a reduction split per thread, `partials`:
-        // two rows of blocks for two threads) are left out too.
+        // Groups whose rows' loop runs over blocks of another with fewer
+        // blocks than a block's lanes (the blocks of a reduction split per
+        // thread, `partials`: two rows of blocks for two threads) are left
+        // out too.
         let enough_rows = |members: &[usize]| {
-            extent_of(scop, sched, band.first, members).is_none_or(|n| n >= lanes)
+            !block_dimension(scop, sched, band, 0, members)
+                || extent_of(scop, sched, band.first, members).is_none_or(|n| n >= lanes)
         };
         let rows: Vec<&Vec<usize>> = bp
             .groups
