@@ -1860,9 +1860,10 @@ def localize(prog, r, tries=8):
         c = carried_stmt(n)
         if c is not None:
             carried.add(c["arr"])
+    inside = {id(n): stmts_in(n["body"], set()) for n, _ in loops}
     cands = [(n, path, a) for n, path in loops for a in sorted(users)
              if a not in carried and not prog["arrays"][a]["dynamic"]
-             and users[a] <= stmts_in(n["body"], set())]
+             and users[a] <= inside[id(n)]]
     r.shuffle(cands)
     for n, path, a in cands[:tries]:
         if reads_own_writes(prog, n, path, a):
