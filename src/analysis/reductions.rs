@@ -70,6 +70,22 @@ pub struct Reduction {
     /// The iterators (positions in the statement's loops) the reduction
     /// runs over: those the cell's subscripts do not depend on.
     pub loops: Vec<usize>,
+    /// The input allows its terms in any order: its combining operation
+    /// is marked `fastmath<reassoc>` (or `fast`), as LLVM would read the
+    /// mark (the terms of an `affine.parallel`'s reduction get it when
+    /// demoted, `passes/opt/demote.rs`). Such a floating-point reduction
+    /// is regrouped as under `reassociate=true`, without the option.
+    pub order_free: bool,
+}
+
+impl Reduction {
+    /// Whether its terms may be combined in another order, with
+    /// `reassociate` (the option) on or off: always for the operations
+    /// that do not round ([`Combine::rounds`]), otherwise with the option
+    /// or the input's own permission ([`Reduction::order_free`]).
+    pub fn reorderable(&self, reassociate: bool) -> bool {
+        !self.combine.rounds() || reassociate || self.order_free
+    }
 }
 
 /// The reductions of `model`: every statement that updates a cell as
@@ -171,6 +187,7 @@ fn reduction_of(model: &Model, s: usize) -> Option<Reduction> {
         load,
         combine,
         loops,
+        order_free: comb.reassoc,
     })
 }
 

@@ -38,15 +38,9 @@ pub fn with_contract(flags: Option<&str>) -> Option<String> {
 /// with `flag` added; `None` when they have it already (or `fast`, which
 /// holds every flag).
 pub fn with_flag(flags: Option<&str>, flag: &str) -> Option<String> {
-    let inner = flags
-        .and_then(|t| t.strip_prefix("#arith.fastmath<"))
-        .and_then(|t| t.strip_suffix('>'))
-        .unwrap_or("none");
-    let mut list: Vec<&str> = inner
-        .split(',')
-        .map(str::trim)
-        .filter(|f| !f.is_empty() && *f != "none")
-        .collect();
+    let mut list: Vec<&str> = flags
+        .map(crate::scop::body::fastmath_flags)
+        .unwrap_or_default();
     if list.iter().any(|&f| f == flag || f == "fast") {
         return None;
     }

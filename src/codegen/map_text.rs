@@ -102,6 +102,17 @@ fn map_of(n: usize, syms: &str, results: &[String]) -> String {
     )
 }
 
+/// The map text of `old`'s results `from..from + count`, over the same
+/// dimensions and symbols (an `affine.parallel`'s bounds of one
+/// dimension, a group of its maps' results). Affine expressions hold no
+/// commas, so the results split at every one.
+pub fn selected_results(old: &str, from: usize, count: usize) -> Option<String> {
+    let (n, syms, body) = parts(old)?;
+    let results: Vec<String> = body.split(',').map(|r| r.trim().to_string()).collect();
+    let chosen = results.get(from..from.checked_add(count)?)?;
+    (count > 0).then(|| map_of(n, syms, chosen))
+}
+
 /// The map text `(d0…)[s…] -> (r…)` of an access, rewritten for `lead`
 /// new leading dimensions with results `d_k - lows[k]`, the old dimensions
 /// renumbered after them.
@@ -208,7 +219,7 @@ pub fn dynamic_dims(ty: &str) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{dynamic_dims, expanded_map, permuted_map, shifted_map};
+    use super::{dynamic_dims, expanded_map, permuted_map, selected_results, shifted_map};
 
     #[test]
     fn permuted_maps_reorder_the_results() {
@@ -262,6 +273,26 @@ mod tests {
             Some(("affine_map<(d0) -> ((3) - d0)>".into(), 0))
         );
         assert_eq!(shifted_map("affine_map<(d0) -> (d0)>", 2), None);
+    }
+
+    #[test]
+    fn selected_results_keep_dimensions_and_symbols() {
+        let bounds = "affine_map<(d0)[s0] -> (0, d0 + 2, s0 floordiv 4)>";
+        assert_eq!(
+            selected_results(bounds, 1, 2).as_deref(),
+            Some("affine_map<(d0)[s0] -> (d0 + 2, s0 floordiv 4)>")
+        );
+        assert_eq!(
+            selected_results(bounds, 0, 1).as_deref(),
+            Some("affine_map<(d0)[s0] -> (0)>")
+        );
+        assert_eq!(
+            selected_results("affine_map<() -> (512, 1024)>", 1, 1).as_deref(),
+            Some("affine_map<() -> (1024)>")
+        );
+        // Past the results, or none of them.
+        assert_eq!(selected_results(bounds, 2, 2), None);
+        assert_eq!(selected_results(bounds, 1, 0), None);
     }
 
     #[test]

@@ -172,6 +172,9 @@ pub fn statement_bodies(scop: &mut Scop) {
                         .accesses
                         .iter()
                         .position(|a| scop.op_of(a).key() == op.key()),
+                    reassoc: op
+                        .attr(c"fastmath")
+                        .is_some_and(|f| allows_reassociation(&f.text())),
                 }
             })
             .collect();
@@ -182,4 +185,44 @@ pub fn statement_bodies(scop: &mut Scop) {
     }
     scop.ir.body_ops = body_ops;
     scop.ir.outside = outside;
+}
+
+/// The flags of a `fastmath` attribute's text
+/// (`#arith.fastmath<reassoc,contract>`: `reassoc`, `contract`); none for
+/// `#arith.fastmath<none>` or another text.
+pub(crate) fn fastmath_flags(text: &str) -> Vec<&str> {
+    text.strip_prefix("#arith.fastmath<")
+        .and_then(|t| t.strip_suffix('>'))
+        .unwrap_or("none")
+        .split(',')
+        .map(str::trim)
+        .filter(|f| !f.is_empty() && *f != "none")
+        .collect()
+}
+
+/// Whether a `fastmath` attribute's text allows reassociation: it names
+/// `reassoc`, or `fast` (every flag).
+fn allows_reassociation(text: &str) -> bool {
+    fastmath_flags(text)
+        .iter()
+        .any(|&f| f == "reassoc" || f == "fast")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{allows_reassociation, fastmath_flags};
+
+    #[test]
+    fn fastmath_flags_and_reassociation() {
+        assert_eq!(
+            fastmath_flags("#arith.fastmath<reassoc,contract>"),
+            vec!["reassoc", "contract"]
+        );
+        assert!(fastmath_flags("#arith.fastmath<none>").is_empty());
+        assert!(fastmath_flags("0 : i64").is_empty());
+        assert!(allows_reassociation("#arith.fastmath<nnan,reassoc>"));
+        assert!(allows_reassociation("#arith.fastmath<fast>"));
+        assert!(!allows_reassociation("#arith.fastmath<contract>"));
+        assert!(!allows_reassociation("#arith.fastmath<none>"));
+    }
 }

@@ -195,6 +195,9 @@ pub struct BodyOp {
     /// The statement's access it is (a load or the store): its position
     /// in [`Statement::accesses`].
     pub access: Option<usize>,
+    /// Its `fastmath` flags allow reassociation (`reassoc`, or `fast`):
+    /// the input's own permission to regroup what it combines.
+    pub reassoc: bool,
 }
 
 /// Where an operand of a [`BodyOp`] comes from.

@@ -53,15 +53,12 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
     }
     let Cx { scop, sched, .. } = *cx;
     // Reassociated chains run in vector lanes along their own loop.
-    let reassociated: Vec<usize> = if cx.opts.reassociate {
-        reductions::find(scop)
-            .into_iter()
-            .filter(|r| r.combine.rounds())
-            .map(|r| r.stmt)
-            .collect()
-    } else {
-        Vec::new()
-    };
+    // (With the option, or where the input allows any order.)
+    let reassociated: Vec<usize> = reductions::find(scop)
+        .into_iter()
+        .filter(|r| r.combine.rounds() && r.reorderable(cx.opts.reassociate))
+        .map(|r| r.stmt)
+        .collect();
     for (band, bp) in cx.bands.iter().zip(plans) {
         if !bp.tiled
             || band.len != 2

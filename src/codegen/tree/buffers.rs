@@ -935,6 +935,7 @@ mod tests {
             },
             regions: false,
             access,
+            reassoc: false,
         };
         let iv = Operand::Inside;
         let alpha = Operand::Outside(IrRef(0));

@@ -12,6 +12,19 @@
 //! values an `affine.if` yields get cells the same way: each branch stores
 //! its values, which are loaded after the `affine.if`.
 //!
+//! **Reductions of `affine.parallel`** (`reduce ("addf")`, the form
+//! upstream's `affine-parallelize parallel-reductions=true` writes): the
+//! operation becomes a nest of `affine.for` loops, one per dimension, with
+//! the same bounds and steps; each reduced value gets a cell holding the
+//! kind's identity before the nest (as upstream's `lower-affine` starts
+//! it: `0.0` for `addf`, `-inf` for `maximumf`, ...), updated as `cell =
+//! cell ⊕ yielded` at the end of the body and loaded after the nest: the
+//! sequential execution `lower-affine` gives. The input allows its terms
+//! in any order, so a floating-point sum or product's combining operation
+//! is marked `fastmath<reassoc>`: [`crate::analysis::reductions`] reads
+//! that mark as the input's own permission to regroup the terms (blocks
+//! per thread, vector lanes) without `reassociate=true`.
+//!
 //! **Local buffers** (`local-buffers`): a `memref.alloc` or
 //! `memref.alloca` inside a nest's loops (a C front end's array declared in
 //! a loop body) gives each iteration of the loops around it a fresh buffer,
@@ -29,8 +42,8 @@
 //! input: where the nest is not at the top of a SCoP, or its SCoP is not
 //! rewritten, the input comes back ([`Nest::undo`]), byte for byte.
 
-use crate::codegen::map_text::expanded_map;
-use crate::ffi::build::{self, Builder, Point};
+use crate::codegen::map_text::{expanded_map, selected_results};
+use crate::ffi::build::{self, AttrHandle, Builder, Point};
 use crate::ffi::ir::{Block, Op, Val};
 
 /// One demoted nest and what takes it back.
@@ -112,8 +125,8 @@ fn nest_root(op: Op) -> Op {
 }
 
 /// The `affine.for` operations in `op` (itself included) that carry
-/// values and the `affine.if` operations that yield values, innermost
-/// first.
+/// values, the `affine.if` operations that yield values and the
+/// `affine.parallel` operations that reduce values, innermost first.
 fn carrying_ops(op: Op, out: &mut Vec<Op>) {
     for r in op.regions() {
         for b in r.blocks() {
@@ -122,7 +135,7 @@ fn carrying_ops(op: Op, out: &mut Vec<Op>) {
             }
         }
     }
-    if matches!(op.name().as_str(), "affine.for" | "affine.if") && op.num_results() > 0 {
+    if matches!(op.name().as_str(), "affine.for" | "affine.if" | "affine.parallel") && op.num_results() > 0 {
         out.push(op);
     }
 }
@@ -185,10 +198,10 @@ pub(super) fn demote(func: Op, carried: bool, buffers: bool) -> Vec<Nest> {
             if !ok {
                 break;
             }
-            ok = if op.name() == "affine.if" {
-                demote_if(op, entry, &mut nest)
-            } else {
-                demote_loop(op, entry, &mut nest)
+            ok = match op.name().as_str() {
+                "affine.if" => demote_if(op, entry, &mut nest),
+                "affine.parallel" => demote_parallel(op, entry, &mut nest),
+                _ => demote_loop(op, entry, &mut nest),
             }
             .is_some();
         }
@@ -526,6 +539,174 @@ fn demote_if(op: Op, entry: Block, nest: &mut Nest) -> Option<()> {
         nest.root = new;
     }
     build::erase(op);
+    Some(())
+}
+
+/// The combining operation of an `affine.parallel` reduction of kind
+/// `kind` (`arith::AtomicRMWKind` as MLIR 22 numbers it in the
+/// `reductions` attribute); `None` for `assign` and unknown kinds.
+fn parallel_combine(kind: i64) -> Option<&'static str> {
+    Some(match kind {
+        0 => "arith.addf",
+        1 => "arith.addi",
+        2 => "arith.andi",
+        4 => "arith.maximumf",
+        5 => "arith.maxnumf",
+        6 => "arith.maxsi",
+        7 => "arith.maxui",
+        8 => "arith.minimumf",
+        9 => "arith.minnumf",
+        10 => "arith.minsi",
+        11 => "arith.minui",
+        12 => "arith.mulf",
+        13 => "arith.muli",
+        14 => "arith.ori",
+        15 => "arith.xori",
+        _ => return None,
+    })
+}
+
+/// The value a reduction of `combine` on values of type `ty` starts from,
+/// as upstream's `lower-affine` starts it (`arith::getIdentityValueAttr`:
+/// `0.0` for a sum, not the `-0.0` of the partial results), as an
+/// attribute's text.
+fn parallel_identity(combine: &str, ty: &str) -> Option<String> {
+    if combine == "arith.addf" {
+        return super::partials::identity(combine, ty).map(|_| format!("0.0 : {ty}"));
+    }
+    super::partials::identity(combine, ty)
+}
+
+/// The integers of a bounds-groups attribute of an `affine.parallel` of
+/// `n` dimensions (`dense<[1, 2]> : tensor<2xi32>`, or a splat
+/// `dense<1> : tensor<2xi32>`).
+fn groups(op: Op, name: &std::ffi::CStr, n: usize) -> Option<Vec<usize>> {
+    let text = op.attr(name)?.text();
+    let body = text.strip_prefix("dense<")?;
+    let body = body.get(..body.find('>')?)?;
+    let splat = !body.contains('[');
+    let values: Vec<usize> = body
+        .trim_matches(|c| c == '[' || c == ']')
+        .split(',')
+        .map(|x| x.trim().parse().ok())
+        .collect::<Option<_>>()?;
+    match values[..] {
+        [v] if splat => Some(vec![v; n]),
+        _ => (values.len() == n).then_some(values),
+    }
+}
+
+/// Demotes the values `p` (an `affine.parallel` with `reduce`) reduces
+/// (see the module text): a nest of `affine.for` loops replaces it, and
+/// `nest.root` when `p` was it. `None`, before any change, for a kind
+/// without a combining operation or bounds not understood.
+fn demote_parallel(p: Op, entry: Block, nest: &mut Nest) -> Option<()> {
+    let b = Builder::new(p);
+    let types = result_types(p)?;
+    let combines: Vec<&str> = p
+        .attr(c"reductions")?
+        .int_list()?
+        .into_iter()
+        .map(parallel_combine)
+        .collect::<Option<_>>()?;
+    if combines.len() != types.len() {
+        return None;
+    }
+    let body = p.regions().first()?.blocks().first().copied()?;
+    let yield_op = *body.ops().last()?;
+    let yielded = yield_op.operands();
+    let n = body.num_args();
+    if n == 0 || yielded.len() != types.len() {
+        return None;
+    }
+    // The loops' attributes, each dimension's bounds a group of the maps'
+    // results (a maximum of lower bounds, a minimum of upper ones, as
+    // `affine.for` reads a map of several results).
+    let lower = p.map_attr(c"lowerBoundsMap")?;
+    let nl = lower.num_dims() + lower.num_symbols();
+    let operands = p.operands();
+    let nu = operands.len().checked_sub(nl)?;
+    let (lg, ug) = (groups(p, c"lowerBoundsGroups", n)?, groups(p, c"upperBoundsGroups", n)?);
+    let steps = p.attr(c"steps")?.int_list()?;
+    if steps.len() != n {
+        return None;
+    }
+    let (ltext, utext) = (p.attr(c"lowerBoundsMap")?.text(), p.attr(c"upperBoundsMap")?.text());
+    let (mut lat, mut uat) = (0, 0);
+    let mut dims = Vec::new();
+    for d in 0..n {
+        let lmap = selected_results(&ltext, lat, lg[d])?;
+        let umap = selected_results(&utext, uat, ug[d])?;
+        (lat, uat) = (lat + lg[d], uat + ug[d]);
+        dims.push([
+            ("lowerBoundMap", b.attr(&lmap).ok()?),
+            ("upperBoundMap", b.attr(&umap).ok()?),
+            ("step", b.attr(&format!("{} : index", steps[d])).ok()?),
+            ("operandSegmentSizes", b.attr(&format!("array<i32: {nl}, {nu}, 0>")).ok()?),
+        ]);
+    }
+    let starts: Vec<AttrHandle> = combines
+        .iter()
+        .zip(&types)
+        .map(|(c, ty)| b.attr(&parallel_identity(c, ty)?).ok())
+        .collect::<Option<_>>()?;
+    let reassoc = b.attr("#arith.fastmath<reassoc>").ok()?;
+    // The cells, each holding its identity before the nest.
+    let is_root = p.key() == nest.root.key();
+    let cells = cells(&b, entry, &types, nest)?;
+    for ((start, ty), cell) in starts.into_iter().zip(&types).zip(&cells) {
+        let first = *entry.ops().first()?;
+        let constant = b.create_typed(Point::Before(first), "arith.constant", &[], &[ty], &[("value", start)])?;
+        nest.cells.push(constant);
+        let store = store_cell(&b, Point::Before(p), constant.result(0)?, *cell)?;
+        if is_root {
+            nest.around.push(store);
+        }
+    }
+    // The loops, outermost first, the body moved into the innermost.
+    let mut at = Point::Before(p);
+    let mut loops = Vec::new();
+    let mut end = None;
+    for (d, attrs) in dims.iter().enumerate() {
+        let (l, blocks) = b.create(at, "affine.for", &operands, 0, attrs, &[Some(1)]);
+        let block = *blocks.first()?;
+        let (y, _) = b.create(Point::End(block), "affine.yield", &[], 0, &[], &[]);
+        build::replace_uses(body.arg(d)?, block.arg(0)?);
+        loops.push(l);
+        at = Point::Before(y);
+        end = Some(y);
+    }
+    let end = end?;
+    for op in body.ops() {
+        if op.key() != yield_op.key() {
+            build::move_before(op, end);
+        }
+    }
+    for (((cell, ty), value), combine) in cells.iter().zip(&types).zip(yielded).zip(&combines) {
+        let (_, acc) = load_cell(&b, Point::Before(end), *cell, ty)?;
+        let rounds = matches!(*combine, "arith.addf" | "arith.mulf");
+        let attrs: Vec<(&str, AttrHandle)> = if rounds { vec![("fastmath", reassoc)] } else { Vec::new() };
+        let op = b.create_typed(Point::Before(end), combine, &[acc, value], &[ty], &attrs)?;
+        store_cell(&b, Point::Before(end), op.result(0)?, *cell)?;
+    }
+    loaded_after(&b, p, &cells, &types, nest)?;
+    if is_root {
+        nest.root = *loops.first()?;
+    }
+    let kinds: Vec<&str> = combines.iter().map(|c| c.trim_start_matches("arith.")).collect();
+    nest.notes.push(format!(
+        "'affine.parallel' reduction{} ({}) carried in a cell, {} loop{} in its place{}",
+        if kinds.len() == 1 { "" } else { "s" },
+        kinds.join(", "),
+        n,
+        if n == 1 { "" } else { "s" },
+        if combines.iter().any(|c| matches!(*c, "arith.addf" | "arith.mulf")) {
+            " (fastmath<reassoc>: its terms in any order, as the input allows)"
+        } else {
+            ""
+        }
+    ));
+    build::erase(p);
     Some(())
 }
 

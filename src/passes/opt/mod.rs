@@ -308,9 +308,11 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     for (scop, prepared) in scops(func, &restored, options.split_loads, blocks) {
         let keys: Vec<usize> = scop.ir.ops.iter().map(|o| o.key()).collect();
         let before = out.replaced;
+        // A demoted nest's root may be a loop split into blocks since.
+        let split: Vec<usize> = prepared.partials.iter().map(partials::Partials::original_key).collect();
         let mut notes: Vec<String> = demoted
             .iter()
-            .filter(|n| keys.contains(&n.root().key()))
+            .filter(|n| keys.contains(&n.root().key()) || split.contains(&n.root().key()))
             .flat_map(|n| n.notes().iter().cloned())
             .collect();
         notes.extend(prepared.notes());

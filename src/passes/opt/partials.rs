@@ -159,7 +159,7 @@ pub(super) fn split(func: Op, scop: &Scop, blocks: Blocks, made: &[usize]) -> Op
     }
     let found: Vec<(Reduction, Op)> = reductions::find(scop)
         .into_iter()
-        .filter(|r| blocks.reassociate || exact_in_any_grouping(scop, r))
+        .filter(|r| blocks.reassociate || r.order_free || exact_in_any_grouping(scop, r))
         .filter_map(|r| {
             let l = splittable(scop, &r, blocks)?;
             (!made.contains(&l.key())).then_some((r, l))
@@ -213,7 +213,7 @@ fn defined_within(v: Val, l: Op) -> bool {
 
 /// The identity of the combining operation `name` on values of type `ty`,
 /// as an attribute's text (`-0.0 : f64`).
-fn identity(name: &str, ty: &str) -> Option<String> {
+pub(super) fn identity(name: &str, ty: &str) -> Option<String> {
     let inf = |negative: bool| -> Option<&'static str> {
         Some(match (ty, negative) {
             ("f64", true) => "0xFFF0000000000000",

@@ -114,15 +114,15 @@ pub(super) fn note(scop: &Scop, chosen: &[Reduction]) -> String {
     )
 }
 
-/// With `reassociate=true`, whether a reduction of `scop` to reassociate
-/// ([`chosen`]) reduces over its statement's innermost loop: a chain of
+/// With `reassociate=true`, or for a reduction whose input allows any
+/// order ([`Reduction::order_free`]), whether a reduction of `scop` to
+/// reassociate ([`chosen`]) reduces over its statement's innermost loop: a chain of
 /// dependent operations that the rewrite carries in a register and LLVM
 /// then runs in vector lanes, a gain of its own for the profitability
 /// rules.
 pub(super) fn chain(scop: &Scop, options: &OptOptions) -> bool {
-    options.reassociate
-        && chosen(scop).iter().any(|r| {
-            let n = scop.statements[r.stmt].iters.len();
-            n > 0 && r.loops.contains(&(n - 1))
-        })
+    chosen(scop).iter().any(|r| {
+        let n = scop.statements[r.stmt].iters.len();
+        r.reorderable(options.reassociate) && n > 0 && r.loops.contains(&(n - 1))
+    })
 }
