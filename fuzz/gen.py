@@ -1469,6 +1469,54 @@ def carried_stmt(n):
     return None
 
 
+def parallel_form(n):
+    """How loop N, which carries a cell (`carried_stmt`), prints as an
+    `affine.parallel` with `reduce` (upstream affine-parallelize's form):
+    (the loops it stands for, N and maybe the one loop its body holds,
+    the combining operator, "+", "*" or "max", and the term each
+    iteration yields: the statement's value but the load of its cell), or
+    None where it cannot: N's body is the carried statement alone (or one
+    loop whose body it is, its bounds free of N's iterator), and the
+    statement's value is its cell combined with a term that does not read
+    the cell's array."""
+    s = carried_stmt(n)
+    if s is None or n.get("local"):
+        return None
+    loops = [n]
+    body = n["body"]
+    if len(body) == 1 and body[0]["k"] == "for" and carried_stmt(body[0]) is s:
+        m = body[0]
+        free = not any(n["iv"] in names_in(e, "v", []) for e in m["lbs"] + m["ubs"])
+        if m.get("local") or not free or len(m["body"]) != 1:
+            return None
+        loops.append(m)
+        body = m["body"]
+    if len(body) != 1 or body[0] is not s:
+        return None
+    v = s["val"]
+    if v[0] not in ("+", "*", "max"):
+        return None
+    cell = [x for x in (v[1], v[2]) if x[0] == "ld" and x[1] == s["arr"] and x[2] == s["idx"]]
+    term = v[2] if cell and cell[0] is v[1] else v[1]
+    if not cell or any(ld[1] == s["arr"] for ld in loads_of(term)):
+        return None
+    return loops, v[0], term
+
+
+def mark_parallel(nodes, r, p=0.8):
+    """Marks loops that carry a cell (with probability P) to print as an
+    `affine.parallel` reduction where they can (`parallel_form`)."""
+    for n in nodes:
+        if n["k"] == "for":
+            if parallel_form(n) is not None and r.random() < p:
+                n["par"] = True
+                continue
+            mark_parallel(n["body"], r, p)
+        elif n["k"] == "if":
+            mark_parallel(n["then"], r, p)
+            mark_parallel(n["else"] or [], r, p)
+
+
 def involves(idx, iv):
     return any(iv in names_in(e, "v", []) for e in idx)
 
@@ -1490,12 +1538,13 @@ def alone(nodes, s):
     return True
 
 
-def walk(nodes, env, stmt, enter=None):
+def walk(nodes, env, stmt, enter=None, leave=None):
     """Runs the loops and guards of `nodes` in program order (MLIR's
     semantics: max/min bounds, steps, `== 0` and `>= 0` conditions, else
     branches), calling `stmt(node, env)` for each statement instance with
     `env` mapping parameters and iterators to their values, and
-    `enter(loop, env)` (if given) before each loop."""
+    `enter(loop, env)` / `leave(loop, env)` (if given) before and after
+    each loop."""
     for n in nodes:
         k = n["k"]
         if k == "for":
@@ -1506,14 +1555,16 @@ def walk(nodes, env, stmt, enter=None):
             i = lo
             while i < hi:
                 env[n["iv"]] = i
-                walk(n["body"], env, stmt, enter)
+                walk(n["body"], env, stmt, enter, leave)
                 i += n["step"]
             env.pop(n["iv"], None)
+            if leave:
+                leave(n, env)
         elif k == "if":
             if all((ev(e, env) == 0) if eq else (ev(e, env) >= 0) for e, eq in n["conds"]):
-                walk(n["then"], env, stmt, enter)
+                walk(n["then"], env, stmt, enter, leave)
             elif n["else"]:
-                walk(n["else"], env, stmt, enter)
+                walk(n["else"], env, stmt, enter, leave)
         else:
             # A statement, or a let (the callback tells them apart).
             stmt(n, env)
@@ -1665,7 +1716,11 @@ def interpret(prog, exact=False, bounds=False, rational=False):
             return c, abs(c), 0
         if op == "use":
             return env[v[1]]
-        (x, mx, kx), (y, my, ky) = value(v[1], env), value(v[2], env)
+        return combine(op, value(v[1], env), value(v[2], env))
+
+    def combine(op, xv, yv):
+        """OP of two values, each with its magnitude and rounding count."""
+        (x, mx, kx), (y, my, ky) = xv, yv
         if op == "max":
             # Exact: one of its operands.
             r = fmax(x, y)
@@ -1693,7 +1748,39 @@ def interpret(prog, exact=False, bounds=False, rational=False):
         if bounds:
             mags[a][k], ops[a][k] = v[1], v[2]
 
-    walk(prog["body"], dict(prog["params"]), stmt)
+    # A loop printed as an affine.parallel reducing with a sum or a product
+    # (`parallel_form`): its cell's value before it is kept, the cell
+    # starts at the identity (0.0, 1.0), and the value kept is combined
+    # with the reduction after it, as the printed program does. (A
+    # maximum gives the same in any grouping: nothing to do.)
+    before = {}
+
+    def cell_of(n, env):
+        s = carried_stmt(n)
+        return s["arr"], flat(s["arr"], [ev(e, env) for e in s["idx"]])
+
+    def enter(n, env):
+        form = parallel_form(n) if n.get("par") else None
+        if form is None or form[1] == "max":
+            return
+        a, k = cell_of(n, env)
+        before[id(n)] = (arrays[a][k], mags[a][k] if bounds else None, ops[a][k] if bounds else None)
+        one = 1.0 if form[1] == "*" else 0.0
+        arrays[a][k] = Fraction(one) if rational else one
+        if bounds:
+            mags[a][k], ops[a][k] = abs(one), 0
+
+    def leave(n, env):
+        if id(n) not in before:
+            return
+        a, k = cell_of(n, env)
+        acc = (arrays[a][k], mags[a][k] if bounds else None, ops[a][k] if bounds else None)
+        r = combine(parallel_form(n)[1], before.pop(id(n)), acc)
+        arrays[a][k] = r[0]
+        if bounds:
+            mags[a][k], ops[a][k] = r[1], r[2]
+
+    walk(prog["body"], dict(prog["params"]), stmt, enter, leave)
     # Arrays printed as local buffers (`localize`): the kernel's argument
     # keeps its initial values.
     for a in prog.get("locals", []):
@@ -1786,7 +1873,11 @@ def fit_arrays(prog):
 # and atax's shapes, see Gen.matvec); the others: docs/fuzzing.md ("locals":
 # another family's program with an array printed as a loop's local buffer,
 # see localize).
-FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml", "carried", "reductions", "rows", "locals")
+FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml", "carried", "reductions", "rows", "locals",
+            "parallel", "views")
+
+# The families the `views` family draws its programs from.
+VIEWS_FROM = ("mixed", "steps", "matvec", "factor", "around", "ml", "reductions", "rows", "carried")
 
 # The families the `carried` family draws its programs from.
 CARRIED_FROM = ("mixed", "steps", "matvec", "factor", "around", "ml", "reductions")
@@ -1888,6 +1979,46 @@ def mark_carried(nodes, r, p=0.8):
             mark_carried(n["else"] or [], r, p)
 
 
+def make_views(prog, r):
+    """Gives one or two arrays of PROG a view to be accessed through, as a
+    front end's reshapes give them (prog["views"]: array -> kind): an
+    `expand` array is the kernel's argument flat, expanded at its entry,
+    every access through the expansion; a `collapse` or `reinterpret`
+    array gets a flat `memref.collapse_shape` or a `memref.reinterpret_cast`
+    of its own shape, every other affine access through it (subscripts
+    linearized for the collapse), the others to the array itself: two
+    names of the same cells. Arrays of static shape and rank two or more,
+    not local buffers, not accessed by memref.load/store. Whether one was
+    made."""
+    plain = set()
+    for n, j, a, idx in all_accesses(prog):
+        val = n["val"] if j > 0 else None
+        if j == 0 and n.get("m"):
+            plain.add(a)
+        if val is not None:
+            for ld in loads_of(val):
+                if ld[1] == a and len(ld) > 3:
+                    plain.add(a)
+    cands = [a for a, arr in enumerate(prog["arrays"])
+             if not arr["dynamic"] and len(arr["shape"]) >= 2 and a not in plain
+             and a not in prog.get("locals", [])]
+    if not cands:
+        return False
+    r.shuffle(cands)
+    prog["views"] = {str(a): r.choice(["expand", "collapse", "reinterpret"]) for a in cands[:r.choice([1, 2])]}
+    return True
+
+
+def any_parallel(nodes):
+    """Whether a loop of NODES is marked to print as an affine.parallel."""
+    for n in nodes:
+        if n["k"] == "for" and (n.get("par") or any_parallel(n["body"])):
+            return True
+        if n["k"] == "if" and (any_parallel(n["then"]) or any_parallel(n["else"] or [])):
+            return True
+    return False
+
+
 def generate(seed, family="mixed"):
     """Program `seed` of `family`: the first draw whose instances fit, with
     its arrays sized. The `carried` family: a program of another family
@@ -1900,6 +2031,31 @@ def generate(seed, family="mixed"):
                 break
         prog["family"] = "locals"
         prog["seed"] = seed
+        return prog
+    if family == "views":
+        r = random.Random(seed * 7243 + 13)
+        for attempt in range(20):
+            prog = generate(seed * 50 + attempt, r.choice(VIEWS_FROM))
+            if make_views(prog, r):
+                break
+        prog["family"] = "views"
+        prog["seed"] = seed
+        return prog
+    if family == "parallel":
+        # A carried program whose loops that carry a reduction print as
+        # affine.parallel with reduce where they can: the input allows any
+        # order of the terms, so the oracle's results are compared as
+        # under reassociate=true (dyadic initial values).
+        r = random.Random(seed * 104729 + 7)
+        for attempt in range(20):
+            prog = generate(seed * 50 + attempt, "carried")
+            mark_parallel(prog["body"], r)
+            if any_parallel(prog["body"]):
+                break
+        prog["family"] = "parallel"
+        prog["seed"] = seed
+        prog["order_free"] = True
+        prog["init"] = "dyadic"
         return prog
     if family == "carried":
         r = random.Random(seed * 7919 + 23)
@@ -1927,6 +2083,40 @@ def generate(seed, family="mixed"):
 # ---------------------------------------------------------------------------
 
 
+def row_major_strides(shape):
+    out, st = [], 1
+    for d in reversed(shape):
+        out.append(st)
+        st *= d
+    return list(reversed(out))
+
+
+def argument_type(prog, a):
+    """The kernel's argument type of array A: flat for an array the kernel
+    expands (`make_views`)."""
+    arr = prog["arrays"][a]
+    if prog.get("views", {}).get(str(a)) == "expand":
+        size = 1
+        for d in arr["shape"]:
+            size *= d
+        return "memref<%dxf64>" % size
+    return memref_type(arr)
+
+
+def view_of(arr, view):
+    """The SSA name and type of ARR's view of kind VIEW."""
+    size = 1
+    for d in arr["shape"]:
+        size *= d
+    name = "%%v_%s" % arr["name"]
+    if view == "expand":
+        return name, static_type(arr)
+    if view == "collapse":
+        return name, "memref<%dxf64>" % size
+    return name, "memref<%sxf64, strided<[%s]>>" % (
+        "x".join(map(str, arr["shape"])), ", ".join(map(str, row_major_strides(arr["shape"]))))
+
+
 def memref_type(arr):
     dims = "x".join("?" if arr["dynamic"] else str(s) for s in arr["shape"])
     return "memref<%sxf64>" % dims if dims else "memref<f64>"
@@ -1952,6 +2142,9 @@ class Printer:
         self.carried = {}
         # Arrays printed as local buffers (`localize`): array -> SSA name.
         self.local = {}
+        # Accesses through a collapse_shape or reinterpret_cast view
+        # alternate with the array's own (`affine_access`).
+        self.flip = 0
 
     def mem(self, a):
         """The SSA name of array A's memref (its local buffer's inside the
@@ -2043,7 +2236,8 @@ class Printer:
                 self.emit("%s = memref.load %s[%s] : %s" % (t, name, idx, ty))
                 return t
             t = self.fresh()
-            self.emit("%s = affine.load %s[%s] : %s" % (t, name, self.index_text(v[2]), ty))
+            name, sub, ty = self.affine_access(v[1], v[2])
+            self.emit("%s = affine.load %s[%s] : %s" % (t, name, sub, ty))
             return t
         if v[0] == "use":
             return self.names[v[1]]
@@ -2078,7 +2272,10 @@ class Printer:
         body = n["body"]
         self.open_locals(n)
         if len(body) == 1 and body[0]["k"] == "for" and carried_stmt(body[0]) is s:
-            out = self.carried_for(body[0], s, acc)
+            if body[0].get("par"):
+                out = self.parallel_for(body[0], acc)
+            else:
+                out = self.carried_for(body[0], s, acc)
         else:
             out = None
             for m in body:
@@ -2096,13 +2293,50 @@ class Printer:
         self.emit("}")
         return res
 
+    def parallel_bound(self, exprs, many):
+        """A bound of an affine.parallel: one expression, or MANY (max or
+        min) of several, iterators and parameters named inline."""
+
+        def name(k, nn):
+            return "%" + nn if k == "v" else "symbol(%%%s)" % nn
+
+        body = ", ".join(text(e, name) for e in exprs)
+        return body if len(exprs) == 1 else "%s(%s)" % (many, body)
+
+    def parallel_for(self, n, init):
+        """Prints loop N (marked `par`) as an affine.parallel reducing its
+        cell's terms (`parallel_form`), combined with INIT (the cell's
+        value before it) after it, as upstream's affine-parallelize does;
+        returns the combined value."""
+        loops, op, term = parallel_form(n)
+        kind, arith = {"+": ("addf", "arith.addf"), "*": ("mulf", "arith.mulf"),
+                       "max": ("maximumf", "arith.maximumf")}[op]
+        steps = [m["step"] for m in loops]
+        res = self.fresh()
+        self.emit('%s = affine.parallel (%s) = (%s) to (%s)%s reduce ("%s") -> (f64) {' % (
+            res, ", ".join("%" + m["iv"] for m in loops),
+            ", ".join(self.parallel_bound(m["lbs"], "max") for m in loops),
+            ", ".join(self.parallel_bound(m["ubs"], "min") for m in loops),
+            " step (%s)" % ", ".join(map(str, steps)) if any(k != 1 for k in steps) else "", kind))
+        self.ind += 2
+        t = self.value(term)
+        self.emit("affine.yield %s : f64" % t)
+        self.ind -= 2
+        self.emit("}")
+        out = self.fresh()
+        self.emit("%s = %s %s, %s : f64" % (out, arith, init, res))
+        return out
+
     def nodes(self, nodes):
         for n in nodes:
             k = n["k"]
             s = carried_stmt(n) if k == "for" else None
             if s is not None:
                 cell = ["ld", s["arr"], s["idx"]] + (["m"] if s.get("m") else [])
-                res = self.carried_for(n, s, self.value(cell))
+                if n.get("par"):
+                    res = self.parallel_for(n, self.value(cell))
+                else:
+                    res = self.carried_for(n, s, self.value(cell))
                 self.store(s, res)
                 continue
             if k == "for":
@@ -2148,15 +2382,63 @@ class Printer:
             idx = self.index_values(n["idx"])
             self.emit("memref.store %s, %s[%s] : %s" % (v, name, idx, ty))
         else:
-            self.emit("affine.store %s, %s[%s] : %s" % (v, name, self.index_text(n["idx"]), ty))
+            name, sub, ty = self.affine_access(n["arr"], n["idx"])
+            self.emit("affine.store %s, %s[%s] : %s" % (v, name, sub, ty))
+
+    def affine_access(self, a, idx):
+        """The memref, subscripts' text and type of an affine access of
+        array A at IDX: through A's view (`make_views`) where it has one
+        (every access through an expand_shape, every other access through
+        a collapse_shape, with the subscripts linearized, or a
+        reinterpret_cast), the array itself otherwise."""
+        name, ty = self.mem(a)
+        view = self.prog.get("views", {}).get(str(a)) if a not in self.local else None
+        if view is None:
+            return name, self.index_text(idx), ty
+        arr = self.prog["arrays"][a]
+        if view != "expand":
+            self.flip += 1
+            if self.flip % 2:
+                return name, self.index_text(idx), ty
+        vname, vtype = view_of(arr, view)
+
+        def inline(k, n):
+            return "%" + n if k == "v" else "symbol(%%%s)" % n
+
+        if view == "collapse":
+            strides = row_major_strides(arr["shape"])
+            sub = " + ".join("(%s) * %d" % (text(e, inline), st) for e, st in zip(idx, strides))
+            return vname, sub, vtype
+        return vname, self.index_text(idx), vtype
 
     def kernel(self):
         prog = self.prog
         args = ["%%%s: index" % p for p in prog["params"]]
-        args += ["%%%s: %s" % (a["name"], memref_type(a)) for a in prog["arrays"]]
+        args += ["%%%s: %s" % (a["name"], argument_type(prog, k)) for k, a in enumerate(prog["arrays"])]
         self.ind = 0
         self.emit("func.func @kernel(%s) {" % ", ".join(args))
         self.ind = 2
+        # The views (`make_views`), made at the kernel's entry.
+        for k, arr in enumerate(prog["arrays"]):
+            view = prog.get("views", {}).get(str(k))
+            if view is None:
+                continue
+            vname, vtype = view_of(arr, view)
+            shape = arr["shape"]
+            group = "[[%s]]" % ", ".join(str(d) for d in range(len(shape)))
+            size = 1
+            for d in shape:
+                size *= d
+            if view == "expand":
+                self.emit("%s = memref.expand_shape %%%s %s output_shape [%s] : memref<%dxf64> into %s" % (
+                    vname, arr["name"], group, ", ".join(map(str, shape)), size, vtype))
+            elif view == "collapse":
+                self.emit("%s = memref.collapse_shape %%%s %s : %s into %s" % (
+                    vname, arr["name"], group, static_type(arr), vtype))
+            else:
+                self.emit("%s = memref.reinterpret_cast %%%s to offset: [0], sizes: [%s], strides: [%s] : %s to %s" % (
+                    vname, arr["name"], ", ".join(map(str, shape)),
+                    ", ".join(map(str, row_major_strides(shape))), static_type(arr), vtype))
         self.nodes(prog["body"])
         self.emit("return")
         self.ind = 0
@@ -2219,13 +2501,17 @@ class Printer:
             args.append("%%pv_%s" % p)
             types.append("index")
         for a, (m, arr) in enumerate(names):
-            if arr["dynamic"]:
+            if prog.get("views", {}).get(str(a)) == "expand":
+                # The kernel takes the array flat (its own reinterpret_cast
+                # view above) and expands it.
+                args.append("%%flat%d" % a)
+            elif arr["dynamic"]:
                 d = "%%dyn%d" % a
                 e("%s = memref.cast %s : %s to %s" % (d, m, static_type(arr), memref_type(arr)))
                 args.append(d)
             else:
                 args.append(m)
-            types.append(memref_type(arr))
+            types.append(argument_type(prog, a))
         e("func.call @kernel(%s) : (%s) -> ()" % (", ".join(args), ", ".join(types)))
         for a, arr in enumerate(prog["arrays"]):
             size = 1

@@ -104,13 +104,27 @@ fn map_of(n: usize, syms: &str, results: &[String]) -> String {
 
 /// The map text of `old`'s results `from..from + count`, over the same
 /// dimensions and symbols (an `affine.parallel`'s bounds of one
-/// dimension, a group of its maps' results). Affine expressions hold no
-/// commas, so the results split at every one.
+/// dimension, a group of its maps' results).
 pub fn selected_results(old: &str, from: usize, count: usize) -> Option<String> {
-    let (n, syms, body) = parts(old)?;
-    let results: Vec<String> = body.split(',').map(|r| r.trim().to_string()).collect();
+    let results = map_results(old)?;
     let chosen = results.get(from..from.checked_add(count)?)?;
-    (count > 0).then(|| map_of(n, syms, chosen))
+    (count > 0).then(|| with_results(old, chosen)).flatten()
+}
+
+/// The results' texts of the map text `old` (none for `() -> ()`).
+pub fn map_results(old: &str) -> Option<Vec<String>> {
+    let (_, _, body) = parts(old)?;
+    if body.trim().is_empty() {
+        return Some(Vec::new());
+    }
+    Some(results(body).into_iter().map(str::to_string).collect())
+}
+
+/// The map text `old` with `new` results, over the same dimensions and
+/// symbols.
+pub fn with_results(old: &str, new: &[String]) -> Option<String> {
+    let (n, syms, _) = parts(old)?;
+    Some(map_of(n, syms, new))
 }
 
 /// The map text `(d0…)[s…] -> (r…)` of an access, rewritten for `lead`

@@ -133,8 +133,11 @@ pub fn cpu_pipeline(opts: &CpuOptions) -> String {
     // PolyBench programs' untransformed loops, their arrays 64-byte
     // aligned, ran 2.5-5x slower (gesummv 0.85 -> 4.9 ms at LARGE, the
     // loops no longer vectorized).
+    // `expand-strided-metadata` gives a view of dynamic offsets (a row's
+    // `memref.subview` at a loop's iterator) `affine.apply`s: lowered again
+    // after it.
     format!(
-        "builtin.module(lower-affine,convert-vector-to-scf,{omp}expand-strided-metadata,\
+        "builtin.module(lower-affine,convert-vector-to-scf,{omp}expand-strided-metadata,lower-affine,\
          convert-vector-to-llvm,finalize-memref-to-llvm{{use-aligned-alloc=true}},\
          convert-to-llvm,convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)"
     )
@@ -362,6 +365,29 @@ impl Compiler {
         carry_loop_annotations(root, LoopAnnotations::Stash);
         self.run_pipeline(module, "builtin.module(lower-affine)")?;
         carry_loop_annotations(root, LoopAnnotations::Restore);
+        // A parallel loop's reduction that OpenMP's conversion cannot lower
+        // would fail the whole pipeline: the module's parallel loops then
+        // run in order, with a warning that says so.
+        let sequential;
+        let opts = match unsupported_omp_reduction(root) {
+            Some((op, combine)) if opts.openmp => {
+                crate::ffi::shim::emit(
+                    op.loc(),
+                    crate::ffi::shim::Severity::Warning,
+                    &format!(
+                        "a parallel loop reduces with '{combine}', which convert-scf-to-openmp cannot lower: \
+                         the module's parallel loops run in order, without OpenMP"
+                    ),
+                    None,
+                );
+                sequential = CpuOptions {
+                    openmp: false,
+                    ..opts.clone()
+                };
+                &sequential
+            }
+            _ => opts,
+        };
         self.run_pipeline(module, &cpu_pipeline(opts))?;
         carry_loop_annotations(root, LoopAnnotations::Attach);
         if let Some(op) = first_unconverted(Op::from_raw(module.as_operation().to_raw())) {
@@ -421,6 +447,27 @@ impl Compiler {
 
 /// The first operation nested in `root` that is not in the LLVM, OpenMP or
 /// builtin dialects, i.e. that translation to LLVM IR would reject.
+/// The first `scf.parallel` of `root` (lowered from `affine.parallel`)
+/// whose reduction combines with an operation MLIR 22's
+/// `convert-scf-to-openmp` cannot lower (`arith.maximumf`,
+/// `arith.minimumf`: it fails with an unconverted `scf.reduce.return`),
+/// and that operation's name.
+fn unsupported_omp_reduction(root: Op) -> Option<(Op, String)> {
+    root.preorder()
+        .into_iter()
+        .filter(|op| op.name() == "scf.parallel")
+        .find_map(|op| {
+            let combine = op
+                .preorder()
+                .into_iter()
+                .filter(|r| r.name() == "scf.reduce")
+                .flat_map(Op::preorder)
+                .map(Op::name)
+                .find(|n| matches!(n.as_str(), "arith.maximumf" | "arith.minimumf"))?;
+            Some((op, combine))
+        })
+}
+
 fn first_unconverted(root: Op) -> Option<Op> {
     for region in root.regions() {
         for block in region.blocks() {

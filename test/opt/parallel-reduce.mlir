@@ -13,9 +13,11 @@
 // RUN: %polyrs-opt %s --poly-opt='%{avx512}' 2>&1 >/dev/null | FileCheck %s
 // RUN: %polyrs-opt %s --poly-opt='%{avx512}' > %t.opt.mlir
 // RUN: FileCheck %s --input-file=%t.opt.mlir --check-prefix=IR
-// (The input runs without OpenMP: MLIR 22's convert-scf-to-openmp cannot
-// lower a maximumf reduction.)
-// RUN: %polyrs-runner --no-openmp %s > %t.before
+// The input runs without OpenMP: MLIR 22's convert-scf-to-openmp cannot
+// lower a maximumf reduction, and the runner says so.
+// RUN: %polyrs-runner --threads=2 %s > %t.before 2> %t.warnings
+// RUN: FileCheck %s --input-file=%t.warnings --check-prefix=WARN
+// WARN: parallel-reduce.mlir:83:10: warning: a parallel loop reduces with 'arith.maximumf', which convert-scf-to-openmp cannot lower: the module's parallel loops run in order, without OpenMP
 // RUN: %polyrs-runner --threads=2 %t.opt.mlir > %t.after
 // RUN: diff %t.before %t.after
 // RUN: FileCheck %s --input-file=%t.before --check-prefix=SUMS

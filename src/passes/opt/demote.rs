@@ -144,7 +144,7 @@ fn carrying_ops(op: Op, out: &mut Vec<Op>) {
 /// only scalars ([`cell_type`]), with `carried`, and moves the local
 /// buffers of every nest out of it ([`local_buffer`]), with `buffers`; the
 /// nests it changed, each with its copy.
-pub(super) fn demote(func: Op, carried: bool, buffers: bool) -> Vec<Nest> {
+pub(super) fn demote(func: Op, carried: bool, buffers: bool, views: bool) -> Vec<Nest> {
     let Some(entry) = func.regions().first().and_then(|r| r.blocks().first().copied()) else {
         return Vec::new();
     };
@@ -156,8 +156,12 @@ pub(super) fn demote(func: Op, carried: bool, buffers: bool) -> Vec<Nest> {
     if buffers {
         local_allocs(func, &mut locals);
     }
+    let mut viewed = Vec::new();
+    if views {
+        super::views::view_accesses(func, &mut viewed);
+    }
     let mut roots: Vec<Op> = Vec::new();
-    for l in loops.iter().chain(&locals) {
+    for l in loops.iter().chain(&locals).chain(&viewed) {
         let r = nest_root(*l);
         if !roots.iter().any(|x| x.key() == r.key()) {
             roots.push(r);
@@ -180,7 +184,21 @@ pub(super) fn demote(func: Op, carried: bool, buffers: bool) -> Vec<Nest> {
             local_allocs(root, &mut allocs);
         }
         let allocs: Vec<LocalBuffer> = allocs.into_iter().filter_map(|a| local_buffer(a, root, entry)).collect();
-        if inner.is_empty() && allocs.is_empty() {
+        // The accesses through views, all of them rewritten or none (a
+        // root with results only where they are demoted: the copy could
+        // not take their uses back otherwise).
+        let mut through = Vec::new();
+        let affine_root = matches!(root.name().as_str(), "affine.for" | "affine.if" | "affine.parallel");
+        if views && affine_root && (root.num_results() == 0 || inner.iter().any(|l| l.key() == root.key())) {
+            super::views::view_accesses(root, &mut through);
+        }
+        let b = Builder::new(root);
+        let reroutes: Vec<super::views::Reroute> = through
+            .iter()
+            .map(|a| super::views::reroute(*a, root, &b))
+            .collect::<Option<_>>()
+            .unwrap_or_default();
+        if inner.is_empty() && allocs.is_empty() && reroutes.is_empty() {
             continue;
         }
         let mut nest = Nest {
@@ -206,6 +224,12 @@ pub(super) fn demote(func: Op, carried: bool, buffers: bool) -> Vec<Nest> {
             .is_some();
         }
         if ok {
+            if !reroutes.is_empty() {
+                nest.notes.push(super::views::note(&reroutes));
+            }
+            for r in reroutes {
+                r.apply();
+            }
             share_cells(&mut nest);
             out.push(nest);
         } else {

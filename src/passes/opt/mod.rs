@@ -42,6 +42,7 @@ mod profitability;
 mod reassociate;
 mod split;
 mod verify_emit;
+mod views;
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -275,8 +276,8 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
     let budget = (options.time_budget > 0).then(|| Duration::from_secs(options.time_budget));
     // Loop-carried values in memory cells; the nests that are not at the
     // top of a SCoP come back at once, the others once their SCoP is done.
-    let mut demoted = if options.iter_args || options.local_buffers {
-        demote::demote(func, options.iter_args, options.local_buffers)
+    let mut demoted = if options.iter_args || options.local_buffers || options.views {
+        demote::demote(func, options.iter_args, options.local_buffers, options.views)
     } else {
         Vec::new()
     };
