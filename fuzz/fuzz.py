@@ -1074,10 +1074,29 @@ def mutate(text, r):
     if "affine.yield" in text:
         # Programs of the carried family: loops with iter_args.
         kinds += ["iter_args"] * 12
+    if "reduce (" in text:
+        # The parallel family's affine.parallel reductions.
+        kinds += ["reduce"] * 6
+    if "memref.expand_shape" in text or "memref.collapse_shape" in text or "memref.reinterpret_cast" in text:
+        # The views family's views.
+        kinds += ["view"] * 6
     kind = r.choice(kinds)
     toks = [m for m in TOKEN.finditer(text)]
     if kind == "iter_args":
         return mutate_iter_args(text, r), kind
+    if kind == "reduce":
+        heads = list(re.finditer(r'reduce \("(\w+)"\) -> \((\w+)\)', text))
+        m = r.choice(heads)
+        new = 'reduce ("%s") -> (%s)' % (
+            r.choice(["addf", "mulf", "maximumf", "minimumf", "addi", "assign", "xori", "maxs", "bogus", ""]),
+            r.choice(["f64", "f32", "i64", "index", "vector<4xf64>"]))
+        return (text[:m.start()] + new + text[m.end():]).encode(), kind
+    if kind == "view":
+        heads = list(re.finditer(r"\[\[[0-9, \[\]]*\]\]|offset: \[\d+\]|strides: \[[0-9, ]*\]|output_shape \[[0-9, ]*\]", text))
+        if heads:
+            m = r.choice(heads)
+            nums = re.sub(r"\d+", lambda d: str(r.choice([0, 1, 2, int(d.group()) + 1, 1 << 40])), m.group())
+            return (text[:m.start()] + nums + text[m.end():]).encode(), kind
     if kind == "truncate":
         return text[:r.randrange(len(text))].encode(), kind
     if kind == "swap" and len(toks) > 2:
@@ -1195,11 +1214,16 @@ def upstream_roundtrip_fails(tools, path, why):
     return rc2 not in (0, None) and msg((err2.strip().splitlines() or [""])[0]) == msg(why)
 
 
-def malformed_case(tools, seed, work):
+def malformed_case(tools, seed, work, family="mixed"):
     r = random.Random(seed)
-    # A third of the programs from the carried family (loops with
-    # iter_args, which `mutate` then also mutates as such).
-    prog = gen.generate(seed, "carried" if r.random() < 1 / 3 else "mixed")
+    # By default a third of the programs from the carried family (loops
+    # with iter_args, which `mutate` then also mutates as such), the others
+    # mixed; with another --family, that family's.
+    if family == "mixed":
+        family = "carried" if r.random() < 1 / 3 else "mixed"
+    else:
+        r.random()
+    prog = gen.generate(seed, family)
     text = gen.kernel_text(prog) if r.random() < 0.7 else gen.module_text(prog)
     data, kind = mutate(text, r)
     if r.random() < 0.2:
@@ -1255,7 +1279,8 @@ def cmd_malformed(args):
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="polyrs-malformed-") as work:
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-            futs = [ex.submit(malformed_case, tools, s, work) for s in range(args.start, args.start + args.count)]
+            futs = [ex.submit(malformed_case, tools, s, work, args.family)
+                    for s in range(args.start, args.start + args.count)]
             for f in concurrent.futures.as_completed(futs):
                 r = f.result()
                 results.append(r)
