@@ -2019,41 +2019,39 @@ def any_parallel(nodes):
     return False
 
 
+def derived(seed, family, salt, draw, make, tries=20):
+    """Program SEED of FAMILY, made of another family's: the first of
+    TRIES programs (seeds SEED * 50 + k, their family DRAW(r)) that MAKE(prog,
+    r) changes into one of FAMILY (else the last drawn), r seeded with
+    SALT."""
+    r = random.Random(salt)
+    for attempt in range(tries):
+        prog = generate(seed * 50 + attempt, draw(r))
+        if make(prog, r):
+            break
+    prog["family"] = family
+    prog["seed"] = seed
+    return prog
+
+
 def generate(seed, family="mixed"):
     """Program `seed` of `family`: the first draw whose instances fit, with
     its arrays sized. The `carried` family: a program of another family
     (drawn by the seed) whose reductions into cells print as iter_args."""
     if family == "locals":
-        r = random.Random(seed * 6007 + 41)
-        for attempt in range(20):
-            prog = generate(seed * 50 + attempt, r.choice(LOCALS_FROM))
-            if localize(prog, r):
-                break
-        prog["family"] = "locals"
-        prog["seed"] = seed
-        return prog
+        return derived(seed, "locals", seed * 6007 + 41, lambda r: r.choice(LOCALS_FROM), localize)
     if family == "views":
-        r = random.Random(seed * 7243 + 13)
-        for attempt in range(20):
-            prog = generate(seed * 50 + attempt, r.choice(VIEWS_FROM))
-            if make_views(prog, r):
-                break
-        prog["family"] = "views"
-        prog["seed"] = seed
-        return prog
+        return derived(seed, "views", seed * 7243 + 13, lambda r: r.choice(VIEWS_FROM), make_views)
     if family == "parallel":
         # A carried program whose loops that carry a reduction print as
         # affine.parallel with reduce where they can: the input allows any
         # order of the terms, so the oracle's results are compared as
         # under reassociate=true (dyadic initial values).
-        r = random.Random(seed * 104729 + 7)
-        for attempt in range(20):
-            prog = generate(seed * 50 + attempt, "carried")
+        def parallel(prog, r):
             mark_parallel(prog["body"], r)
-            if any_parallel(prog["body"]):
-                break
-        prog["family"] = "parallel"
-        prog["seed"] = seed
+            return any_parallel(prog["body"])
+
+        prog = derived(seed, "parallel", seed * 104729 + 7, lambda r: "carried", parallel)
         prog["order_free"] = True
         prog["init"] = "dyadic"
         return prog

@@ -892,3 +892,24 @@ fn share_at(store: Op, cells: &[Op]) -> Option<Op> {
     build::erase(load);
     Some(alloca)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{parallel_combine, parallel_identity};
+
+    #[test]
+    fn parallel_reductions_start_as_lower_affine_starts_them() {
+        // A sum starts at +0.0 (lower-affine's), not the -0.0 of the
+        // partial results; the others at the kind's identity.
+        assert_eq!(parallel_identity("arith.addf", "f32").as_deref(), Some("0.0 : f32"));
+        assert_eq!(parallel_identity("arith.mulf", "f64").as_deref(), Some("1.0 : f64"));
+        assert_eq!(parallel_identity("arith.maximumf", "f32").as_deref(), Some("0xFF800000 : f32"));
+        assert_eq!(parallel_identity("arith.andi", "i32").as_deref(), Some("-1 : i32"));
+        assert_eq!(parallel_identity("arith.addf", "i32"), None);
+        // MLIR 22's AtomicRMWKind numbers: assign (3) is no reduction.
+        assert_eq!(parallel_combine(0), Some("arith.addf"));
+        assert_eq!(parallel_combine(12), Some("arith.mulf"));
+        assert_eq!(parallel_combine(3), None);
+        assert_eq!(parallel_combine(16), None);
+    }
+}
