@@ -17,6 +17,7 @@
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false views=false' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 // SUMS: 71856167
 // SUMS-NEXT: 180780068
+// SUMS-NEXT: 127
 // SUMS-NOT: {{.}}
 //
 // A row recurrence through an expanded (reshaped) vector.
@@ -111,6 +112,21 @@ func.func @dynamic(%A: memref<?xf64>, %n: index) {
   return
 }
 
+// A collapse into a 0-d view: every source dimension a unit one.
+// CHECK: views.mlir:[[@LINE+4]]:3: remark: poly-opt: {{.*}}2 accesses through 'memref.collapse_shape' modeled as accesses
+// IR-LABEL: func.func @zero(
+func.func @zero(%B: memref<1x1xf64>, %X: memref<2048xf64>) {
+  %c = memref.collapse_shape %B [] : memref<1x1xf64> into memref<f64>
+  affine.for %k = 0 to 64 {
+    %a = affine.load %c[] : memref<f64>
+    %x = affine.load %X[%k] : memref<2048xf64>
+    %m = arith.addf %a, %x : f64
+    affine.store %m, %c[] : memref<f64>
+  }
+  return
+}
+// IR: affine.load %arg0[0, 0] : memref<1x1xf64>
+
 func.func private @printI64(i64)
 func.func private @printNewline()
 
@@ -152,6 +168,10 @@ func.func @main() {
   %An = memref.cast %A : memref<2048xf64> to memref<?xf64>
   func.call @inside(%C, %X) : (memref<100x100xf64>, memref<2048xf64>) -> ()
   func.call @dynamic(%An, %c64) : (memref<?xf64>, index) -> ()
+  %B1 = memref.alloc() : memref<1x1xf64>
+  %h = arith.constant 0.5 : f64
+  affine.store %h, %B1[0, 0] : memref<1x1xf64>
+  func.call @zero(%B1, %X) : (memref<1x1xf64>, memref<2048xf64>) -> ()
   %z = arith.constant 0.0 : f64
   %sa = affine.for %k = 0 to 2048 iter_args(%s = %z) -> (f64) {
     %v = affine.load %A[%k] : memref<2048xf64>
@@ -179,6 +199,12 @@ func.func @main() {
   func.call @printNewline() : () -> ()
   %ib = arith.fptosi %sb : f64 to i64
   func.call @printI64(%ib) : (i64) -> ()
+  func.call @printNewline() : () -> ()
+  %b1 = affine.load %B1[0, 0] : memref<1x1xf64>
+  %two = arith.constant 2.0 : f64
+  %b2 = arith.mulf %b1, %two : f64
+  %ic = arith.fptosi %b2 : f64 to i64
+  func.call @printI64(%ic) : (i64) -> ()
   func.call @printNewline() : () -> ()
   return
 }

@@ -131,7 +131,8 @@ pub(super) fn reroute(op: Op, root: Op, b: &Builder) -> Option<Reroute> {
         }
         v = source;
     }
-    if through.is_empty() {
+    // One subscript per dimension of the buffer.
+    if through.is_empty() || shape(&v.type_text())?.len() != results.len() {
         return None;
     }
     let map = b.attr(&with_results(&map, &results)?).ok()?;
@@ -248,6 +249,10 @@ fn expand(op: Op, e: &[String]) -> Option<Vec<String>> {
 fn collapse(op: Op, source: Val, e: &[String]) -> Option<Vec<String>> {
     let src = shape(&source.type_text())?;
     let groups = groups(op)?;
+    // Into a 0-d view (no groups): every source dimension is a unit one.
+    if groups.is_empty() {
+        return src.iter().all(|&d| d == Some(1)).then(|| vec!["0".to_string(); src.len()]);
+    }
     if groups.len() != e.len() {
         return None;
     }
