@@ -1985,7 +1985,8 @@ def make_views(prog, r):
     `expand` array is the kernel's argument flat, expanded at its entry,
     every access through the expansion; a `collapse` or `reinterpret`
     array gets a flat `memref.collapse_shape` or a `memref.reinterpret_cast`
-    of its own shape, every other affine access through it (subscripts
+    of its own shape (now and then a `subview` array a `memref.subview` of
+    the whole of it), every other affine access through it (subscripts
     linearized for the collapse), the others to the array itself: two
     names of the same cells. Arrays of static shape and rank two or more,
     not local buffers, not accessed by memref.load/store. Whether one was
@@ -2005,7 +2006,11 @@ def make_views(prog, r):
     if not cands:
         return False
     r.shuffle(cands)
-    prog["views"] = {str(a): r.choice(["expand", "collapse", "reinterpret"]) for a in cands[:r.choice([1, 2])]}
+    kinds = ["expand", "collapse", "reinterpret"]
+    # (A subview of the whole array, now and then.)
+    if r.random() < 0.5:
+        kinds.append("subview")
+    prog["views"] = {str(a): r.choice(kinds) for a in cands[:r.choice([1, 2])]}
     return True
 
 
@@ -2433,6 +2438,10 @@ class Printer:
             elif view == "collapse":
                 self.emit("%s = memref.collapse_shape %%%s %s : %s into %s" % (
                     vname, arr["name"], group, static_type(arr), vtype))
+            elif view == "subview":
+                self.emit("%s = memref.subview %%%s[%s] [%s] [%s] : %s to %s" % (
+                    vname, arr["name"], ", ".join("0" for _ in shape), ", ".join(map(str, shape)),
+                    ", ".join("1" for _ in shape), static_type(arr), vtype))
             else:
                 self.emit("%s = memref.reinterpret_cast %%%s to offset: [0], sizes: [%s], strides: [%s] : %s to %s" % (
                     vname, arr["name"], ", ".join(map(str, shape)),
