@@ -117,6 +117,10 @@ OPTION_SETS = collections.OrderedDict([
     # loop nest cut into several nests by the default fusion is planned
     # again kept in one (distribute::retry_fused; the rows family).
     ("rows-l2", "l2-cache=1 threads=2"),
+    # A 1 KiB L1: column streams take tiles of 128 columns, so that the
+    # matvec family's wide matrices (257-600 columns) give each thread
+    # several (interleave.rs).
+    ("l1-1", "l1-cache=1 threads=2"),
     # FMA contraction allowed (contract=true): programs drawn with dyadic
     # initial values (gen.INIT_DENOMINATOR), compared bit for bit when
     # their arithmetic is exact (then a fused multiply-add rounds nothing

@@ -475,6 +475,10 @@ class Gen:
         big = self.chance(0.2)
         m = r.randint(42, 140) if big else r.randint(3, 41)
         n = r.randint(42, 140) if big else r.randint(3, 41)
+        # Now and then (session 57 on) wide rows: with a small L1 (option
+        # set `l1-1`) a column stream takes several tiles per thread.
+        if big and self.chance(0.25):
+            n = r.randint(257, 600)
         # Matrices A, B, Z; vectors along the rows Y, T, R; along the
         # columns X, S.
         A, B, Z, Y, T, R, X, S = range(8)
@@ -570,6 +574,93 @@ class Gen:
                    "dynamic": self.chance(0.2)} for a in range(len(self.ranks))]
         return {"seed": self.seed, "params": params, "arrays": arrays, "body": body,
                 "family": "matvec"}
+
+    # -- the "streams" family -------------------------------------------------
+
+    def streams(self):
+        """A program of the "streams" family (session 57): bicg's and mvt's
+        shape, which the interleave stage (src/transform/interleave.rs)
+        works on: a nest of rows (`y[i] += A[i][j] * x[j]`) and a column
+        stream over the same matrix (`s[j] += r[i] * A[i][j]`), written
+        with the columns inside (bicg's) or outside (mvt's second nest),
+        in either order or as one nest of both statements; rows up to 600
+        elements wide (several column tiles per thread with a small L1:
+        option set `l1-1`), the matrix now and then read transposed by
+        both, the column stream now and then over a triangle (columns of
+        different lengths), now and then a dependence that joins the two
+        (the rows read the sums, or the stream's weights are the rows'
+        results), and the sums zeroed first or not."""
+        r = self.r
+        A, Y, R, X, S = range(5)
+        self.ranks = [2, 1, 1, 1, 1]
+        n = r.randint(257, 600) if self.chance(0.5) else r.randint(3, 256)
+        m = r.randint(8, max(8, min(140, 24000 // n)))
+        transposed = self.chance(0.2)
+        st = self.new_stmt
+        ld = load
+        fresh = self.new_iv
+
+        def elem(vi, vj):
+            return ld(A, [vj, vi] if transposed else [vi, vj])
+
+        def reduction(cell, term):
+            roll = r.random()
+            if roll < 0.6:
+                return ["+", ld(*cell), term]
+            if roll < 0.85:
+                return ["+", term, ld(*cell)]
+            return ["-", ld(*cell), term]
+
+        join = self.pick([None] * 8 + ["rows read sums", "weights are rows"])
+        triangle = self.chance(0.15)
+
+        def row_stmt(vi, vj):
+            vec = S if join == "rows read sums" else X
+            term = ["*", elem(vi, vj), ld(vec, [vj])]
+            return st(Y, [vi], reduction((Y, [vi]), term))
+
+        def col_stmt(vi, vj):
+            weight = ld(Y if join == "weights are rows" else R, [vi])
+            term = ["*", weight, elem(vi, vj)] if self.chance(0.6) else ["*", elem(vi, vj), weight]
+            return st(S, [vj], reduction((S, [vj]), term))
+
+        def loop(iv, hi, body, lo=None):
+            return {"k": "for", "iv": iv, "lbs": [lo or C(0)], "ubs": [hi], "step": 1, "body": body}
+
+        def rows_nest():
+            i, j = fresh(), fresh()
+            pre = [st(Y, [V(i)], ["f", 0.0])] if self.chance(0.5) else []
+            return loop(i, C(m), pre + [loop(j, C(n), [row_stmt(V(i), V(j))])])
+
+        def col_nest():
+            i, j = fresh(), fresh()
+            if self.chance(0.5):
+                # mvt's: the columns outside.
+                hi, lo = C(m), None
+                if triangle:
+                    lo = add(V(j), C(0)) if n <= m else None
+                return loop(j, C(n), [loop(i, hi, [col_stmt(V(i), V(j))], lo)])
+            hi = add(V(i), C(1)) if triangle else C(n)
+            return loop(i, C(m), [loop(j, hi, [col_stmt(V(i), V(j))])])
+
+        body = []
+        if self.chance(0.4):
+            k = fresh()
+            body.append(loop(k, C(n), [st(S, [V(k)], ["f", 0.0])]))
+        if self.chance(0.25):
+            # bicg's: one nest of both statements.
+            i, j = fresh(), fresh()
+            inner = [col_stmt(V(i), V(j)), row_stmt(V(i), V(j))]
+            r.shuffle(inner)
+            body.append(loop(i, C(m), [loop(j, C(n), inner)]))
+        else:
+            nests = [rows_nest(), col_nest()]
+            r.shuffle(nests)
+            body.extend(nests)
+        arrays = [{"name": "A%d" % a, "rank": self.ranks[a], "shape": None,
+                   "dynamic": self.chance(0.15)} for a in range(len(self.ranks))]
+        return {"seed": self.seed, "params": {}, "arrays": arrays, "body": body,
+                "family": "streams"}
 
     # -- the "factor" family --------------------------------------------------
 
@@ -1874,7 +1965,7 @@ def fit_arrays(prog):
 # another family's program with an array printed as a loop's local buffer,
 # see localize).
 FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml", "carried", "reductions", "rows", "locals",
-            "parallel", "views")
+            "parallel", "views", "streams")
 
 # The families the `views` family draws its programs from.
 VIEWS_FROM = ("mixed", "steps", "matvec", "factor", "around", "ml", "reductions", "rows", "carried")
@@ -2071,7 +2162,7 @@ def generate(seed, family="mixed"):
         g = Gen(seed * 1000 + attempt)
         prog = {"steps": g.steps, "matvec": g.matvec, "factor": g.factor,
                 "around": g.around, "ml": g.ml, "reductions": g.reductions,
-                "rows": g.rows}.get(family, g.program)()
+                "rows": g.rows, "streams": g.streams}.get(family, g.program)()
         prog["seed"] = seed
         try:
             fit_arrays(prog)

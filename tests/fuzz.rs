@@ -28,6 +28,9 @@
 //! * 100 programs of the `rows` family (one loop over rows, several steps
 //!   along each: softmax's shape), 60 in the default rotation and 40 with
 //!   a 1 KiB L2, where a third must be kept in one nest;
+//! * 40 programs of the `streams` family (bicg's and mvt's shape: a nest of
+//!   rows and a column stream over one matrix), with the host's sizes and
+//!   a 1 KiB L1, a tenth at least interleaved;
 //! * 60 programs of the `carried` family (programs of the other families
 //!   with their reductions into cells carried through iter_args), seeds
 //!   1-60, the option sets in rotation, the same checks;
@@ -226,6 +229,16 @@ fn short_rows_campaign() {
     campaign("rows", "60", &[]);
     let kept = ["--min-remark", "kept in one nest:30"];
     campaign_with("rows-l2", "rows", "40", &["rows-l2"], &kept);
+}
+
+/// bicg's and mvt's shape (the `streams` family: a nest of rows and a
+/// column stream over one matrix), with the host's sizes and with a 1 KiB
+/// L1 (`l1-1`: column streams of 128 columns, several per thread), where a
+/// tenth at least must be interleaved (`interleave.rs`).
+#[test]
+fn short_streams_campaign() {
+    let more = ["--min-remark", "rows interleaved:10"];
+    campaign_with("streams", "streams", "40", &["defaults", "l1-1"], &more);
 }
 
 #[test]

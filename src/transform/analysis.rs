@@ -844,8 +844,13 @@ pub(super) fn uniform_along(
     d: usize,
     members: &[usize],
 ) -> bool {
+    uniform_at(scop, sched, band.first + d, members)
+}
+
+/// [`uniform_along`] for schedule dimension `k`.
+pub(super) fn uniform_at(scop: &Scop, sched: &PlutoSchedule, k: usize, members: &[usize]) -> bool {
     members.iter().all(|&s| {
-        let Some((i, _)) = sched.schedule.dims[s][band.first + d].single_iter() else {
+        let Some((i, _)) = sched.schedule.dims[s][k].single_iter() else {
             return false;
         };
         scop.statements[s].domain.iter().all(|piece| {

@@ -26,9 +26,10 @@
 //! verifies the final plan afterwards, as every plan.
 //!
 //! Only with the default sizes, tile fusion on, two threads or more, a
-//! column stream with one tile per thread, and nests of one statement.
+//! column stream with as many tiles per thread (run in order inside the
+//! thread's share of each tile of rows), and nests of one statement.
 
-use super::analysis::extent_of;
+use super::analysis::{extent_of, uniform_at};
 use super::band_plan::Cx;
 use super::tile_fusion::{
     band_dim, sibling_nests, tile_definition, tile_hyperplane, tile_size, trimmed,
@@ -192,10 +193,18 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
     if deps.iter().any(joined) && !broken {
         return None;
     }
-    // One column tile per thread.
+    // The same number of column tiles per thread (`per`): the thread's
+    // tiles run in order inside its share of each tile of rows. With more
+    // than one, only when every column does the same work (a triangle's
+    // columns would leave one thread most of it).
     let k = band_dim(sched, a, &cols.rows)?;
     let extent = extent_of(scop, sched, k, &[a])?;
-    if (extent + cols.size - 1) / cols.size != threads {
+    let count = (extent + cols.size - 1) / cols.size;
+    if count % threads != 0 {
+        return None;
+    }
+    let per = count / threads;
+    if per > 1 && !uniform_at(scop, sched, k, &[a]) {
         return None;
     }
     let unit = plan.block_dims.iter().map(|&(_, b)| b).max().unwrap_or(1);
@@ -203,7 +212,7 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
         rows.size,
         unit,
         threads,
-        cols.size,
+        cols.size.checked_mul(per)?,
         extent,
         opts.interleaved_tile_bytes,
     )?;
@@ -214,6 +223,27 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
     }
     let mut new = plan.clone();
     let old = |s: usize| plan.schedule.dims[s][d].clone();
+    // With several column tiles per thread, the column stream's thread is
+    // its tile of `per` column tiles, and its column tiles a loop inside
+    // the sequence (the other statements: 0 there).
+    let inserted = if per > 1 { 3 } else { 2 };
+    if per > 1 {
+        let e = tile_local(
+            &mut new.schedule.locals[a],
+            &cols.phi,
+            cols.size.checked_mul(per)?,
+        )
+        .ok()?;
+        for s in 0..new.schedule.dims.len() {
+            let column = if s == a {
+                plan.schedule.dims[a][d + 1].clone()
+            } else {
+                Form::constant(0)
+            };
+            new.schedule.dims[s].insert(d + 2, column);
+        }
+        new.schedule.dims[a][d + 1] = Form::local(e);
+    }
     for s in 0..new.schedule.dims.len() {
         let (tile, seq) = if s == a || s == b {
             let phi = if s == a { &a_rows.phi } else { &rows.phi };
@@ -242,7 +272,7 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
         .chain(new.block_dims.iter_mut().map(|(l, _)| l))
         .filter(|l| **l >= d + 2)
     {
-        *l += 2;
+        *l += inserted;
     }
     let plain = |scalar: bool, what: &str| PlanDim {
         scalar,
@@ -253,6 +283,10 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
         tiling: if scalar { Tiling::None } else { Tiling::Tile },
         what: what.into(),
     };
+    if per > 1 {
+        new.dims
+            .insert(d + 2, plain(false, "column tiles of a thread's share"));
+    }
     new.dims
         .insert(d + 2, plain(false, "tile of rows of interleaved nests"));
     new.dims.insert(d + 3, plain(true, "sequence"));
@@ -273,8 +307,13 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
     {
         return None;
     }
+    let shares = if per > 1 {
+        format!(", {per} column tiles per thread")
+    } else {
+        String::new()
+    };
     new.notes.push(format!(
-        "S{a}'s column tiles and S{b}'s rows interleaved: one parallel loop over {threads} threads, \
+        "S{a}'s column tiles and S{b}'s rows interleaved: one parallel loop over {threads} threads{shares}, \
          tiles of {step} rows inside, S{b}'s rows dealt {deal} at a time (L2 budget of one thread's \
          share: {} KiB)",
         opts.interleaved_tile_bytes / 1024
