@@ -161,6 +161,11 @@ impl Tree {
         self.root.has_loop_over(pred)
     }
 
+    /// See [`Node::statement_copies`].
+    pub fn statement_copies(&self) -> usize {
+        self.root.statement_copies()
+    }
+
     /// See [`Node::has_let_over`].
     pub fn has_let_over(&self, pred: impl Fn(usize) -> bool + Copy) -> bool {
         self.root.has_let_over(pred)
@@ -703,6 +708,19 @@ impl Node {
         }
         let mut out = Vec::new();
         walk(self, &mut out).map(|()| out)
+    }
+
+    /// Number of statement instances the tree names ([`Node::Stmt`]
+    /// leaves): each is one copy of its statement's operations in the
+    /// emitted code (an unrolled iteration is a leaf of its own).
+    pub fn statement_copies(&self) -> usize {
+        match self {
+            Node::Seq(v) => v.iter().map(Node::statement_copies).sum(),
+            Node::Loop { body, .. } | Node::If { body, .. } | Node::Let { body, .. } => {
+                body.statement_copies()
+            }
+            Node::Stmt { .. } => 1,
+        }
     }
 
     /// Number of loops and guards in the tree: (loops, parallel loops, ifs).

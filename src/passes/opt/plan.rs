@@ -138,6 +138,21 @@ pub(super) fn plan_with(
 /// every machine: it bounds the code's compile time, not its speed.
 const REGISTER_TILE_MAX_LOOPS: usize = 512;
 
+/// At most this many statement copies ([`Tree::statement_copies`]: the
+/// unrolled blocks' and the partial blocks' statements) in the code of a
+/// SCoP with register tiles; a plan whose register tiles take more is made
+/// again without them. Fewer loops can still carry more code: a
+/// cholesky-like statement under a parameter (the fuzzer's carried program
+/// 97 with a 1500x1500 array, `n0` rows) took 479 loops but 3,844 copies
+/// with 16x8 blocks (2.1 MB of MLIR, 20.6 s in `polyrs-translate
+/// --emit=obj`), and its kernel ran 0.61 s against 0.15 s without the
+/// blocks (1500 rows, AMD EPYC VM, Zen 4). Cholesky at LARGE, the most
+/// among the PolyBench kernels, takes 1,541 copies (842 KB with its
+/// initialization's 139, 5.6 s) for a 4x faster kernel, and 2,121 with
+/// `contract=true` (1.3 MB with 331, 8.2 s). A model parameter, the same
+/// for every machine: it bounds the compile time.
+const REGISTER_TILE_MAX_COPIES: usize = 3072;
+
 /// [`plan_with`] for one set of the planner's options.
 fn plan_for(
     scop: &Scop,
@@ -190,11 +205,16 @@ fn plan_for(
                 own != Some(false)
             };
             let loops = tree.counts().0;
+            let copies = tree.statement_copies();
             let why = if !tree.has_let_over(reg_dims) {
                 Some("its blocks' trip counts are not constant".to_string())
             } else if loops > REGISTER_TILE_MAX_LOOPS {
                 Some(format!(
                     "the code with them would take {loops} loops (more than {REGISTER_TILE_MAX_LOOPS})"
+                ))
+            } else if copies > REGISTER_TILE_MAX_COPIES {
+                Some(format!(
+                    "the code with them would take {copies} copies of statements (more than {REGISTER_TILE_MAX_COPIES})"
                 ))
             } else if options.profitability && tree.inner_guards() > 0 && guards_of_own() {
                 Some("it would leave statement guards in innermost loops".to_string())
