@@ -452,6 +452,16 @@ class Gen:
         return {"seed": self.seed, "params": params, "arrays": arrays, "body": [top],
                 "family": "steps"}
 
+    def reduction_value(self, cell, term):
+        """The value `cell ⊕ term` of a reduction's update (matvec and
+        streams), written `cell + term`, `term + cell` or `cell - term`."""
+        roll = self.r.random()
+        if roll < 0.6:
+            return ["+", load(*cell), term]
+        if roll < 0.85:
+            return ["+", term, load(*cell)]
+        return ["-", load(*cell), term]
+
     # -- the "matvec" family --------------------------------------------------
 
     def matvec(self):
@@ -502,13 +512,7 @@ class Gen:
                 rr, cc = add(vi, C(di)), add(vj, C(dj))
                 return ld(arr, [cc, rr] if transposed else [rr, cc])
 
-            def reduction(cell, term):
-                roll = r.random()
-                if roll < 0.6:
-                    return ["+", ld(*cell), term]
-                if roll < 0.85:
-                    return ["+", term, ld(*cell)]
-                return ["-", ld(*cell), term]
+            reduction = self.reduction_value
 
             kinds = [self.pick(["row", "row", "col", "col", "update"])]
             if self.chance(0.45):
@@ -603,13 +607,7 @@ class Gen:
         def elem(vi, vj):
             return ld(A, [vj, vi] if transposed else [vi, vj])
 
-        def reduction(cell, term):
-            roll = r.random()
-            if roll < 0.6:
-                return ["+", ld(*cell), term]
-            if roll < 0.85:
-                return ["+", term, ld(*cell)]
-            return ["-", ld(*cell), term]
+        reduction = self.reduction_value
 
         join = self.pick([None] * 8 + ["rows read sums", "weights are rows"])
         triangle = self.chance(0.15)
