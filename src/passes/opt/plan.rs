@@ -221,9 +221,10 @@ fn plan_for(
                 // With parameters in the bounds, code generation may not
                 // separate the full blocks from the edges: the fuzzer's
                 // cholesky-like program 97 under `n0` ran its interior
-                // tiles as guarded scans, 5-12x slower than without the
-                // blocks (AVX2 and AVX-512 sizes; the same kernel with
-                // constant bounds: full blocks, 2.5x faster).
+                // tiles as guarded scans, 3.5-5x slower than without the
+                // blocks and at worst slower than the input (AVX2's 4x8
+                // blocks; the same kernel with constant bounds gets full
+                // blocks and runs 2.5x faster with them).
                 Some("it would leave statement guards in innermost loops (bounds with parameters)".to_string())
             } else if options.profitability && tree.inner_guards() > 0 && guards_of_own() {
                 Some("it would leave statement guards in innermost loops".to_string())
