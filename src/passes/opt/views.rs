@@ -76,6 +76,14 @@ fn memref_position(op: Op) -> Option<usize> {
     }
 }
 
+/// True for the view operations this module composes.
+fn is_view(name: &str) -> bool {
+    matches!(
+        name,
+        "memref.expand_shape" | "memref.collapse_shape" | "memref.reinterpret_cast" | "memref.subview"
+    )
+}
+
 /// The affine loads and stores inside `op` whose memref is defined by a
 /// view operation (through `memref.cast`s).
 pub(super) fn view_accesses(op: Op, out: &mut Vec<Op>) {
@@ -85,13 +93,14 @@ pub(super) fn view_accesses(op: Op, out: &mut Vec<Op>) {
         };
         let mut v = o.operands().get(at).copied();
         while let Some(def) = v.and_then(|m| m.defining_op()) {
-            match def.name().as_str() {
-                "memref.cast" => v = def.operands().first().copied(),
-                "memref.expand_shape" | "memref.collapse_shape" | "memref.reinterpret_cast" | "memref.subview" => {
+            let name = def.name();
+            if name == "memref.cast" {
+                v = def.operands().first().copied();
+            } else {
+                if is_view(&name) {
                     out.push(o);
-                    break;
                 }
-                _ => break,
+                break;
             }
         }
     }
@@ -108,24 +117,20 @@ pub(super) fn reroute(op: Op, root: Op, b: &Builder) -> Option<Reroute> {
     let mut through = Vec::new();
     while let Some(def) = v.defining_op() {
         let name = def.name();
-        if !matches!(
-            name.as_str(),
-            "memref.cast" | "memref.expand_shape" | "memref.collapse_shape" | "memref.subview" | "memref.reinterpret_cast"
-        ) {
+        if name != "memref.cast" && !is_view(&name) {
             break;
         }
-        let source = *def.operands().first()?;
-        let composed = match name.as_str() {
-            "memref.cast" => Some(results.clone()),
-            "memref.expand_shape" => expand(def, &results),
-            "memref.collapse_shape" => collapse(def, source, &results),
-            "memref.subview" => subview(def, source, &results),
-            _ => reinterpret(def, source, &results),
-        };
         if def.is_within(root) {
             return None;
         }
-        results = composed?;
+        let source = *def.operands().first()?;
+        results = match name.as_str() {
+            "memref.cast" => results,
+            "memref.expand_shape" => expand(def, &results)?,
+            "memref.collapse_shape" => collapse(def, source, &results)?,
+            "memref.subview" => subview(def, source, &results)?,
+            _ => reinterpret(def, source, &results)?,
+        };
         if name != "memref.cast" {
             through.push(name);
         }
