@@ -31,7 +31,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -522,30 +521,6 @@ size_t polyrsSimplifyAffine(MlirOperation *roots, size_t n) {
       roots[kept++] = roots[i];
   return kept;
 }
-
-/// Clones `ops` (in order; a later one may use an earlier one's results,
-/// which the clones then take from the earlier clones) into a new block that
-/// no region owns: a snapshot for `polyrsRestoreOps` or `polyrsDropOps`.
-MlirBlock polyrsSnapshotOps(const MlirOperation *ops, size_t n) {
-  auto *block = new mlir::Block();
-  mlir::IRMapping map;
-  for (size_t i = 0; i < n; ++i)
-    block->push_back(unwrap(ops[i])->clone(map));
-  return wrap(block);
-}
-
-/// Moves the operations of a snapshot before `before`, in order, and frees
-/// the snapshot's block.
-void polyrsRestoreOps(MlirBlock saved, MlirOperation before) {
-  mlir::Block *block = unwrap(saved);
-  mlir::Operation *at = unwrap(before);
-  at->getBlock()->getOperations().splice(at->getIterator(),
-                                          block->getOperations());
-  delete block;
-}
-
-/// Frees a snapshot and the operations in it.
-void polyrsDropOps(MlirBlock saved) { delete unwrap(saved); }
 
 /// Called on the optimized LLVM module before machine code is generated.
 typedef void (*PolyrsLlvmModuleFn)(LLVMModuleRef module, void *data);

@@ -288,6 +288,14 @@ pub fn set_attr(op: Op, name: &str, a: AttrHandle) {
     unsafe { mlirOperationSetAttributeByName(op.to_raw(), string_ref(name), a.0) }
 }
 
+/// Removes attribute `name` of `op` (nothing when it has none).
+pub fn remove_attr(op: Op, name: &str) {
+    // SAFETY: live operation; the name outlives the call.
+    unsafe {
+        mlirOperationRemoveAttributeByName(op.to_raw(), string_ref(name));
+    }
+}
+
 /// Replaces all operands of `op` with `vals`.
 pub fn set_operands(op: Op, vals: &[Val]) {
     let raw: Vec<MlirValue> = vals.iter().map(|v| v.to_raw()).collect();

@@ -111,9 +111,6 @@ extern "C" {
     fn polyrsIsMemoryEffectFree(op: MlirOperation) -> bool;
     fn polyrsIsValidSymbol(v: mlir_sys::MlirValue) -> bool;
     fn polyrsSimplifyAffine(ops: *mut MlirOperation, n: usize) -> usize;
-    fn polyrsSnapshotOps(ops: *const MlirOperation, n: usize) -> mlir_sys::MlirBlock;
-    fn polyrsRestoreOps(saved: mlir_sys::MlirBlock, before: MlirOperation);
-    fn polyrsDropOps(saved: mlir_sys::MlirBlock);
     fn polyrsSetCInterface(module: MlirOperation);
     fn polyrsCarryLoopAnnotations(module: MlirOperation, stage: i32);
     fn polyrsInstrumentCalls(
@@ -305,39 +302,6 @@ pub fn simplify_affine(ops: &mut Vec<crate::ffi::ir::Op>) {
     let kept = unsafe { polyrsSimplifyAffine(raw.as_mut_ptr(), raw.len()) };
     raw.truncate(kept);
     *ops = raw.into_iter().map(crate::ffi::ir::Op::from_raw).collect();
-}
-
-/// Copies of consecutive operations of a block, kept outside the IR, to put
-/// back in their place if what replaced them must go (see
-/// [`Snapshot::restore`]); dropped otherwise.
-pub struct Snapshot(Option<mlir_sys::MlirBlock>);
-
-impl Snapshot {
-    /// Copies `ops` (consecutive operations of one block, in order): a
-    /// later one's uses of an earlier one's results go to the copies.
-    pub fn take(ops: &[crate::ffi::ir::Op]) -> Snapshot {
-        let raw: Vec<MlirOperation> = ops.iter().map(|o| o.to_raw()).collect();
-        // SAFETY: live operations; the shim clones them into a new block
-        // that this value owns.
-        Snapshot(Some(unsafe { polyrsSnapshotOps(raw.as_ptr(), raw.len()) }))
-    }
-
-    /// Puts the copies before `before`, in order.
-    pub fn restore(mut self, before: crate::ffi::ir::Op) {
-        if let Some(b) = self.0.take() {
-            // SAFETY: the block is the snapshot's own; `before` is live.
-            unsafe { polyrsRestoreOps(b, before.to_raw()) }
-        }
-    }
-}
-
-impl Drop for Snapshot {
-    fn drop(&mut self) {
-        if let Some(b) = self.0.take() {
-            // SAFETY: the block is the snapshot's own and not in the IR.
-            unsafe { polyrsDropOps(b) }
-        }
-    }
 }
 
 /// Marks every function with a body in `module` with `llvm.emit_c_interface`.

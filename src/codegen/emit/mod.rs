@@ -218,6 +218,20 @@ pub struct Emitted {
     pub shared: (Vec<String>, i64),
     /// For a GPU: the launches, for [`crate::codegen::kernels::lower`].
     pub kernels: Vec<Op>,
+    /// The SCoP's operations the new code replaces, taken out of their
+    /// block, alive, in the order they may be erased in (users first):
+    /// [`Emitted::erase_replaced`] erases them, or the caller puts them
+    /// back (the emitted-code check that catches a bug).
+    pub replaced: Vec<Op>,
+}
+
+impl Emitted {
+    /// Erases the replaced operations ([`Emitted::replaced`]).
+    pub fn erase_replaced(&mut self) {
+        for op in self.replaced.drain(..) {
+            build::erase(op);
+        }
+    }
 }
 
 /// Replaces the SCoP by the code of `tree`, for a CPU. Call
@@ -312,18 +326,35 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
     e.params = params;
     let mut created = Vec::new();
     T::start(&mut e, first)?;
-    e.node(&tree.root, Point::Before(first), &mut created)?;
-    for &op in &scop.ir.ops {
-        if is_nest(op) {
+    if let Err(err) = e.node(&tree.root, Point::Before(first), &mut created) {
+        // An internal error half way: the new code built so far goes, the
+        // SCoP stays.
+        for &op in created.iter().rev() {
             build::erase(op);
         }
+        return Err(err);
     }
-    // Then the top-level operations the statements cloned, users first
-    // (`check` made sure none is used after the SCoP).
-    for &op in scop.ir.ops.iter().rev() {
-        if cloned_with_statements(scop, op) {
-            build::erase(op);
-        }
+    // The SCoP's loop nests, then the top-level operations the
+    // statements cloned, users first (`check` made sure none is used after
+    // the SCoP), leave the block: the caller erases them
+    // ([`Emitted::erase_replaced`]) or puts them back.
+    let mut replaced: Vec<Op> = scop
+        .ir
+        .ops
+        .iter()
+        .copied()
+        .filter(|&op| is_nest(op))
+        .collect();
+    replaced.extend(
+        scop.ir
+            .ops
+            .iter()
+            .rev()
+            .copied()
+            .filter(|&op| cloned_with_statements(scop, op)),
+    );
+    for &op in &replaced {
+        build::detach(op);
     }
     // The first operation after the new code, taken before the
     // simplification, which may erase the last new operations (a promoted
@@ -355,6 +386,7 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
         copies: finished.copies,
         shared: finished.shared,
         kernels: finished.kernels,
+        replaced,
     })
 }
 
@@ -1041,8 +1073,9 @@ impl<T: Target> Emitter<'_, T> {
     }
 }
 
-/// The SCoP's operations that [`emit`] erases (its loop nests and the
-/// top-level operations the statements clone), in order; the others (its
+/// The SCoP's operations that [`emit`] replaces (its loop nests and the
+/// top-level operations the statements clone: [`Emitted::replaced`]), in
+/// order; the others (its
 /// top-level operations that do not touch memory) it moves in front of the
 /// new code.
 pub fn replaced_ops(scop: &Scop) -> Vec<Op> {

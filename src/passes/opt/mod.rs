@@ -603,6 +603,11 @@ fn rewrite(
         } else {
             Vec::new()
         };
+        // The emitted-code check's limit, and the attributes that the
+        // marks for contraction and reassociation change, to put back if
+        // it catches a bug.
+        let verify_limit = machine.verify_limit(options);
+        let flags = (verify_limit > 0).then(|| verify_emit::Flags::record(&scop.ir.ops));
         if options.contract {
             let stores: Vec<Op> = chains.iter().map(|&s| scop.store_of(&scop.statements[s])).collect();
             if let Err(e) = allow_contraction(&scop.ir.ops, &arithmetic_of(&stores)) {
@@ -616,9 +621,9 @@ fn rewrite(
         }
         // The emitted-code check's run of the input.
         let mut verify_note = None;
-        let pending = match machine.verify_limit(options) {
-            0 => None,
-            limit => verify_emit::before(scop, limit).map_err(|n| verify_note = n).ok(),
+        let pending = match flags {
+            None => None,
+            Some(flags) => verify_emit::before(scop, verify_limit, flags).map_err(|n| verify_note = n).ok(),
         };
         // With reassociate=true, the reductions' combining operations
         // may combine their terms in another order (flags set after the
@@ -675,19 +680,25 @@ fn rewrite(
         // The arrays of the SCoP's memrefs, taken before the rewrite erases
         // its operations, for the forwarding after it.
         let forward_roots = tree.forward.then(|| forward::roots(scop));
+        // The SCoP's operations leave the IR: erased at once, or after the
+        // emitted-code check, which puts them back if it catches a bug.
+        let checked = pending.is_some();
         let emitted = match machine
             .emit(scop, &tree, options)
+            .map(|mut done| {
+                if !checked {
+                    done.erase_replaced();
+                }
+                done
+            })
             .and_then(|done| kernels::lower(&done.kernels).map(|()| done))
         {
-            Ok(done) => {
-                // The SCoP's operations are gone from here on (the
-                // emitted-code check may put a copy back).
-                out.replaced += 1;
+            Ok(mut done) => {
                 if let Some(memrefs) = &forward_roots {
                     forward::run(&done.created, memrefs);
                 }
                 if let Some(p) = pending {
-                    match verify_emit::after(p) {
+                    match verify_emit::after(p, &mut done) {
                         Ok(note) => verify_note = note,
                         Err(why) => {
                             diag(
@@ -702,6 +713,7 @@ fn rewrite(
                         }
                     }
                 }
+                out.replaced += 1;
                 out.ops.extend(done.created.iter().copied());
                 if machine.noalias() {
                     out.roots.extend(scop.arrays.iter().map(|a| scop.root_of(a).key()));
