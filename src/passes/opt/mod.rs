@@ -306,7 +306,8 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         min_terms: if options.profitability { partials::MIN_TERMS_PER_BLOCK } else { 1 },
         array_bytes: i64::try_from(target.l2_bytes / 2).unwrap_or(i64::MAX),
     });
-    for (scop, prepared) in scops(func, &restored, options.split_loads, blocks) {
+    let mut prepared_scops = scops(func, &restored, options.split_loads, blocks).into_iter();
+    for (scop, prepared) in prepared_scops.by_ref() {
         let keys: Vec<usize> = scop.ir.ops.iter().map(|o| o.key()).collect();
         let before = out.replaced;
         // A demoted nest's root may be a loop split into blocks since.
@@ -331,6 +332,11 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             failed = done;
             break;
         }
+    }
+    // After an error, the SCoPs not reached take back what was prepared
+    // for them (a loop split into blocks holds a demoted nest's root).
+    for (_, prepared) in prepared_scops {
+        prepared.undo();
     }
     // Also after an error: the nests of the SCoPs not replaced are intact.
     for nest in demoted {
