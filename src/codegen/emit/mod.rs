@@ -969,7 +969,16 @@ impl<T: Target> Emitter<'_, T> {
         let st = &scop.statements[s];
         // Inside a loop with carried cells: this instance's cells.
         let cells_of = match &mut self.carry {
-            Some(c) => Some(c.next_cells()?),
+            Some(c) => {
+                let cells = c.next_cells()?;
+                // One entry per access of the statement: another
+                // statement's means the tree and the carried-cell analysis
+                // are out of step.
+                if cells.len() != st.accesses.len() {
+                    return Err("internal error: carried-cell instances out of step".into());
+                }
+                Some(cells)
+            }
             None => None,
         };
         self.b.set_loc_of(self.scop.store_of(st));
