@@ -43,6 +43,11 @@
 //! * the tolerance of results that round under contraction or
 //!   reassociation (fuzz/test_tolerance.py: sound against exact rational
 //!   arithmetic, a cell off by a millionth of its magnitude caught);
+//! * the emitted-code check against deliberate bugs of code generation
+//!   (fuzz/mutations.sh: 4 families' first 3 programs, a statement
+//!   instance emitted twice or a loop level too high): no crash, panic or
+//!   hang, and where the check catches the bug, the program put back as
+//!   the input printed;
 //! * 300 malformed inputs (a third with loops carrying values, their
 //!   iter_args and yields mutated) through poly-opt and the printing passes: each a
 //!   clean success (whose output parses again) or a diagnostic with exit
@@ -244,6 +249,23 @@ fn short_streams_campaign() {
 #[test]
 fn short_factor_campaign() {
     campaign("factor", "40", &[]);
+}
+
+#[test]
+fn short_mutation_campaign() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_polyrs-opt"));
+    let bin_dir = bin.parent().expect("binary directory");
+    let out = Command::new("bash")
+        .arg(root.join("fuzz/mutations.sh"))
+        .arg(bin_dir)
+        .args(["3", "reductions", "carried", "views", "around"])
+        .output()
+        .expect("bash runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "fuzz/mutations.sh failed:\n{text}");
+    // The check must have caught some of the bugs (else this tests nothing).
+    assert!(!text.contains(" 0 caught by the check"), "{text}");
 }
 
 #[test]
