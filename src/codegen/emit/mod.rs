@@ -1081,17 +1081,3 @@ impl<T: Target> Emitter<'_, T> {
         Ok(())
     }
 }
-
-/// The SCoP's operations that [`emit`] replaces (its loop nests and the
-/// top-level operations the statements clone: [`Emitted::replaced`]), in
-/// order; the others (its
-/// top-level operations that do not touch memory) it moves in front of the
-/// new code.
-pub fn replaced_ops(scop: &Scop) -> Vec<Op> {
-    scop.ir
-        .ops
-        .iter()
-        .copied()
-        .filter(|&op| is_nest(op) || touches_memory(scop, op))
-        .collect()
-}

@@ -9,7 +9,7 @@
 //! carried through cells, reductions split into blocks): the SCoP
 //! unchanged, with an internal-error warning (a bug caught in time).
 
-use crate::codegen::emit::{replaced_ops, Emitted};
+use crate::codegen::emit::Emitted;
 use crate::ffi::build::{self, Builder};
 use crate::ffi::ir::Op;
 use crate::scop::model::Scop;
@@ -64,9 +64,6 @@ pub(super) struct Pending {
     /// one after it: the new code ends up between them.
     prev: Option<Op>,
     end: Op,
-    /// The SCoP's operations the rewrite moves in front of the new code
-    /// and keeps (by key).
-    kept: Vec<usize>,
     /// The operations' `fastmath` attributes before the rewrite.
     flags: Flags,
 }
@@ -98,19 +95,11 @@ pub(super) fn before(scop: &Scop, limit: u64, flags: Flags) -> Result<Pending, N
         .position(|o| o.key() == scop.ir.first_op.key())
         .ok_or(None)?;
     let prev = at.checked_sub(1).map(|k| ops[k]);
-    let replaced = replaced_ops(scop);
-    let kept = scop
-        .ir.ops
-        .iter()
-        .filter(|o| !replaced.iter().any(|r| r.key() == o.key()))
-        .map(|o| o.key())
-        .collect();
     Ok(Pending {
         original,
         ops: scop.ir.ops.clone(),
         prev,
         end,
-        kept,
         flags,
     })
 }
@@ -146,8 +135,11 @@ pub(super) fn after(p: Pending, emitted: &mut Emitted) -> Result<Note, String> {
         Verdict::Skipped(why) => Some(format!("emitted code not re-checked: {why}")),
         Verdict::OverBudget(_) => None,
         Verdict::Differs(why) => {
+            // Between `prev` and `end`: the new code, and the SCoP's
+            // operations the rewrite moved in front of it and kept.
+            let own: Vec<usize> = p.ops.iter().map(|o| o.key()).collect();
             for &op in ops.iter().rev() {
-                if !p.kept.contains(&op.key()) {
+                if !own.contains(&op.key()) {
                     build::erase(op);
                 }
             }
