@@ -1069,6 +1069,102 @@ class Gen:
             mark_carried(prog["body"], r, 0.7)
         return prog
 
+    def solves(self):
+        """A program of the "solves" family: a triangular solve's shape,
+        whose band has no parallel loop and runs as a wavefront or, cut
+        into steps (poly-opt's `steps`), its terms of earlier steps in
+        parallel: rows `x[i] -= L[i][j] * x[j]` over the columns before
+        the row (or a few fewer, or from an offset), after `x[i] = b[i]`
+        and now and then before a finishing step (`x[i] *= L[i][i]`, or
+        with another cell); several right-hand sides (`X[i][k]`, `k`
+        inside or around the columns' loop); the transposed matrix; the
+        column-oriented solve (column `j` finished, then the rows after it
+        updated with it); and beside it a recurrence whose rows read each
+        other (`W[i][j]` from `W[i - 1][j]` and `W[i][j - 1]`: no steps),
+        or an independent map. Sizes from a few rows to several steps of
+        the default tiles, static or symbolic."""
+        r = self.r
+        params = {}
+        big = self.chance(0.35)
+        n = r.randint(40, 150) if big else r.randint(3, 40)
+        if self.chance(0.3):
+            params["n0"] = n
+
+        def size(v):
+            if params and self.chance(0.7):
+                return add(P("n0"), C(-r.randint(0, 2)))
+            return C(v)
+
+        # L (read only), the solutions X (rows) or XK (rows and columns),
+        # the right-hand sides B, BK, a recurrence's W.
+        L, X, XK, B, BK, W = range(6)
+        self.ranks = [2, 1, 2, 1, 2, 2]
+        st = self.new_stmt
+        ld = load
+        body = []
+        transposed = self.chance(0.2)
+
+        def lij(vi, vj):
+            return ld(L, [vj, vi] if transposed else [vi, vj])
+
+        for _ in range(r.randint(1, 2)):
+            kind = self.pick(["rows", "rows", "rows", "rhs", "columns", "wave", "map"])
+            i, j = self.new_iv(), self.new_iv()
+            vi, vj = V(i), V(j)
+            if kind in ("rows", "rhs"):
+                k = self.new_iv() if kind == "rhs" else None
+                nk = r.randint(1, 9)
+                cell = (XK, [vi, V(k)]) if k else (X, [vi])
+                xj = (lambda: ld(XK, [vj, V(k)])) if k else (lambda: ld(X, [vj]))
+                rhs = ld(BK, [vi, V(k)]) if k else ld(B, [vi])
+                first = st(cell[0], cell[1], rhs if self.chance(0.8) else ["*", rhs, ["f", 0.5]])
+                term = ["*", lij(vi, vj), xj()]
+                upd = st(cell[0], cell[1], ["-", ld(*cell), term] if self.chance(0.8)
+                         else ["+", ld(*cell), term])
+                hi = [vi] if self.chance(0.8) else [add(vi, C(-r.randint(1, 2)))]
+                lo = [C(0)] if self.chance(0.85) else [C(r.randint(1, 3))]
+                cols = {"k": "for", "iv": j, "lbs": lo, "ubs": hi, "step": 1, "body": [upd]}
+                inner = [first, cols]
+                if self.chance(0.6):
+                    fin = ["*", ld(*cell), ld(L, [vi, vi])] if self.chance(0.7) \
+                        else ["+", ld(*cell), ["f", 0.25]]
+                    inner.append(st(cell[0], cell[1], fin))
+                if k and self.chance(0.5):
+                    # The right-hand sides innermost.
+                    upd_loop = {"k": "for", "iv": k, "lbs": [C(0)], "ubs": [C(nk)], "step": 1,
+                                "body": [upd]}
+                    cols["body"] = [upd_loop]
+                    inner = [{"k": "for", "iv": k, "lbs": [C(0)], "ubs": [C(nk)], "step": 1,
+                              "body": [first]}, cols]
+                elif k:
+                    inner = [{"k": "for", "iv": k, "lbs": [C(0)], "ubs": [C(nk)], "step": 1,
+                              "body": inner}]
+                body.append({"k": "for", "iv": i, "lbs": [C(0)], "ubs": [size(n)], "step": 1,
+                             "body": inner})
+            elif kind == "columns":
+                # Column j finished, then the rows after it updated with it.
+                body.append({"k": "for", "iv": i, "lbs": [C(0)], "ubs": [size(n)], "step": 1,
+                             "body": [st(X, [vi], ld(B, [vi]))]})
+                rows = {"k": "for", "iv": i, "lbs": [add(vj, C(1))], "ubs": [size(n)], "step": 1,
+                        "body": [st(X, [vi], ["-", ld(X, [vi]), ["*", lij(vi, vj), ld(X, [vj])]])]}
+                body.append({"k": "for", "iv": j, "lbs": [C(0)], "ubs": [size(n)], "step": 1,
+                             "body": [st(X, [vj], ["*", ld(X, [vj]), ld(L, [vj, vj])]), rows]})
+            elif kind == "wave":
+                m = r.randint(3, 60)
+                val = ["*", ["+", ld(W, [add(vi, C(-1)), vj]), ld(W, [vi, add(vj, C(-1))])],
+                       ["f", 0.5]]
+                body.append({"k": "for", "iv": i, "lbs": [C(1)], "ubs": [size(n)], "step": 1,
+                             "body": [{"k": "for", "iv": j, "lbs": [C(1)], "ubs": [C(m)], "step": 1,
+                                       "body": [st(W, [vi, vj], val)]}]})
+            else:
+                m = r.randint(3, 60)
+                body.append({"k": "for", "iv": i, "lbs": [C(0)], "ubs": [size(n)], "step": 1,
+                             "body": [{"k": "for", "iv": j, "lbs": [C(0)], "ubs": [C(m)], "step": 1,
+                                       "body": [st(W, [vi, vj], ["*", ld(L, [vi, vj]), ["f", 1.5]])]}]})
+        return {"seed": self.seed, "params": params, "body": body, "family": "solves",
+                "arrays": [{"name": "A%d" % a, "rank": self.ranks[a], "shape": None,
+                            "dynamic": self.chance(0.2)} for a in range(len(self.ranks))]}
+
     def reductions(self):
         """A program of the "reductions" family (issue 70): one to three
         nests, each reducing into a cell over all its loops (a dot
@@ -1963,7 +2059,7 @@ def fit_arrays(prog):
 # another family's program with an array printed as a loop's local buffer,
 # see localize).
 FAMILIES = ("mixed", "steps", "matvec", "factor", "around", "ml", "carried", "reductions", "rows", "locals",
-            "parallel", "views", "streams")
+            "parallel", "views", "streams", "solves")
 
 # The families the `views` family draws its programs from.
 VIEWS_FROM = ("mixed", "steps", "matvec", "factor", "around", "ml", "reductions", "rows", "carried")
@@ -2160,7 +2256,7 @@ def generate(seed, family="mixed"):
         g = Gen(seed * 1000 + attempt)
         prog = {"steps": g.steps, "matvec": g.matvec, "factor": g.factor,
                 "around": g.around, "ml": g.ml, "reductions": g.reductions,
-                "rows": g.rows, "streams": g.streams}.get(family, g.program)()
+                "rows": g.rows, "streams": g.streams, "solves": g.solves}.get(family, g.program)()
         prog["seed"] = seed
         try:
             fit_arrays(prog)

@@ -31,6 +31,9 @@
 //! * 40 programs of the `streams` family (bicg's and mvt's shape: a nest of
 //!   rows and a column stream over one matrix), with the host's sizes and
 //!   a 1 KiB L1, a tenth at least interleaved;
+//! * 60 programs of the `solves` family (triangular solves, several
+//!   right-hand sides, column-oriented solves, wavefront recurrences), the
+//!   option sets in rotation, a tenth at least cut into steps;
 //! * 60 programs of the `carried` family (programs of the other families
 //!   with their reductions into cells carried through iter_args), seeds
 //!   1-60, the option sets in rotation, the same checks;
@@ -244,6 +247,15 @@ fn short_rows_campaign() {
 fn short_streams_campaign() {
     let more = ["--min-remark", "rows interleaved:10"];
     campaign_with("streams", "streams", "40", &["defaults", "l1-1"], &more);
+}
+
+/// Triangular solves and wavefronts (the `solves` family), in the default
+/// rotation, where a tenth at least of the programs must be cut into steps
+/// (`passes/opt/steps.rs`: the terms of earlier steps in parallel).
+#[test]
+fn short_solves_campaign() {
+    let more = ["--min-remark", "cut into steps of:10"];
+    campaign_with("solves", "solves", "60", &[], &more);
 }
 
 #[test]

@@ -50,6 +50,34 @@ pub fn carries(
     ours
 }
 
+/// Whether some dependence of `deps` has an instance pair at distance
+/// zero on every dimension of `schedule` before `k`: one that the loops
+/// before `k` leave to the loops from `k` on (or to the statements' order).
+pub fn unordered_before(
+    scop: &Model,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    k: usize,
+) -> Result<bool, MathError> {
+    let n = dims(scop, schedule)?;
+    for d in deps {
+        for piece in &d.relation {
+            let delta = distances(schedule, d, piece, n)?;
+            let np = delta.space().n_param();
+            let mut before = delta.clone();
+            for dim in 0..k.min(n) {
+                let mut r = vec![0i64; delta.n_col() + 1];
+                r[np + dim] = 1;
+                before.add_eq(r)?;
+            }
+            if !before.is_empty()? {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
 /// Whether some dependence of `deps` runs backwards at one of the
 /// dimensions `range` of `schedule`: an instance pair at distance zero on
 /// the dimensions before one of them and negative at it (the sink before

@@ -47,7 +47,7 @@ use crate::deps::Dependence;
 use crate::math::MathError;
 
 use crate::scop::form::Form;
-use crate::scop::model::{Scop, Statement, StmtId};
+use crate::scop::model::{Model, Scop, Statement, StmtId};
 
 /// A split of one statement at `form = 0`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -439,7 +439,7 @@ fn piece_constraints(form: &Form) -> Result<[Cut; 3], MathError> {
 }
 
 /// How many of the three pieces of `split` have integer points.
-fn nonempty_pieces(scop: &Scop, split: &Split) -> Result<usize, MathError> {
+fn nonempty_pieces(scop: &Model, split: &Split) -> Result<usize, MathError> {
     let mut n = 0;
     for cut in piece_constraints(&split.form)? {
         n += usize::from(piece(scop, split.stmt, &cut)?.is_some());
@@ -449,7 +449,7 @@ fn nonempty_pieces(scop: &Scop, split: &Split) -> Result<usize, MathError> {
 
 /// Statement `s` restricted by `cut`, or `None` when that leaves no integer
 /// point.
-fn piece(scop: &Scop, s: usize, cut: &Cut) -> Result<Option<Statement>, MathError> {
+fn piece(scop: &Model, s: usize, cut: &Cut) -> Result<Option<Statement>, MathError> {
     let mut out = scop.clone();
     for p in &mut out.statements[s].domain {
         p.ineqs.extend(cut.ineq.clone());
@@ -486,6 +486,18 @@ pub enum Side {
 /// [`apply`], with the side of each piece that replaced the statement, in
 /// order (the empty ones left out).
 pub fn apply_sides(scop: &Scop, split: &Split) -> Result<(Scop, Vec<Side>), MathError> {
+    let (model, sides) = split_model(&scop.model, split)?;
+    Ok((
+        Scop {
+            model,
+            ir: scop.ir.clone(),
+        },
+        sides,
+    ))
+}
+
+/// [`apply_sides`] on the model alone.
+pub fn split_model(scop: &Model, split: &Split) -> Result<(Model, Vec<Side>), MathError> {
     let s = split.stmt;
     let mut pieces = Vec::new();
     let mut sides = Vec::new();

@@ -182,6 +182,10 @@ pub enum PlutoError {
     /// The hyperplane ILP has more than [`ILP_ROW_LIMIT`] constraints.
     #[error("the scheduling ILP is too large ({0} constraints)")]
     TooLarge(usize),
+    /// A dependence has a negative distance along the hyperplane given to
+    /// [`schedule_after`].
+    #[error("a dependence runs backwards along the given outermost hyperplane")]
+    IllegalPrefix,
     /// A limit of the math core (Fourier–Motzkin size, pivots, cuts).
     #[error("scheduling ILP: {0}")]
     Math(#[from] MathError),
@@ -1178,7 +1182,7 @@ pub fn schedule(
     all_deps: &[Dependence],
     options: &Options,
 ) -> Result<PlutoSchedule, PlutoError> {
-    let first = schedule_split(scop, all_deps, options, &[])?;
+    let first = schedule_split(scop, all_deps, options, &[], None)?;
     if options.fuse != Fuse::Smart {
         return Ok(first);
     }
@@ -1186,7 +1190,7 @@ pub fn schedule(
     if !split.iter().any(|&b| b) {
         return Ok(first);
     }
-    let second = schedule_split(scop, all_deps, options, &split)?;
+    let second = schedule_split(scop, all_deps, options, &split, None)?;
     // Only when the split changed the first cut's groups.
     let lead = |p: &PlutoSchedule| -> Vec<Option<i64>> {
         p.schedule
@@ -1238,13 +1242,47 @@ fn refused_fusion(scop: &Model, p: &PlutoSchedule) -> Vec<bool> {
     out
 }
 
+/// [`schedule`] under a given outermost hyperplane: `prefix` (one form
+/// per statement, over its iterators) is the first loop dimension, a band
+/// of its own, and the scheduler finds the dimensions inside it for the
+/// dependences it leaves unordered (those it satisfies no longer
+/// constrain them). The steps of a strip-mined wavefront
+/// ([`crate::rewrite::steps`]): the step outermost, each step's work
+/// distributed for parallelism inside it. [`PlutoError::IllegalPrefix`]
+/// when some dependence has a negative distance along `prefix`.
+pub fn schedule_after(
+    scop: &Model,
+    all_deps: &[Dependence],
+    options: &Options,
+    prefix: &[Form],
+) -> Result<PlutoSchedule, PlutoError> {
+    schedule_split(scop, all_deps, options, &[], Some(prefix))
+}
+
+/// True when `diff >= 0` on every piece (a legal hyperplane for `d`).
+fn nonnegative(scop: &Model, d: &Dependence, phi: &[Form]) -> Result<bool, MathError> {
+    for piece in &d.relation {
+        let mut v = piece.clone();
+        // φ_T(j) - φ_S(i) <= -1  ⇔  φ_S(i) - φ_T(j) - 1 >= 0
+        let mut r = diff_row(scop, d, piece, phi, -1);
+        let last = r.len() - 1;
+        r[last] -= 1;
+        v.add_ineq(r)?;
+        if !v.is_empty()? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// [`schedule`], with the statements marked in `split` kept out of the
-/// first cut's fusion.
+/// first cut's fusion, under `prefix` ([`schedule_after`]) when given.
 fn schedule_split(
     scop: &Model,
     all_deps: &[Dependence],
     options: &Options,
     split: &[bool],
+    prefix: Option<&[Form]>,
 ) -> Result<PlutoSchedule, PlutoError> {
     // RAW, WAR and WAW relations between the same statements are often the
     // same polyhedron: schedule with one representative of each.
@@ -1454,6 +1492,40 @@ fn schedule_split(
     };
     let short = short_reductions(scop, options.short_reduction);
     let all_active = vec![true; ns];
+    if let Some(phi) = prefix {
+        for d in deps {
+            if !nonnegative(scop, d, phi)? {
+                return Err(PlutoError::IllegalPrefix);
+            }
+        }
+        let mut per_stmt = vec![true; ns];
+        for d in deps {
+            if (per_stmt[d.source.0] || per_stmt[d.sink.0]) && !zero_distance(scop, d, phi)? {
+                per_stmt[d.source.0] = false;
+                per_stmt[d.sink.0] = false;
+            }
+        }
+        let coincident = per_stmt.iter().all(|&c| c);
+        band_coincident.push((kinds.len(), coincident));
+        stmt_band_coincident.push((kinds.len(), per_stmt.clone()));
+        stmt_coincident.push((kinds.len(), per_stmt));
+        for (s, f) in phi.iter().enumerate() {
+            if !f.iters.iter().all(|&c| c == 0) {
+                let mut row = f.iters.clone();
+                row.resize(lay.m[s], 0);
+                rows[s].push(row);
+            }
+            dims[s].push(f.clone());
+        }
+        kinds.push(DimKind::Loop { band, coincident });
+        for (di, d) in deps.iter().enumerate() {
+            if satisfied(scop, d, phi)? {
+                unsat[di] = false;
+                live[di] = false;
+            }
+        }
+        band += 1;
+    }
     if options.fuse != Fuse::Max {
         let group = cut_groups(scop, deps, &unsat, options.fuse, split);
         cut(&mut dims, &mut kinds, &mut live, &mut unsat, group);

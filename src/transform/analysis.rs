@@ -42,7 +42,10 @@ impl Band {
     }
 }
 
-pub(super) fn bands(sched: &PlutoSchedule) -> Vec<Band> {
+/// The schedule's permutable bands; `in_order`: [`super::Options::steps`]
+/// (groups without parallel tile loops run in order, see
+/// [`partial_tile_parallel`]).
+pub(super) fn bands(sched: &PlutoSchedule, in_order: bool) -> Vec<Band> {
     let kinds = &sched.dims;
     let mut out: Vec<Band> = Vec::new();
     let mut prev: Option<usize> = None;
@@ -71,7 +74,7 @@ pub(super) fn bands(sched: &PlutoSchedule) -> Vec<Band> {
     }
     for band in &mut out {
         band.tile_partial = (0..band.len)
-            .map(|d| partial_tile_parallel(sched, band, d))
+            .map(|d| partial_tile_parallel(sched, band, d, in_order))
             .collect();
     }
     out
@@ -118,8 +121,16 @@ pub(super) fn stmt_band_parallel(sched: &PlutoSchedule, k: usize, s: usize) -> b
         .unwrap_or(false)
 }
 
-/// [`Band::tile_partial`] for dimension `d` of `band`.
-fn partial_tile_parallel(sched: &PlutoSchedule, band: &Band, d: usize) -> Option<Vec<bool>> {
+/// [`Band::tile_partial`] for dimension `d` of `band`. With `in_order`
+/// ([`super::Options::steps`]), the other groups may have loops along
+/// several of the band's dimensions: each holds one step's instances,
+/// which run in order.
+fn partial_tile_parallel(
+    sched: &PlutoSchedule,
+    band: &Band,
+    d: usize,
+    in_order: bool,
+) -> Option<Vec<bool>> {
     if band.tile_coincident[d] {
         return None;
     }
@@ -139,7 +150,7 @@ fn partial_tile_parallel(sched: &PlutoSchedule, band: &Band, d: usize) -> Option
         let loops = (0..band.len)
             .filter(|&e| group.iter().any(|&t| has_loop(t, e)))
             .count();
-        if loops > 1 {
+        if loops > 1 && !in_order {
             return None;
         }
     }
@@ -708,6 +719,66 @@ pub(super) fn reductions_only(
                 .filter(|(_, a)| written.contains(&a.array.0))
                 .all(|((_, deltas), _)| deltas.iter().all(|&x| x == 0))
         })
+    })
+}
+
+/// [`reductions_only`], or else the same with the accesses to written
+/// arrays that move along `d` all reads through which no dependence among
+/// `members` is left unordered by the schedule's dimensions before the
+/// band: cells the members write in earlier iterations of the loops
+/// around it, read as inputs here (a step's terms of the columns before
+/// the step in a triangular solve cut into steps, `rewrite::steps`:
+/// trisolv's `x[j]`, written in earlier steps).
+pub(super) fn reductions_in_band(
+    scop: &Scop,
+    sched: &PlutoSchedule,
+    deps: &[Dependence],
+    band: &Band,
+    d: usize,
+    members: &[usize],
+) -> bool {
+    if reductions_only(scop, sched, band, d, members) {
+        return true;
+    }
+    let written = written_arrays(scop, members);
+    members.iter().all(|&s| {
+        let accesses = &scop.statements[s].accesses;
+        let Some(acc) = access_deltas(scop, sched, band, d, s) else {
+            return false;
+        };
+        acc.iter()
+            .zip(accesses)
+            .enumerate()
+            .all(|(a, ((kind, deltas), access))| {
+                if !written.contains(&access.array.0) || deltas.iter().all(|&x| x == 0) {
+                    return true;
+                }
+                if *kind != AccessKind::Read {
+                    return false;
+                }
+                // The dependences among the members through this read.
+                let through: Vec<Dependence> = deps
+                    .iter()
+                    .filter(|e| {
+                        members.contains(&e.source.0)
+                            && members.contains(&e.sink.0)
+                            && e.accesses.iter().any(|&(x, y)| {
+                                (e.source.0 == s && x == a) || (e.sink.0 == s && y == a)
+                            })
+                    })
+                    .cloned()
+                    .collect();
+                through.is_empty()
+                    || matches!(
+                        crate::analysis::carried::unordered_before(
+                            scop,
+                            &through,
+                            &sched.schedule,
+                            band.first
+                        ),
+                        Ok(false)
+                    )
+            })
     })
 }
 

@@ -40,7 +40,7 @@ impl<'a> Cx<'a> {
         deps: &'a [Dependence],
         opts: &'a Options,
     ) -> Self {
-        let bands = super::analysis::bands(sched);
+        let bands = super::analysis::bands(sched, opts.steps);
         let first_coincident = parallel_dimension(scop, sched, opts, &bands);
         Cx {
             scop,

@@ -171,7 +171,10 @@ fn dealt(cx: &Cx, plan: &Plan, p: usize) -> Option<Plan> {
     {
         return None;
     }
-    let list: Vec<String> = stmts.iter().map(|s| format!("S{s}")).collect();
+    let list: Vec<&str> = stmts
+        .iter()
+        .map(|&s| scop.statements[s].name.as_str())
+        .collect();
     new.notes.push(format!(
         "tiles of {} dealt to {threads} threads cyclically (a triangle's rows)",
         list.join(", ")

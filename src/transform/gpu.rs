@@ -204,7 +204,7 @@ pub fn plan(
 ) -> Result<Option<GpuPlan>, MathError> {
     let block = shape.block;
     let ns = scop.statements.len();
-    let bands = bands(sched);
+    let bands = bands(sched, false);
     let Some(band) = bands.iter().find(|b| b.tile_coincident.iter().any(|&c| c)) else {
         return Ok(None);
     };

@@ -186,6 +186,13 @@ pub struct Options {
     /// Record the plan's text after tiling and after each stage that
     /// changed it ([`Plan::stages`]).
     pub trace_stages: bool,
+    /// The schedule runs the steps of a wavefront cut into steps
+    /// ([`crate::rewrite::steps`]) in its outermost loop: inside a step,
+    /// the groups of a band whose tile loops are not parallel hold that
+    /// step's own instances (one tile's triangle) and run in order, so
+    /// the band's tile loops run in parallel for the other groups
+    /// (`analysis::partial_tile_parallel`) instead of as a wavefront.
+    pub steps: bool,
 }
 
 /// Largest number of copies of a statement that unroll-and-jam makes.

@@ -7,7 +7,7 @@
 
 use super::analysis::{
     access_deltas, breaks_streams, broadcast_only, contiguous_along, deepest, extent_of,
-    reductions_only, stride_score, Band,
+    reductions_in_band, reductions_only, stride_score, Band,
 };
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::parallel_vector_tile;
@@ -229,7 +229,7 @@ fn choose(
             // when its extent is known.
             // Only beside a parallel point loop: in a band without
             // one, the tiles are what a wavefront runs in parallel.
-            let reductions = reductions_only(scop, sched, band, last, members);
+            let reductions = reductions_in_band(scop, sched, deps, band, last, members);
             if (broadcast || reductions)
                 && !group_coincident(last)
                 && (0..last).any(&group_coincident)

@@ -228,7 +228,10 @@ fn fuse_at(cx: &Cx, plan: &mut Plan, d: usize) -> bool {
                     Some((p, t)) => (p, Some(t)),
                     None => (new, None),
                 };
-                let names: Vec<String> = members.iter().map(|s| format!("S{s}")).collect();
+                let names: Vec<&str> = members
+                    .iter()
+                    .map(|&s| scop.statements[s].name.as_str())
+                    .collect();
                 *plan = new;
                 plan.notes.push(format!(
                     "tile loops of {} fused (the same tiles, the same cells){}",

@@ -6,12 +6,14 @@
 // off the block's rows), the diagonal's blocks, with `x[i] /= L[i][i]`,
 // as scalar copies in order. @unitsolve has no division (ludcmp's first
 // solve). 100 rows: partial tiles and blocks.
+// (steps=false: by default the band is cut into steps, see steps.mlir; the
+// other runs below take them.)
 // The results must be identical, digit for digit, before and after (2
 // and 3 OpenMP threads), with AVX-512 and AVX2 sizes, tiles of 16 and no
 // wavefront.
 //
 // RUN: %polyrs-runner --threads=2 %s > %t.before
-// RUN: %polyrs-opt %s --poly-opt='%{avx512} profitability=false' 2> %t.remarks > %t.mlir
+// RUN: %polyrs-opt %s --poly-opt='%{avx512} steps=false profitability=false' 2> %t.remarks > %t.mlir
 // RUN: %polyrs-runner --threads=2 %t.mlir > %t.after
 // RUN: %polyrs-opt %s --poly-opt='cpu=znver3 threads=2 profitability=false' | %polyrs-runner --threads=3 - > %t.avx2
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} tile-sizes=16 profitability=false' | %polyrs-runner --threads=3 - > %t.t16

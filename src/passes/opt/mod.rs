@@ -41,6 +41,7 @@ mod remark;
 mod profitability;
 mod reassociate;
 mod split;
+mod steps;
 mod verify_emit;
 mod views;
 
@@ -470,6 +471,9 @@ fn optimize(
         }
         if options.split {
             split::retry(&mut c, cx);
+        }
+        if options.steps {
+            steps::retry(&mut c, cx);
         }
         if options.privatize {
             privatize::retry(&mut c, cx);

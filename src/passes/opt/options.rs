@@ -155,6 +155,7 @@ fn plan_options(options: &OptOptions, target: &CpuTarget) -> PlanOptions {
             (0, 0)
         },
         trace_stages: options.print_stages,
+        steps: false,
     }
 }
 

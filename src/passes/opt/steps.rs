@@ -1,0 +1,151 @@
+//! The steps stage: a band of two loops without a parallel one, outermost
+//! (the plan runs it as a wavefront of tiles), cut into steps along its
+//! first hyperplane ([`crate::rewrite::steps`]), the steps run in order
+//! and each step's instances scheduled inside it with distribution for
+//! parallelism; the result replaces the plan when each step has parallel
+//! loops and no wavefront. A triangular solve: in each step the block's
+//! rows take the terms of the columns before it in parallel, whole rows
+//! streamed, then the block's own triangle in order.
+
+use crate::deps::{compute, DepOptions};
+use crate::rewrite::steps;
+use crate::sched::pluto::{schedule_after, DimKind, Fuse, Options as SchedOptions, PlutoSchedule};
+use crate::scop::form::Form;
+use crate::scop::model::Scop;
+
+use super::plan::{plan_with, Planned};
+use super::{Candidate, Cx};
+
+/// Replaces `c` by its SCoP cut into steps when its first schedule's
+/// outermost loops are a band of two without a coincident one, and the
+/// steps' plan has parallel loops and runs no wavefront.
+pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
+    let Some(s) = &c.sched else { return };
+    let Some((first, second)) = outer_sequential_pair(s) else {
+        return;
+    };
+    // A step is one tile of the band (its triangle runs in order, the
+    // work of one tile of the wavefront it replaces), and at least one
+    // vector's lanes of rows per thread; its rows are dealt to the
+    // threads in tiles of whole blocks of lanes.
+    let narrow = &cx.plan_options.narrow;
+    let tile = narrow.sizes.first().copied().unwrap_or(0);
+    let (threads, lanes) = (narrow.threads.max(1), narrow.row_lanes.max(1));
+    let size = tile.max(threads * lanes);
+    let rows = (size / threads + lanes - 1) / lanes * lanes;
+    if tile < 2 {
+        return;
+    }
+    let dims = &s.schedule.dims;
+    let firsts: Vec<Form> = dims.iter().map(|d| d[first].clone()).collect();
+    let seconds: Vec<Form> = dims.iter().map(|d| d[second].clone()).collect();
+    // Only statements with dependences along the band's first hyperplane
+    // are split (the others' instances need no order inside a step).
+    let ordered: Vec<bool> = (0..dims.len())
+        .map(|st| !s.stmt_coincident.get(first).and_then(|f| f.get(st)).copied().unwrap_or(false))
+        .collect();
+    let Ok((sscop, prefix)) = steps::apply(&c.scop, &firsts, &seconds, &ordered, size) else {
+        return;
+    };
+    let Ok(sdeps) = compute(&sscop, DepOptions::default()) else {
+        return;
+    };
+    // Inside a step, the statements of its rows stay together but where
+    // distribution for parallelism cuts them (not apart by loop depth:
+    // `x[i] = b[i]` shares its rows' tiles with their terms), unless the
+    // user asked for no fusion.
+    let cut = SchedOptions {
+        coincidence_cut: true,
+        fuse: match cx.sched_options.fuse {
+            Fuse::Smart => Fuse::Max,
+            f => f,
+        },
+        ..*cx.sched_options
+    };
+    let Ok(ssched) = schedule_after(&sscop, &sdeps, &cut, &prefix) else {
+        return;
+    };
+    let mut plans = cx.plan_options.clone();
+    for o in std::iter::once(&mut plans.narrow).chain(plans.wide.as_mut().map(|w| &mut w.options)) {
+        o.steps = true;
+        let rest = o.sizes.get(1).or(o.sizes.last()).copied().unwrap_or(tile);
+        o.sizes = vec![rows, rest];
+    }
+    let Ok(alt) = plan_with(&sscop, &sdeps, ssched, cx.options, &plans) else {
+        return;
+    };
+    if acceptable(&alt, &sscop, size) {
+        let mut split: Vec<String> = Vec::new();
+        for st in &sscop.statements {
+            let piece = ["_lt", "_eq", "_gt"].iter().find_map(|p| st.name.strip_suffix(p));
+            if let Some(n) = piece.filter(|n| !split.iter().any(|m| m == n)) {
+                split.push(n.to_string());
+            }
+        }
+        c.scop = sscop;
+        c.deps = sdeps;
+        c.scop_notes.push(format!(
+            "the outer band's first loop cut into steps of {size}, run in order (φ0); {} split at the step's start along the second loop (its part before the step in parallel, the step's own part in order)",
+            if split.is_empty() { "no statement".to_string() } else { split.join(", ") }
+        ));
+        c.take(Ok(alt));
+        c.sched = None;
+    }
+}
+
+/// The steps' plan pays when each step has a parallel loop (in its loop
+/// tree), nothing runs
+/// as a wavefront (which the steps replace), and every statement without
+/// a parallel loop does a tile's work at most per step: each of its
+/// iterators stays within `size` values of `size·q` in step `q` (the
+/// step's own triangle; not the bulk of the work in order beside a few
+/// parallel statements).
+fn acceptable(p: &Planned, scop: &Scop, size: i64) -> bool {
+    let plan = &p.plan;
+    // Parallel loops in the loop tree, not only in the plan (a parallel
+    // dimension of one iteration per step has none).
+    if plan.wavefront || plan.restarted_wavefront.is_some() || p.tree.counts().1 == 0 {
+        return false;
+    }
+    (0..scop.statements.len()).all(|s| {
+        let parallel = plan
+            .dims
+            .iter()
+            .enumerate()
+            .any(|(k, d)| d.parallel_for(std::iter::once(s)) && plan.schedule.dims[s][k].as_constant().is_none());
+        parallel || within_step(scop, s, size)
+    })
+}
+
+/// Every iterator `x` of statement `s` but its last (the step `q`) keeps
+/// `x - size·q` within `size` values.
+fn within_step(scop: &Scop, s: usize, size: i64) -> bool {
+    let m = scop.statements[s].iters.len();
+    let Ok(rq) = Form::iter(m - 1).scale(size) else {
+        return false;
+    };
+    (0..m - 1).all(|x| {
+        Form::iter(x)
+            .minus(&rq)
+            .ok()
+            .and_then(|f| scop.range_of(s, &f))
+            .is_some_and(|(lo, hi)| hi - lo < size)
+    })
+}
+
+/// The first two schedule dimensions of the outermost band when it is the
+/// schedule's first loop dimension (only scalar dimensions before it),
+/// has exactly two loops and neither is coincident.
+fn outer_sequential_pair(sched: &PlutoSchedule) -> Option<(usize, usize)> {
+    let start = sched.dims.iter().position(|d| matches!(d, DimKind::Loop { .. }))?;
+    let DimKind::Loop { band, .. } = sched.dims[start] else {
+        return None;
+    };
+    let in_band: Vec<usize> = (start..sched.dims.len())
+        .take_while(|&k| matches!(sched.dims[k], DimKind::Loop { band: b, .. } if b == band))
+        .collect();
+    let coincident = in_band
+        .iter()
+        .any(|&k| matches!(sched.dims[k], DimKind::Loop { coincident: true, .. }));
+    (in_band.len() == 2 && !coincident).then(|| (in_band[0], in_band[1]))
+}
