@@ -94,8 +94,8 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
 }
 
 /// The steps' plan pays when each step has a parallel loop (in its loop
-/// tree), nothing runs
-/// as a wavefront (which the steps replace), and every statement without
+/// tree), nothing runs as a wavefront (which the steps replace), and
+/// every statement without
 /// a parallel loop does a tile's work at most per step: each of its
 /// iterators stays within `size` values of `size·q` in step `q` (the
 /// step's own triangle; not the bulk of the work in order beside a few
