@@ -893,16 +893,25 @@ fn satisfied(scop: &Model, d: &Dependence, phi: &[Form]) -> Result<bool, MathErr
 
 /// True when `diff == 0` on every piece (zero distance along `phi`).
 fn zero_distance(scop: &Model, d: &Dependence, phi: &[Form]) -> Result<bool, MathError> {
+    Ok(at_most_zero(scop, d, phi, 1)? && at_most_zero(scop, d, phi, -1)?)
+}
+
+/// True when `diff >= 0` on every piece (a legal hyperplane for `d`).
+fn nonnegative(scop: &Model, d: &Dependence, phi: &[Form]) -> Result<bool, MathError> {
+    at_most_zero(scop, d, phi, -1)
+}
+
+/// True when `sign·diff <= 0` on every piece: no instance pair with
+/// `sign·diff - 1 >= 0`.
+fn at_most_zero(scop: &Model, d: &Dependence, phi: &[Form], sign: i64) -> Result<bool, MathError> {
     for piece in &d.relation {
-        for sign in [1, -1] {
-            let mut v = piece.clone();
-            let mut r = diff_row(scop, d, piece, phi, sign);
-            let last = r.len() - 1;
-            r[last] -= 1;
-            v.add_ineq(r)?;
-            if !v.is_empty()? {
-                return Ok(false);
-            }
+        let mut v = piece.clone();
+        let mut r = diff_row(scop, d, piece, phi, sign);
+        let last = r.len() - 1;
+        r[last] -= 1;
+        v.add_ineq(r)?;
+        if !v.is_empty()? {
+            return Ok(false);
         }
     }
     Ok(true)
@@ -1257,22 +1266,6 @@ pub fn schedule_after(
     prefix: &[Form],
 ) -> Result<PlutoSchedule, PlutoError> {
     schedule_split(scop, all_deps, options, &[], Some(prefix))
-}
-
-/// True when `diff >= 0` on every piece (a legal hyperplane for `d`).
-fn nonnegative(scop: &Model, d: &Dependence, phi: &[Form]) -> Result<bool, MathError> {
-    for piece in &d.relation {
-        let mut v = piece.clone();
-        // φ_T(j) - φ_S(i) <= -1  ⇔  φ_S(i) - φ_T(j) - 1 >= 0
-        let mut r = diff_row(scop, d, piece, phi, -1);
-        let last = r.len() - 1;
-        r[last] -= 1;
-        v.add_ineq(r)?;
-        if !v.is_empty()? {
-            return Ok(false);
-        }
-    }
-    Ok(true)
 }
 
 /// [`schedule`], with the statements marked in `split` kept out of the
