@@ -44,20 +44,32 @@ use crate::scop::model::{Model, Scop};
 
 use super::split::{split_model, Side, Split};
 
-/// `scop` cut into steps: each statement `s` gets the new last iterator
-/// `q` with `R·q <= first[s] <= R·q + R - 1` (`R` = `size`); then each
+/// Which statements a cut into steps takes, and how.
+#[derive(Debug, Clone)]
+pub struct Steps<'a> {
+    /// Per statement, its first hyperplane of the band (`φ1`).
+    pub first: &'a [Form],
+    /// Per statement, its second hyperplane of the band (`φ2`).
+    pub second: &'a [Form],
+    /// Per statement, whether it is cut into steps; the others (nests
+    /// that no dependence joins to the band's) keep their iterators and
+    /// run at the constant 0 of the outermost hyperplane.
+    pub stepped: &'a [bool],
+    /// Per statement, whether it may be split at the step's start.
+    pub split: &'a [bool],
+    /// `R`, the iterations of `φ1` in one step.
+    pub size: i64,
+}
+
+/// `scop` cut into steps: each statement `s` marked in `stepped` gets the
+/// new last iterator `q` with `R·q <= first[s] <= R·q + R - 1`; then each
 /// statement marked in `split` whose `second[s] - R·q` is negative on
 /// some instances and not on others is split there ([`super::split`]).
 /// Returns the model and, per statement of it, the form of its step `q`
-/// (the hyperplane to run outermost).
-pub fn apply(
-    scop: &Scop,
-    first: &[Form],
-    second: &[Form],
-    split: &[bool],
-    size: i64,
-) -> Result<(Scop, Vec<Form>), MathError> {
-    let (model, steps) = cut(&scop.model, first, second, split, size)?;
+/// (the hyperplane to run outermost; the constant 0 for the statements
+/// not in steps).
+pub fn apply(scop: &Scop, how: &Steps) -> Result<(Scop, Vec<Form>), MathError> {
+    let (model, steps) = cut(&scop.model, how)?;
     Ok((
         Scop {
             model,
@@ -68,16 +80,21 @@ pub fn apply(
 }
 
 /// [`apply`] on the model alone.
-pub fn cut(
-    model: &Model,
-    first: &[Form],
-    second: &[Form],
-    split: &[bool],
-    size: i64,
-) -> Result<(Model, Vec<Form>), MathError> {
+pub fn cut(model: &Model, how: &Steps) -> Result<(Model, Vec<Form>), MathError> {
+    let Steps {
+        first,
+        second,
+        stepped,
+        split,
+        size,
+    } = *how;
     let mut out = model.clone();
     let mut cuts: Vec<Option<Form>> = Vec::new();
     for (s, st) in out.statements.iter_mut().enumerate() {
+        if !stepped[s] {
+            cuts.push(None);
+            continue;
+        }
         let k = st.iters.len();
         let q = Form::iter(k);
         let ovf = |_| MathError::Overflow;
@@ -99,7 +116,10 @@ pub fn cut(
     }
     // Later statements first: a split replaces one statement by several.
     let mut steps: Vec<Form> = (0..out.statements.len())
-        .map(|s| Form::iter(out.statements[s].iters.len() - 1))
+        .map(|s| match stepped[s] {
+            true => Form::iter(out.statements[s].iters.len() - 1),
+            false => Form::constant(0),
+        })
         .collect();
     for s in (0..cuts.len()).rev() {
         let Some(form) = cuts[s].take() else { continue };
@@ -146,7 +166,7 @@ fn coprime(f: Form) -> Form {
 
 #[cfg(test)]
 mod tests {
-    use super::cut;
+    use super::{cut, Steps};
     use crate::deps::{compute, DepOptions};
     use crate::sched::pluto::{schedule_after, Options, PlutoError};
     use crate::sched::{verify, verify_parallel};
@@ -165,11 +185,22 @@ mod tests {
     /// The band `(i, j)` of trisolv (`i` for the statements of one loop),
     /// cut into steps of 4.
     fn trisolv_steps(split: &[bool]) -> (Model, Model, Vec<Form>) {
+        trisolv_steps_of(&[true, true, true], split)
+    }
+
+    fn trisolv_steps_of(stepped: &[bool], split: &[bool]) -> (Model, Model, Vec<Form>) {
         let m = Model::parse(TRISOLV).expect("a model");
         let (i, j) = (Form::iter(0), Form::iter(1));
         let first = vec![i.clone(), i.clone(), i.clone()];
         let second = vec![i.clone(), j, i];
-        let (c, steps) = cut(&m, &first, &second, split, 4).expect("cut");
+        let how = Steps {
+            first: &first,
+            second: &second,
+            stepped,
+            split,
+            size: 4,
+        };
+        let (c, steps) = cut(&m, &how).expect("cut");
         (m, c, steps)
     }
 
@@ -235,6 +266,20 @@ mod tests {
         assert!(verify_parallel(&c, &alone, &s.schedule, k)
             .expect("checked")
             .is_empty());
+    }
+
+    #[test]
+    fn a_statement_left_out_of_the_steps_keeps_its_iterators_and_runs_at_zero() {
+        let (m, c, steps) = trisolv_steps_of(&[true, true, false], &[true, true, true]);
+        let last = c.statements.last().expect("S2");
+        assert_eq!(last.iters, m.statements[2].iters);
+        assert_eq!(steps.last(), Some(&Form::constant(0)));
+        // S2 needs every step's rows: at step 0 it would run before them.
+        let deps = compute(&c, DepOptions::default()).expect("dependences");
+        assert!(matches!(
+            schedule_after(&c, &deps, &Options::default(), &steps),
+            Err(PlutoError::IllegalPrefix)
+        ));
     }
 
     #[test]

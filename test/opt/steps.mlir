@@ -29,16 +29,16 @@
 // RUN: FileCheck %s --input-file=%t.nosteps.remarks --check-prefix=NOSTEPS
 // RUN: FileCheck %s --input-file=%t.mlir
 //
-// SUMS-COUNT-2: {{^-?[0-9]+$}}
+// SUMS-COUNT-4: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 //
-// REMARK: steps.mlir:58:3: remark: poly-opt: 5 statements, {{.*}}; the outer band's first loop cut into steps of 32, run in order (φ0); S1 split at the step's start along the second loop (its part before the step in parallel, the step's own part in order);{{.*}}rows' reductions along φ3 run 8 at a time, one per vector lane{{.*}}tile loop of φ2 parallel for S0, S1_lt only{{.*}}tile loops of S0, S1_lt fused (the same tiles, the same cells){{.*}}legality verified
+// REMARK: steps.mlir:64:3: remark: poly-opt: 6 statements, {{.*}}; the outer band's first loop cut into steps of 32, run in order (φ0); S1 split at the step's start along the second loop (its part before the step in parallel, the step's own part in order); S3 not in steps (no dependence joins it to them: at step 0);{{.*}}rows' reductions along φ3 run 8 at a time, one per vector lane{{.*}}tile loop of φ2 parallel for S0, S1_lt, S3 only{{.*}}tile loops of S0, S1_lt fused (the same tiles, the same cells){{.*}}legality verified
 // REMARK-NOT: steps of
-// REMARK: steps.mlir:81:3: remark: poly-opt: 1 statement, {{.*}}tiles run as a parallel wavefront; legality verified
+// REMARK: steps.mlir:95:3: remark: poly-opt: 1 statement, {{.*}}tiles run as a parallel wavefront; legality verified
 // Four threads, tiles of 8: steps of 32 rows (4 threads, a vector's lanes
 // each), dealt 8 rows to a thread.
-// T8: remark: poly-opt: 5 statements, {{.*}}cut into steps of 32{{.*}}band of 2 loops tiled 8x8
-// NOSTEPS: steps.mlir:58:3: remark: poly-opt: 3 statements, {{.*}}tiles run as a parallel wavefront; legality verified
+// T8: remark: poly-opt: 6 statements, {{.*}}cut into steps of 32{{.*}}band of 2 loops tiled 8x8
+// NOSTEPS: steps.mlir:64:3: remark: poly-opt: 4 statements, {{.*}}tiles run as a parallel wavefront; legality verified
 //
 // In each step, one parallel loop over the step's rows (`x[i] = b[i]` and
 // the terms of earlier columns fused in it), 8 rows of L loaded as vectors
@@ -48,13 +48,19 @@
 // CHECK-NEXT: affine.parallel ({{.*}}) = (%[[Q]] * 2) to
 // CHECK: affine.vector_load %{{.*}} : memref<?x?xf64>, vector<8xf64>
 // CHECK: vector.shuffle
+// W = 1.5 L, at step 0 only: its rows in parallel, with no step in its
+// bounds.
+// CHECK: affine.parallel
+// CHECK: arith.mulf %{{.*}}, %cst{{.*}} : f64
 // CHECK-LABEL: func.func @stencil
 
 func.func private @printI64(i64)
 func.func private @printNewline()
 
-// x[i] = (b[i] - sum_{j < i} L[i][j] x[j]) / L[i][i], symbolic size.
-func.func @trisolv(%L: memref<?x?xf64>, %x: memref<?xf64>, %b: memref<?xf64>, %n: index) {
+// x[i] = (b[i] - sum_{j < i} L[i][j] x[j]) / L[i][i], symbolic size;
+// then W = 1.5 L, a nest that no dependence joins to the solve: it is not
+// cut into steps.
+func.func @trisolv(%L: memref<?x?xf64>, %x: memref<?xf64>, %b: memref<?xf64>, %W: memref<?x?xf64>, %n: index) {
   affine.for %i = 0 to %n {
     %bi = affine.load %b[%i] : memref<?xf64>
     affine.store %bi, %x[%i] : memref<?xf64>
@@ -70,6 +76,14 @@ func.func @trisolv(%L: memref<?x?xf64>, %x: memref<?xf64>, %b: memref<?xf64>, %n
     %lii = affine.load %L[%i, %i] : memref<?x?xf64>
     %q = arith.divf %xi, %lii : f64
     affine.store %q, %x[%i] : memref<?xf64>
+  }
+  %k = arith.constant 1.5 : f64
+  affine.for %i = 0 to %n {
+    affine.for %j = 0 to %n {
+      %l = affine.load %L[%i, %j] : memref<?x?xf64>
+      %w = arith.mulf %l, %k : f64
+      affine.store %w, %W[%i, %j] : memref<?x?xf64>
+    }
   }
   return
 }
@@ -160,12 +174,15 @@ func.func @main() {
   %A = memref.alloc(%n, %n) : memref<?x?xf64>
   %b = memref.alloc(%n) : memref<?xf64>
   %x = memref.alloc(%n) : memref<?xf64>
+  %W = memref.alloc(%n, %n) : memref<?x?xf64>
   func.call @fill(%A, %b, %n) : (memref<?x?xf64>, memref<?xf64>, index) -> ()
-  func.call @trisolv(%A, %x, %b, %n) : (memref<?x?xf64>, memref<?xf64>, memref<?xf64>, index) -> ()
+  func.call @trisolv(%A, %x, %b, %W, %n) : (memref<?x?xf64>, memref<?xf64>, memref<?xf64>, memref<?x?xf64>, index) -> ()
   func.call @stencil(%A, %n) : (memref<?x?xf64>, index) -> ()
   func.call @sums(%x, %A, %n) : (memref<?xf64>, memref<?x?xf64>, index) -> ()
+  func.call @sums(%x, %W, %n) : (memref<?xf64>, memref<?x?xf64>, index) -> ()
   memref.dealloc %A : memref<?x?xf64>
   memref.dealloc %b : memref<?xf64>
   memref.dealloc %x : memref<?xf64>
+  memref.dealloc %W : memref<?x?xf64>
   return
 }

@@ -44,7 +44,17 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
     let ordered: Vec<bool> = (0..dims.len())
         .map(|st| !s.stmt_coincident.get(first).and_then(|f| f.get(st)).copied().unwrap_or(false))
         .collect();
-    let Ok((sscop, prefix)) = steps::apply(&c.scop, &firsts, &seconds, &ordered, size) else {
+    // Nests that no dependence joins to those statements are not cut
+    // (they run at step 0 with their own loops and parallelism).
+    let stepped = joined(dims.len(), &c.deps, &ordered);
+    let how = steps::Steps {
+        first: &firsts,
+        second: &seconds,
+        stepped: &stepped,
+        split: &ordered,
+        size,
+    };
+    let Ok((sscop, prefix)) = steps::apply(&c.scop, &how) else {
         return;
     };
     let Ok(sdeps) = compute(&sscop, DepOptions::default()) else {
@@ -74,7 +84,7 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
     let Ok(alt) = plan_with(&sscop, &sdeps, ssched, cx.options, &plans) else {
         return;
     };
-    if acceptable(&alt, &sscop, size) {
+    if acceptable(&alt, &sscop, &prefix, size) {
         let mut split: Vec<String> = Vec::new();
         for st in &sscop.statements {
             let piece = ["_lt", "_eq", "_gt"].iter().find_map(|p| st.name.strip_suffix(p));
@@ -82,39 +92,71 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
                 split.push(n.to_string());
             }
         }
-        c.scop = sscop;
-        c.deps = sdeps;
-        c.scop_notes.push(format!(
+        let apart: Vec<&str> = (0..sscop.statements.len())
+            .filter(|&s| prefix[s].as_constant().is_some())
+            .map(|s| sscop.statements[s].name.as_str())
+            .collect();
+        let mut note = format!(
             "the outer band's first loop cut into steps of {size}, run in order (φ0); {} split at the step's start along the second loop (its part before the step in parallel, the step's own part in order)",
             if split.is_empty() { "no statement".to_string() } else { split.join(", ") }
-        ));
+        );
+        if !apart.is_empty() {
+            note.push_str(&format!(
+                "; {} not in steps (no dependence joins {} to them: at step 0)",
+                apart.join(", "),
+                if apart.len() == 1 { "it" } else { "them" }
+            ));
+        }
+        c.scop = sscop;
+        c.deps = sdeps;
+        c.scop_notes.push(note);
         c.take(Ok(alt));
         c.sched = None;
     }
 }
 
-/// The steps' plan pays when each step has a parallel loop (in its loop
-/// tree), nothing runs as a wavefront (which the steps replace), and
-/// every statement without
-/// a parallel loop does a tile's work at most per step: each of its
-/// iterators stays within `size` values of `size·q` in step `q` (the
-/// step's own triangle; not the bulk of the work in order beside a few
-/// parallel statements).
-fn acceptable(p: &Planned, scop: &Scop, size: i64) -> bool {
+/// The steps' plan pays when a statement in steps has a parallel loop (in
+/// the loop tree too), nothing runs as a wavefront (which the steps
+/// replace), and every statement in steps without a parallel loop does a
+/// tile's work at most per step: each of its iterators stays within
+/// `size` values of `size·q` in step `q` (the step's own triangle; not
+/// the bulk of the work in order beside a few parallel statements).
+fn acceptable(p: &Planned, scop: &Scop, steps: &[Form], size: i64) -> bool {
     let plan = &p.plan;
     // Parallel loops in the loop tree, not only in the plan (a parallel
     // dimension of one iteration per step has none).
     if plan.wavefront || plan.restarted_wavefront.is_some() || p.tree.counts().1 == 0 {
         return false;
     }
-    (0..scop.statements.len()).all(|s| {
-        let parallel = plan
-            .dims
-            .iter()
-            .enumerate()
-            .any(|(k, d)| d.parallel_for(std::iter::once(s)) && plan.schedule.dims[s][k].as_constant().is_none());
-        parallel || within_step(scop, s, size)
-    })
+    let parallel = |s: usize| {
+        plan.dims.iter().enumerate().any(|(k, d)| {
+            d.parallel_for(std::iter::once(s)) && plan.schedule.dims[s][k].as_constant().is_none()
+        })
+    };
+    let stepped = |s: usize| steps[s].as_constant().is_none();
+    let n = scop.statements.len();
+    (0..n).any(|s| stepped(s) && parallel(s))
+        && (0..n).all(|s| !stepped(s) || parallel(s) || within_step(scop, s, size))
+}
+
+/// The statements that dependences join, directly or through others, to
+/// one marked in `marked` (those marked included).
+fn joined(n: usize, deps: &[crate::deps::Dependence], marked: &[bool]) -> Vec<bool> {
+    let mut out = marked.to_vec();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for d in deps {
+            let (a, b) = (d.source.0, d.sink.0);
+            if out[a] != out[b] {
+                out[a] = true;
+                out[b] = true;
+                changed = true;
+            }
+        }
+    }
+    out.truncate(n);
+    out
 }
 
 /// Every iterator `x` of statement `s` but its last (the step `q`) keeps
