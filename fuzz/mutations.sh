@@ -23,7 +23,7 @@ seeds=${2:-12}
 shift $(( $# < 2 ? $# : 2 ))
 families=("$@")
 if [ ${#families[@]} -eq 0 ]; then
-  families=(reductions carried locals around views mixed steps matvec factor ml rows parallel streams)
+  families=(reductions carried locals around views mixed steps matvec factor ml rows parallel streams solves)
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
