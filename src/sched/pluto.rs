@@ -1022,7 +1022,7 @@ fn sccs(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
 
 /// Connected components of the statements under the `live` dependences
 /// (as undirected edges): `comp[s]`, numbered from 0.
-fn components(ns: usize, deps: &[Dependence], live: &[bool]) -> Vec<usize> {
+pub fn components(ns: usize, deps: &[Dependence], live: &[bool]) -> Vec<usize> {
     let mut comp: Vec<usize> = (0..ns).collect();
     fn root(comp: &mut [usize], mut s: usize) -> usize {
         while comp[s] != s {

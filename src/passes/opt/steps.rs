@@ -9,7 +9,7 @@
 
 use crate::deps::{compute, DepOptions};
 use crate::rewrite::steps;
-use crate::sched::pluto::{schedule_after, DimKind, Fuse, Options as SchedOptions, PlutoSchedule};
+use crate::sched::pluto::{components, schedule_after, DimKind, Fuse, Options as SchedOptions, PlutoSchedule};
 use crate::scop::form::Form;
 use crate::scop::model::Scop;
 
@@ -142,21 +142,10 @@ fn acceptable(p: &Planned, scop: &Scop, steps: &[Form], size: i64) -> bool {
 /// The statements that dependences join, directly or through others, to
 /// one marked in `marked` (those marked included).
 fn joined(n: usize, deps: &[crate::deps::Dependence], marked: &[bool]) -> Vec<bool> {
-    let mut out = marked.to_vec();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for d in deps {
-            let (a, b) = (d.source.0, d.sink.0);
-            if out[a] != out[b] {
-                out[a] = true;
-                out[b] = true;
-                changed = true;
-            }
-        }
-    }
-    out.truncate(n);
-    out
+    let comp = components(n, deps, &vec![true; deps.len()]);
+    (0..n)
+        .map(|s| (0..n).any(|t| marked[t] && comp[t] == comp[s]))
+        .collect()
 }
 
 /// Every iterator `x` of statement `s` but its last (the step `q`) keeps
