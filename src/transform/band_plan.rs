@@ -11,6 +11,7 @@
 //! stage to the checker.
 
 use super::analysis::{band_groups, Band};
+use super::sizes::UNTILED;
 use super::{tile_local, Options, Plan, PlanDim, RegisterTile, Tiling};
 use crate::deps::Dependence;
 use crate::math::MathError;
@@ -348,22 +349,27 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
             let mut tile_locals = Vec::new();
             let mut l2_locals = Vec::new();
             for (d, phi) in phis.iter().enumerate() {
-                let mut def = |t: i64| tile_local(&mut locals[s], phi, t);
+                // A loop not cut (`UNTILED`, a stream of symbolic
+                // extent) has the tile coordinate 0: its tile is the
+                // whole loop.
+                let mut def = |t: i64| -> Result<Form, MathError> {
+                    if t >= UNTILED {
+                        Ok(Form::constant(0))
+                    } else {
+                        Ok(Form::local(tile_local(&mut locals[s], phi, t)?))
+                    }
+                };
                 let sizes = &sizes_of[s];
                 if l2 {
-                    let big = sizes[d]
-                        .checked_mul(opts.l2_factor)
-                        .ok_or(MathError::Overflow)?;
+                    let big = sizes[d].saturating_mul(opts.l2_factor);
                     l2_locals.push(def(big)?);
                 }
                 tile_locals.push(def(sizes[d])?);
             }
-            let tile_forms = |ls: &[usize]| -> Vec<Form> {
-                let mut f: Vec<Form> = ls.iter().map(|&l| Form::local(l)).collect();
+            let tile_forms = |ls: &[Form]| -> Vec<Form> {
+                let mut f: Vec<Form> = ls.to_vec();
                 if wavefront {
-                    f[0] = Form::local(ls[0])
-                        .plus(&Form::local(ls[1]))
-                        .unwrap_or_else(|_| Form::local(ls[0]));
+                    f[0] = ls[0].plus(&ls[1]).unwrap_or_else(|_| ls[0].clone());
                 }
                 f
             };
@@ -636,7 +642,16 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
         max_tiled_band = max_tiled_band.max(band.len);
         let mut size_texts: Vec<String> = Vec::new();
         for sizes in sizes_of {
-            let t: Vec<String> = sizes.iter().map(i64::to_string).collect();
+            let t: Vec<String> = sizes
+                .iter()
+                .map(|&z| {
+                    if z >= UNTILED {
+                        "whole".to_string()
+                    } else {
+                        z.to_string()
+                    }
+                })
+                .collect();
             let t = t.join("x");
             if !size_texts.contains(&t) {
                 size_texts.push(t);

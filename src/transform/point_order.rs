@@ -10,7 +10,7 @@ use super::analysis::{
     reductions_in_band, reductions_only, stride_score, Band,
 };
 use super::band_plan::{BandPlan, Cx};
-use super::sizes::parallel_vector_tile;
+use super::sizes::{parallel_vector_tile, UNTILED};
 use crate::analysis::carried::carries;
 use crate::deps::Dependence;
 use crate::scop::form::Form;
@@ -225,8 +225,9 @@ fn choose(
             // hardware prefetcher many short streams instead of one
             // (Floyd-Warshall split at `i = k`, rows in parallel:
             // 11.5 s with 32x32 tiles, 12.7 s with 32x256, 7.5 s
-            // with 32 x the whole row, at LARGE). It runs whole
-            // when its extent is known.
+            // with 32 x the whole row, at LARGE). It runs whole: its
+            // extent as the tile size, or, where the extent is
+            // symbolic, no tile loop at all (`UNTILED`).
             // Only beside a parallel point loop: in a band without
             // one, the tiles are what a wavefront runs in parallel.
             let reductions = reductions_in_band(scop, sched, deps, band, last, members);
@@ -235,8 +236,9 @@ fn choose(
                 && (0..last).any(&group_coincident)
                 && contiguous_along(scop, sched, band, last, members)
             {
-                if let Some(extent) = extent_of(scop, sched, band.first + last, members) {
-                    sizes[last] = sizes[last].max(extent);
+                let extent = extent_of(scop, sched, band.first + last, members);
+                {
+                    sizes[last] = sizes[last].max(extent.unwrap_or(UNTILED));
                     let note = format!(
                         "point loop φ{} not cut into tiles (a stream {})",
                         band.first + last,

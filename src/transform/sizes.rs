@@ -7,6 +7,14 @@ use super::Options;
 use crate::sched::pluto::PlutoSchedule;
 use crate::scop::model::Scop;
 
+/// A tile size that means "not cut": the band's loop keeps its whole
+/// range inside one tile, whose coordinate is the constant 0 (no tile
+/// loop, no `min` in the point loop's bounds). Given to streams whose
+/// extent is symbolic (`point_order`), where a constant extent would be
+/// their tile size. Any tile sizes of a permutable band are legal, and
+/// so is an infinite one.
+pub(super) const UNTILED: i64 = 1 << 40;
+
 /// The tile size of a vector loop whose tiles are also the parallel ones:
 /// the largest power of two from `base` up to `vector_tile` that leaves at
 /// least `min_tiles` tiles over the loop's extent (the range of
