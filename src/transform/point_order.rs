@@ -237,20 +237,18 @@ fn choose(
                 && contiguous_along(scop, sched, band, last, members)
             {
                 let extent = extent_of(scop, sched, band.first + last, members);
-                {
-                    sizes[last] = sizes[last].max(extent.unwrap_or(UNTILED));
-                    let note = format!(
-                        "point loop φ{} not cut into tiles (a stream {})",
-                        band.first + last,
-                        if broadcast {
-                            "with broadcast dependences"
-                        } else {
-                            "of reductions"
-                        }
-                    );
-                    if !notes.contains(&note) {
-                        notes.push(note);
+                sizes[last] = sizes[last].max(extent.unwrap_or(UNTILED));
+                let note = format!(
+                    "point loop φ{} not cut into tiles (a stream {})",
+                    band.first + last,
+                    if broadcast {
+                        "with broadcast dependences"
+                    } else {
+                        "of reductions"
                     }
+                );
+                if !notes.contains(&note) {
+                    notes.push(note);
                 }
             }
             // Nor when it carries reductions only (every written
