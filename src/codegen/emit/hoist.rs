@@ -318,10 +318,6 @@ impl<T: Target> Emitter<'_, T> {
         // the loop over blocks runs (so that it loads no cell the blocks
         // would not load).
         let (dims, operands) = self.operands();
-        let pairs = !lower.is_empty() && !upper.is_empty();
-        if pairs && lower.iter().chain(upper).any(|b| b.div != 1) {
-            return Err("internal error: hoisting with divided block bounds".into());
-        }
         let Some(conds) = self.runs_once_conds(lower, upper, &dims)? else {
             return Ok(()); // a constant empty range
         };
@@ -391,10 +387,6 @@ impl<T: Target> Emitter<'_, T> {
             .as_ref()
             .ok_or("internal error: packing without a loop over blocks")?;
         let (dims, operands) = self.operands();
-        let pairs = !lower.is_empty() && !upper.is_empty();
-        if pairs && lower.iter().chain(upper).any(|b| b.div != 1) {
-            return Ok(false);
-        }
         let Some(conds) = self.runs_once_conds(lower, upper, &dims)? else {
             return Ok(false); // a constant empty range
         };

@@ -528,10 +528,14 @@ impl<T: Target> Emitter<'_, T> {
     }
 
     /// The conditions `u - l >= 0`, over the loops `dims`, under which a
-    /// loop from the undivided bounds `lower` (their maximum) to `upper`
-    /// (their minimum) runs at least once, leaving out the pairs whose
-    /// difference is a constant; `None` when one of those is negative (the
-    /// loop never runs).
+    /// loop from the bounds `lower` (the maximum of their ceilings) to
+    /// `upper` (the minimum of their floors) runs at least once, leaving
+    /// out the pairs whose difference is a constant; `None` when one of
+    /// those is negative (the loop never runs). A pair with a divisor is
+    /// `⌊u / du⌋ - ⌈l / dl⌉ >= 0`, floor and ceiling by constants being
+    /// affine expressions of MLIR's integer sets (the blocks of a
+    /// register tile that are whole under a symbolic size: `8·t + 7 <=
+    /// n - 1`, so `t <= ⌊(n - 8) / 8⌋`).
     fn runs_once_conds(
         &self,
         lower: &[Bound],
@@ -541,6 +545,24 @@ impl<T: Target> Emitter<'_, T> {
         let mut conds = Vec::new();
         for l in lower {
             for u in upper {
+                if l.div != 1 || u.div != 1 {
+                    let (fl, fu) = (self.with_lets(&l.row), self.with_lets(&u.row));
+                    let (ll, lu) = (fl.len() - 1, fu.len() - 1);
+                    if fl[..ll].iter().all(|&c| c == 0) && fu[..lu].iter().all(|&c| c == 0) {
+                        if fu[lu].div_euclid(u.div) >= -((-fl[ll]).div_euclid(l.div)) {
+                            continue;
+                        }
+                        return Ok(None);
+                    }
+                    conds.push(format!(
+                        "({}) floordiv {} - (({}) ceildiv {}) >= 0",
+                        self.text(&u.row, dims),
+                        u.div,
+                        self.text(&l.row, dims),
+                        l.div
+                    ));
+                    continue;
+                }
                 let row: Row = u
                     .row
                     .iter()

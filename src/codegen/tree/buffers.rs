@@ -587,9 +587,6 @@ impl Buffers<'_, '_> {
     /// value per iteration.
     fn hoisted_operands(&self, around: &Around, l: &LoopAt, k: usize) -> Option<BufferPlan> {
         let dim = l.dim;
-        if l.lower.iter().chain(l.upper).any(|b| b.div != 1) {
-            return None;
-        }
         let np = around.np;
         let (pos, instances, lower, upper) = k_loop_free_of(l.body, k, np, &[dim])?;
         let size = self.tile_size_of(&instances)?;
@@ -716,17 +713,20 @@ impl Buffers<'_, '_> {
         let [b_lo] = b_lower.as_slice() else {
             return None;
         };
-        if b_lower
-            .iter()
-            .chain(b_upper)
-            .any(|b| b.div != 1 || b.row[np + rows] != 0)
-        {
+        // The blocks' first one is the buffer's first slot (`Panel`):
+        // an undivided lower bound. Divided upper bounds (the last whole
+        // block under a symbolic size) only cap the blocks.
+        if b_lo.div != 1 || b_lower.iter().chain(b_upper).any(|b| b.row[np + rows] != 0) {
             return None;
         }
         // The most blocks: an upper bound at a constant from the lower one.
         let extent = b_upper
             .iter()
-            .filter(|u| u.row.len() == b_lo.row.len() && u.row[..last(u)] == b_lo.row[..last(b_lo)])
+            .filter(|u| {
+                u.div == 1
+                    && u.row.len() == b_lo.row.len()
+                    && u.row[..last(u)] == b_lo.row[..last(b_lo)]
+            })
             .map(|u| u.row[last(u)] - b_lo.row[last(b_lo)] + 1)
             .min()
             .filter(|&e| e >= 1)?;
