@@ -20,6 +20,7 @@ differs is marked in the table (speed of a wrong answer is not a speedup).
 
 Usage:
   bench/bench.py [--size LARGE] [--runs 2] [--procs 2] [--min-time 0.5] [--threads 2]
+                 [--bounds constant|symbolic]
                  [--pipelines baseline,upstream,polyrs] [--pipeline NAME='args']
                  (args may start with @DIR: that directory's polyrs-opt, e.g. an
                  older build timed beside this one: --pipeline before='@/tmp/old/target/release --poly-opt')
@@ -322,6 +323,9 @@ def main():
                          "(at least RUNS runs; at most 4x that in wall time, initialization included, "
                          "and 200 runs): millisecond kernels get enough samples for a stable median")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--bounds", choices=["constant", "symbolic"], default="constant",
+                    help="symbolic: each kernel's upper loop bounds as index arguments "
+                         "(bench/polybench/gen.py --bounds symbolic: sizes known at run time only)")
     ap.add_argument("--fresh-memory", action="store_true",
                     help="every run's arrays in fresh memory (the MLIR programs' freed and allocated "
                          "again, the C references' run once per process) instead of the previous "
@@ -365,7 +369,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="polyrs-bench-") as work:
         for k in kernels:
             subprocess.run([sys.executable, os.path.join(HERE, "polybench", "gen.py"), "--size", args.size,
-                            "--out", work, k], check=True, capture_output=True)
+                            "--bounds", args.bounds, "--out", work, k], check=True, capture_output=True)
             mlir = os.path.join(work, k + ".mlir")
             row = {"kernel": k, "median": {}, "min": {}, "sum": {}, "error": {}, "speedup": {}, "same": {}}
             # Each pipeline's module, transformed once for every process.

@@ -1001,6 +1001,54 @@ def perturb_lines(arrays, dims_of):
     return lines
 
 
+def symbolic_bounds(text, name):
+    """The kernel's constant upper loop bounds as index arguments, the form
+    a front end gives when the sizes are known only at run time (the
+    arrays keep their static types). Each distinct constant `N` becomes an
+    argument `%pN` appended to @kernel's signature, passed by @main as an
+    `arith.constant`; a constant one or two below another one is written
+    as that argument minus the difference (`affine_map<()[s0] -> (s0 -
+    1)>()[%p1000]` for 999), so that `n - 1` stays tied to `n`. Lower
+    bounds stay constant."""
+    fn = "kernel_" + name.replace("-", "_")
+    start = text.index("func.func @%s(" % fn)
+    end = text.index("\n  }\n", start) + 5
+    k = text[start:end]
+    pat = re.compile(r"(affine\.for %\w+ = [^\n]*? to )(\d+)(\b)")
+    consts = []
+    for m in pat.finditer(k):
+        n = int(m.group(2))
+        if n > 0 and n not in consts:
+            consts.append(n)
+    base = {}
+    for n in sorted(consts, reverse=True):
+        b = next((x for x in sorted(base) if 0 < x - n <= 2 and base[x] == x), None)
+        base[n] = n if b is None else b
+
+    def bound(m):
+        n = int(m.group(2))
+        if n == 0:
+            return m.group(0)
+        if base[n] == n:
+            return "%s%%p%d%s" % (m.group(1), n, m.group(3))
+        return "%saffine_map<()[s0] -> (s0 - %d)>()[%%p%d]%s" % (m.group(1), base[n] - n, base[n], m.group(3))
+
+    k = pat.sub(bound, k)
+    args = [n for n in consts if base[n] == n]
+    sig = k.index(") attributes")
+    k = k[:sig] + "".join(", %%p%d: index" % n for n in args) + k[sig:]
+    text = text[:start] + k + text[end:]
+    call = re.search(r"call @%s\(([^)]*)\) : \(([^)]*)\) -> \(\)" % fn, text)
+    line = text.rfind("\n", 0, call.start()) + 1
+    defs = "".join("    %%cp%d = arith.constant %d : index\n" % (n, n) for n in args)
+    new_call = "call @%s(%s) : (%s) -> ()" % (
+        fn,
+        call.group(1) + "".join(", %%cp%d" % n for n in args),
+        call.group(2) + "".join(", index" for _ in args),
+    )
+    return text[:line] + defs + "    " + new_call + text[call.end():]
+
+
 def main():
     global PERTURB
     here = os.path.dirname(os.path.abspath(__file__))
@@ -1013,6 +1061,9 @@ def main():
     ap.add_argument("--init", choices=["polybench", "perturbed"], default="polybench",
                     help="polybench: PolyBench's init_array (default); perturbed: plus a small "
                          "pseudo-random term per element, see PERTURB")
+    ap.add_argument("--bounds", choices=["constant", "symbolic"], default="constant",
+                    help="constant: the dataset's sizes in the loop bounds (default); symbolic: "
+                         "the kernel's upper loop bounds as index arguments (see symbolic_bounds)")
     ap.add_argument("kernels", nargs="*", help="kernel names (default: all 30)")
     args = ap.parse_args()
     PERTURB = args.init == "perturbed"
@@ -1023,6 +1074,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     for n in names:
         text = gen_module(n, KERNELS[n], args.size)
+        if args.bounds == "symbolic":
+            text = symbolic_bounds(text, n)
         with open(os.path.join(args.out, n + ".mlir"), "w") as f:
             f.write(text)
 
