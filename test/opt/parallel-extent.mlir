@@ -45,10 +45,10 @@
 //
 // The filter loops are not skewed into the band: `kw` used to become
 // `2*kh + kw`, permutable with `kh` so that a 3-wide loop could be tiled.
-// The band is `n, h, w, c, kh` and `kw` follows it, unskewed. With the
-// default sizes the register tile's blocks of `w` x `c` run around `kh`
+// The band is `n, h, w, c, kh` and `kw` follows it, unskewed. With
+// znver4's default sizes (pinned: a Zen 5 host picks 8x8 blocks) the register tile's blocks of `w` x `c` run around `kh`
 // and `kw`, their accumulators carried across `kw`.
-// RUN: %polyrs-opt %t.in.mlir --poly-opt='profitability=false threads=2 print-plan=true' 2> %t.default.remarks > %t.default.mlir
+// RUN: %polyrs-opt %t.in.mlir --poly-opt='profitability=false threads=2 print-plan=true cpu=znver4' 2> %t.default.remarks > %t.default.mlir
 // RUN: %polyrs-runner --threads=2 %t.default.mlir > %t.default
 // RUN: diff %t.before %t.default
 // RUN: FileCheck %s --input-file=%t.default.remarks --check-prefix=TILE
