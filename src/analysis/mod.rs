@@ -9,3 +9,4 @@
 pub mod carried;
 pub mod lanes;
 pub mod reductions;
+pub mod work;

@@ -36,6 +36,31 @@ pub struct Tree {
     /// On a GPU: the kernel launches over block loops, in printing order
     /// (`codegen/tree/launches.rs`); empty on a CPU and before that stage.
     pub launches: Vec<Launch>,
+    /// On a CPU: the input kept beside the new code, run when this test
+    /// finds the SCoP small at run time (decided by the profitability
+    /// rules, `passes/opt/profitability.rs`, `input_when_small`).
+    pub size_test: Option<SizeTest>,
+}
+
+/// A test at run time of a SCoP whose work depends on its parameters: the
+/// new code runs when the statement instances, counted over boxes around
+/// the statements' domains, reach `least`; the input runs otherwise.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeTest {
+    /// The boxes, one per statement and piece of its domain.
+    pub boxes: Vec<SizeBox>,
+    /// The least count for the new code.
+    pub least: i64,
+}
+
+/// The box around the instances of one statement (one piece of its
+/// domain): per iterator, its lower and upper bounds (inclusive; from the
+/// maximum of the lower bounds' ceilings to the minimum of the upper
+/// bounds' floors), rows over `[params | constant]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeBox {
+    /// Per iterator: lower bounds, upper bounds.
+    pub dims: Vec<(Vec<Bound>, Vec<Bound>)>,
 }
 
 /// A kernel launch over a chain of block loops, as the launches stage
@@ -1116,6 +1141,7 @@ mod tests {
             register_sizes: vec![0, 0],
             forward: false,
             launches: Vec::new(),
+            size_test: None,
         }
     }
 

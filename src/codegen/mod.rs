@@ -194,6 +194,7 @@ pub fn generate(scop: &Scop, plan: &Plan) -> Res<Tree> {
         register_sizes: vec![0; scop.statements.len()],
         forward: false,
         launches: Vec::new(),
+        size_test: None,
     })
 }
 

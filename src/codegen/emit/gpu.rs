@@ -213,6 +213,7 @@ impl Gpu {
 impl Target for Gpu {
     const ALLOC: (&'static str, &'static str, &'static str) =
         ("gpu.alloc", "array<i32: 0, 0, 0>", "gpu.dealloc");
+    const KEEPS_INPUT: bool = false;
 
     /// The device buffers of the SCoP's arrays.
     fn start(e: &mut Emitter<'_, Self>, first: Op) -> Result<(), EmitError> {

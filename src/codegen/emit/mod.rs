@@ -32,6 +32,7 @@ pub mod gpu;
 mod hoist;
 mod lanes;
 mod scalar_replace;
+mod size_test;
 
 use crate::codegen::map_text::{expanded_map, expr_text};
 use copy_back::copy_back;
@@ -40,6 +41,7 @@ use scalar_replace::Carry;
 
 pub use crate::codegen::error::EmitError;
 pub use copy_in::transposed_copy;
+pub use size_test::Versioned;
 
 /// What the printing does differently for a target: the CPU ([`Cpu`])
 /// prints the tree in place; the GPU ([`gpu::Gpu`], `emit/gpu.rs`) prints
@@ -49,6 +51,9 @@ trait Target: Sized {
     /// The operations that allocate and free expanded temporaries, and the
     /// allocation's operand segments.
     const ALLOC: (&'static str, &'static str, &'static str);
+    /// The input may stay beside the new code under the tree's size test
+    /// ([`Tree::size_test`]).
+    const KEEPS_INPUT: bool;
     /// Before the tree is printed at `first`.
     fn start(e: &mut Emitter<'_, Self>, first: Op) -> Result<(), EmitError>;
     /// The target's printing of `n`; `None` where the shared printing
@@ -95,6 +100,7 @@ struct Cpu;
 impl Target for Cpu {
     const ALLOC: (&'static str, &'static str, &'static str) =
         ("memref.alloc", "array<i32: 0, 0>", "memref.dealloc");
+    const KEEPS_INPUT: bool = true;
 
     fn start(_: &mut Emitter<'_, Self>, _: Op) -> Result<(), EmitError> {
         Ok(())
@@ -220,18 +226,12 @@ pub struct Emitted {
     pub kernels: Vec<Op>,
     /// The SCoP's operations the new code replaces, taken out of their
     /// block, alive, in the order they may be erased in (users first):
-    /// [`Emitted::erase_replaced`] erases them, or the caller puts them
+    /// [`Emitted::retire_replaced`] erases them (or keeps them under a size test), or the caller puts them
     /// back (the emitted-code check that catches a bug).
     pub replaced: Vec<Op>,
-}
-
-impl Emitted {
-    /// Erases the replaced operations ([`Emitted::replaced`]).
-    pub fn erase_replaced(&mut self) {
-        for op in self.replaced.drain(..) {
-            build::erase(op);
-        }
-    }
+    /// The input kept beside the new code under the tree's size test
+    /// ([`Tree::size_test`]), by [`Emitted::retire_replaced`].
+    pub versioned: Option<Versioned>,
 }
 
 /// Replaces the SCoP by the code of `tree`, for a CPU. Call
@@ -337,7 +337,7 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
     // The SCoP's loop nests, then the top-level operations the
     // statements cloned, users first (`check` made sure none is used after
     // the SCoP), leave the block: the caller erases them
-    // ([`Emitted::erase_replaced`]) or puts them back.
+    // ([`Emitted::retire_replaced`]) or puts them back.
     let mut replaced: Vec<Op> = scop
         .ir
         .ops
@@ -356,6 +356,21 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
     for &op in &replaced {
         build::detach(op);
     }
+    // On a CPU, under a size test, the input stays beside the new code.
+    let versioned = match &tree.size_test {
+        Some(test) if T::KEEPS_INPUT && scop.expansions.is_empty() => Some(Versioned {
+            test: test.clone(),
+            params: e.params.clone(),
+            original: scop
+                .ir
+                .ops
+                .iter()
+                .copied()
+                .filter(|o| replaced.iter().any(|r| r.key() == o.key()))
+                .collect(),
+        }),
+        _ => None,
+    };
     // The first operation after the new code, taken before the
     // simplification, which may erase the last new operations (a promoted
     // single-iteration loop).
@@ -387,6 +402,7 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
         shared: finished.shared,
         kernels: finished.kernels,
         replaced,
+        versioned,
     })
 }
 

@@ -987,6 +987,7 @@ mod tests {
             register_sizes: vec![16, 0],
             forward: false,
             launches: Vec::new(),
+            size_test: None,
         };
         let cx = TreeCx {
             model: &model,

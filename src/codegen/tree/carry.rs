@@ -538,6 +538,7 @@ mod tests {
             register_sizes: vec![0],
             forward: false,
             launches: Vec::new(),
+            size_test: None,
         };
         let cx = TreeCx {
             model: &model,

@@ -385,6 +385,7 @@ mod tests {
             register_sizes: vec![0],
             forward: false,
             launches: Vec::new(),
+            size_test: None,
         };
         let lane_wise = [lane_wise];
         let cx = TreeCx {

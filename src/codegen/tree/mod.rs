@@ -414,6 +414,7 @@ pub(crate) mod build {
             register_sizes: vec![0; stmts],
             forward: false,
             launches: Vec::new(),
+            size_test: None,
         }
     }
 

@@ -697,7 +697,7 @@ fn rewrite(
             .emit(scop, &tree, options)
             .map(|mut done| {
                 if !checked {
-                    done.erase_replaced();
+                    done.retire_replaced();
                 }
                 done
             })

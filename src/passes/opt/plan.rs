@@ -274,6 +274,10 @@ fn plan_for(
         profitability::one_pass_over_shared_reads(scop, sched, &plan, &tree, plan_options.threads)?;
         profitability::more_than_two_loop_tiles(&plan, chain)?;
         profitability::something_gained(&plan, fallback_note.as_deref(), chain)?;
+        tree.size_test = profitability::input_when_small(scop, chain);
+        if let Some(test) = &tree.size_test {
+            plan.notes.push(profitability::size_test_note(test));
+        }
     }
     Ok(Planned {
         plan,
@@ -311,7 +315,13 @@ pub(super) fn plan_original(
             return Err(format!("{why}; the original loop order: {note}"));
         }
     }
-    let tree = generate(scop, &plan).map_err(|e| format!("{why}; code generation: {e}"))?;
+    let mut tree = generate(scop, &plan).map_err(|e| format!("{why}; code generation: {e}"))?;
+    if options.profitability {
+        tree.size_test = profitability::input_when_small(scop, super::reassociate::chain(scop, options));
+        if let Some(test) = &tree.size_test {
+            plan.notes.push(profitability::size_test_note(test));
+        }
+    }
     Ok(Planned {
         plan,
         tree,

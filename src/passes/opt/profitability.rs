@@ -5,6 +5,7 @@
 //! Each rule is a function; none decides legality (a replaced plan goes to
 //! the checker like any other).
 
+use crate::codegen::ast::SizeTest;
 use crate::codegen::{generate, work_per_loop, Node, Tree};
 use crate::deps::{DepKind, Dependence};
 use crate::sched::pluto::{DimKind, PlutoSchedule};
@@ -121,13 +122,52 @@ const CHAIN_MIN_WORK: f64 = 10_000.0;
 /// that `reassociate=true` lets run in vector lanes), less work pays.
 pub(super) fn enough_work(scop: &Scop, chain: bool) -> Result<(), String> {
     let original = original_plan(scop);
-    let least = if chain { CHAIN_MIN_WORK } else { SCOP_MIN_WORK };
+    let least = least_work(chain);
     match work_per_loop(scop, &original, 0) {
         Ok(Some(w)) if w < least => Err(format!(
             "no profitable transformation: about {w:.0} statement instances in all, too few for tiles or parallel loops to pay"
         )),
         _ => Ok(()),
     }
+}
+
+/// The least number of statement instances of a SCoP worth transforming
+/// (see [`enough_work`]).
+fn least_work(chain: bool) -> f64 {
+    if chain {
+        CHAIN_MIN_WORK
+    } else {
+        SCOP_MIN_WORK
+    }
+}
+
+/// A SCoP whose work depends on its parameters may be small at run time,
+/// where [`enough_work`] would have left it unchanged had the sizes been
+/// constants (doitgen at PolyBench's SMALL size with symbolic bounds: 24 µs
+/// as its input, 0.86 ms transformed, its parallel loops forked 500 times
+/// for 900 instances each): the input stays beside the new code, and a test
+/// at run time runs it when the statement instances, counted over boxes
+/// around the statements' domains
+/// ([`crate::analysis::work::instance_boxes`]; a triangle's box counts it
+/// twice), are fewer than [`enough_work`]'s least. `None` when the work is
+/// known without the run, or some loop has no bound over the parameters.
+pub(super) fn input_when_small(scop: &Scop, chain: bool) -> Option<SizeTest> {
+    if !matches!(work_per_loop(scop, &original_plan(scop), 0), Ok(None)) {
+        return None;
+    }
+    let boxes = crate::analysis::work::instance_boxes(scop)?;
+    Some(SizeTest {
+        boxes,
+        least: least_work(chain) as i64,
+    })
+}
+
+/// The remark's note of a size test.
+pub(super) fn size_test_note(test: &SizeTest) -> String {
+    format!(
+        "input kept for small sizes: it runs when the statement instances, counted from the parameters at run time, are fewer than {}",
+        test.least
+    )
 }
 
 /// Matrix-vector shapes (no band of three loops) whose schedule takes apart

@@ -143,6 +143,7 @@ pub(super) fn after(p: Pending, emitted: &mut Emitted) -> Result<Note, String> {
                     build::erase(op);
                 }
             }
+            emitted.versioned = None;
             let detached: Vec<usize> = emitted.replaced.drain(..).map(Op::key).collect();
             for &op in &p.ops {
                 if detached.contains(&op.key()) {
@@ -157,6 +158,6 @@ pub(super) fn after(p: Pending, emitted: &mut Emitted) -> Result<Note, String> {
             return Err(why);
         }
     };
-    emitted.erase_replaced();
+    emitted.retire_replaced();
     Ok(note)
 }
