@@ -274,7 +274,7 @@ fn plan_for(
         profitability::one_pass_over_shared_reads(scop, sched, &plan, &tree, plan_options.threads)?;
         profitability::more_than_two_loop_tiles(&plan, chain)?;
         profitability::something_gained(&plan, fallback_note.as_deref(), chain)?;
-        tree.size_test = profitability::input_when_small(scop, chain);
+        tree.size_test = profitability::input_when_small(scop, &plan, chain);
         if let Some(test) = &tree.size_test {
             plan.notes.push(profitability::size_test_note(test));
         }
@@ -317,7 +317,8 @@ pub(super) fn plan_original(
     }
     let mut tree = generate(scop, &plan).map_err(|e| format!("{why}; code generation: {e}"))?;
     if options.profitability {
-        tree.size_test = profitability::input_when_small(scop, super::reassociate::chain(scop, options));
+        tree.size_test =
+            profitability::input_when_small(scop, &plan, super::reassociate::chain(scop, options));
         if let Some(test) = &tree.size_test {
             plan.notes.push(profitability::size_test_note(test));
         }
