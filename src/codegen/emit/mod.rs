@@ -232,6 +232,9 @@ pub struct Emitted {
     /// The input kept beside the new code under the tree's size test
     /// ([`Tree::size_test`]), by [`Emitted::retire_replaced`].
     pub versioned: Option<Versioned>,
+    /// Why the size test could not be printed (an internal error: the new
+    /// code then runs at every size).
+    pub size_test_error: Option<String>,
 }
 
 /// Replaces the SCoP by the code of `tree`, for a CPU. Call
@@ -403,6 +406,7 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
         kernels: finished.kernels,
         replaced,
         versioned,
+        size_test_error: None,
     })
 }
 

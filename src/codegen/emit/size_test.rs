@@ -27,7 +27,8 @@ impl Emitted {
     /// The replaced operations ([`Emitted::replaced`]) leave for good:
     /// erased, or, under a size test ([`Emitted::versioned`]), moved into
     /// the `else` branch of an `scf.if` whose `then` branch holds the new
-    /// code (the `scf.if` joins [`Emitted::created`]).
+    /// code (the `scf.if` joins [`Emitted::created`]); when that fails,
+    /// erased too, and [`Emitted::size_test_error`] says why.
     pub fn retire_replaced(&mut self) {
         if let Some(v) = self.versioned.take() {
             match side_by_side(&v, &self.created) {
@@ -37,8 +38,8 @@ impl Emitted {
                     return;
                 }
                 // Nothing moved: the new code alone stays, as without
-                // the test.
-                Err(e) => debug_assert!(false, "size test not printed: {e}"),
+                // the test (the caller warns).
+                Err(e) => self.size_test_error = Some(e.to_string()),
             }
         }
         for op in self.replaced.drain(..) {
@@ -48,25 +49,48 @@ impl Emitted {
 }
 
 /// Builds the test's condition in front of the new code, then the `scf.if`
-/// with the new code (the top-level operations of `created`) in its `then`
-/// branch and the input's operations in its `else` branch. Fails before
-/// anything moved.
+/// with the new code (the top-level operations from the first of `created`
+/// to the last) in its `then` branch and the input's operations in its
+/// `else` branch. Fails with nothing moved (the condition's operations,
+/// pure, may stay).
 fn side_by_side(v: &Versioned, created: &[Op]) -> Result<Op, EmitError> {
     let first = *created.first().ok_or("no new code to test")?;
     let block = first.block().ok_or("new code outside a block")?;
+    let ops = block.ops();
+    let new: Vec<usize> = created.iter().map(|o| o.key()).collect();
+    let at_new = |o: &Op| new.contains(&o.key());
+    let from = ops
+        .iter()
+        .position(at_new)
+        .ok_or("new code not in its block")?;
+    let to = ops
+        .iter()
+        .rposition(at_new)
+        .ok_or("new code not in its block")?;
     let b = Builder::new(first);
-    let at = Point::Before(first);
+    let at = Point::Before(ops[from]);
     let cond = condition(&b, &v.test, &v.params, at)?;
     let (op, blocks) = b.create(at, "scf.if", &[cond], 0, &[], &[Some(0), Some(0)]);
     let (then, other) = (blocks[0], blocks[1]);
     let then_end = b.create(Point::End(then), "scf.yield", &[], 0, &[], &[]).0;
     let else_end = b.create(Point::End(other), "scf.yield", &[], 0, &[], &[]).0;
-    let new: Vec<usize> = created.iter().map(|o| o.key()).collect();
-    for o in block.ops().into_iter().filter(|o| new.contains(&o.key())) {
+    for &o in &ops[from..=to] {
         build::move_before(o, then_end);
     }
     for &o in &v.original {
         build::insert_before(o, else_end);
+    }
+    // A value of the new code used after it would not dominate its use
+    // any more: everything goes back as it was.
+    if build::has_outside_uses(op) {
+        for &o in &ops[from..=to] {
+            build::move_before(o, op);
+        }
+        for &o in &v.original {
+            build::detach(o);
+        }
+        build::erase(op);
+        return Err("a value of the new code is used after it".into());
     }
     Ok(op)
 }

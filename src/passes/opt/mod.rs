@@ -723,6 +723,14 @@ fn rewrite(
                         }
                     }
                 }
+                if let Some(why) = &done.size_test_error {
+                    diag(
+                        at,
+                        Severity::Warning,
+                        &format!("poly-opt: internal error: the input could not be kept beside the new code ({why}); the new code runs at every size"),
+                        None,
+                    );
+                }
                 out.replaced += 1;
                 out.ops.extend(done.created.iter().copied());
                 if machine.noalias() {
