@@ -258,6 +258,8 @@ pub fn emit_gpu(scop: &Scop, tree: &Tree, opts: gpu::GpuEmit) -> Result<Emitted,
 /// [`emit`] for `target`.
 fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, EmitError> {
     let first = scop.ir.first_op;
+    // The operation after the SCoP: the new code ends in front of it.
+    let end = scop.ir.ops.last().and_then(|&last| build::next_op(last));
     // Top-level operations that do not touch memory move in front of the
     // new code; the others are cloned with the statements.
     for &op in &scop.ir.ops {
@@ -329,6 +331,12 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
     e.params = params;
     let mut created = Vec::new();
     T::start(&mut e, first)?;
+    // The operation in front of the new code (none: it starts its block).
+    let before_new = first.block().and_then(|b| {
+        let ops = b.ops();
+        let k = ops.iter().position(|o| o.key() == first.key())?;
+        k.checked_sub(1).map(|j| ops[j])
+    });
     if let Err(err) = e.node(&tree.root, Point::Before(first), &mut created) {
         // An internal error half way: the new code built so far goes, the
         // SCoP stays.
@@ -360,10 +368,12 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
         build::detach(op);
     }
     // On a CPU, under a size test, the input stays beside the new code.
-    let versioned = match &tree.size_test {
-        Some(test) if T::KEEPS_INPUT && scop.expansions.is_empty() => Some(Versioned {
+    let versioned = match (&tree.size_test, end) {
+        (Some(test), Some(end)) if T::KEEPS_INPUT && scop.expansions.is_empty() => Some(Versioned {
             test: test.clone(),
             params: e.params.clone(),
+            before_new,
+            end,
             original: scop
                 .ir
                 .ops

@@ -21,6 +21,12 @@ pub struct Versioned {
     pub params: Vec<Val>,
     /// The replaced operations in their block order.
     pub original: Vec<Op>,
+    /// The operation in front of the new code (none: the new code starts
+    /// its block).
+    pub before_new: Option<Op>,
+    /// The operation after the new code: every operation between the two
+    /// is new.
+    pub end: Op,
 }
 
 impl Emitted {
@@ -31,7 +37,7 @@ impl Emitted {
     /// erased too, and [`Emitted::size_test_error`] says why.
     pub fn retire_replaced(&mut self) {
         if let Some(v) = self.versioned.take() {
-            match side_by_side(&v, &self.created) {
+            match side_by_side(&v) {
                 Ok(op) => {
                     self.replaced.clear();
                     self.created.push(op);
@@ -49,32 +55,28 @@ impl Emitted {
 }
 
 /// Builds the test's condition in front of the new code, then the `scf.if`
-/// with the new code (the top-level operations from the first of `created`
-/// to the last) in its `then` branch and the input's operations in its
-/// `else` branch. Fails with nothing moved (the condition's operations,
-/// pure, may stay).
-fn side_by_side(v: &Versioned, created: &[Op]) -> Result<Op, EmitError> {
-    let first = *created.first().ok_or("no new code to test")?;
-    let block = first.block().ok_or("new code outside a block")?;
+/// with the new code (every operation between [`Versioned::before_new`]
+/// and [`Versioned::end`]) in its `then` branch and the input's operations
+/// in its `else` branch. Fails with nothing moved (the condition's
+/// operations, pure, may stay).
+fn side_by_side(v: &Versioned) -> Result<Op, EmitError> {
+    let block = v.end.block().ok_or("new code outside a block")?;
     let ops = block.ops();
-    let new: Vec<usize> = created.iter().map(|o| o.key()).collect();
-    let at_new = |o: &Op| new.contains(&o.key());
-    let from = ops
-        .iter()
-        .position(at_new)
-        .ok_or("new code not in its block")?;
-    let to = ops
-        .iter()
-        .rposition(at_new)
-        .ok_or("new code not in its block")?;
+    let from = match v.before_new {
+        None => 0,
+        Some(b) => 1 + ops.iter().position(|o| o.key() == b.key()).ok_or("new code not in its block")?,
+    };
+    let to = ops.iter().position(|o| o.key() == v.end.key()).ok_or("new code not in its block")?;
+    let new = ops.get(from..to).filter(|n| !n.is_empty()).ok_or("no new code to test")?;
+    let first = new[0];
     let b = Builder::new(first);
-    let at = Point::Before(ops[from]);
+    let at = Point::Before(first);
     let cond = condition(&b, &v.test, &v.params, at)?;
     let (op, blocks) = b.create(at, "scf.if", &[cond], 0, &[], &[Some(0), Some(0)]);
     let (then, other) = (blocks[0], blocks[1]);
     let then_end = b.create(Point::End(then), "scf.yield", &[], 0, &[], &[]).0;
     let else_end = b.create(Point::End(other), "scf.yield", &[], 0, &[], &[]).0;
-    for &o in &ops[from..=to] {
+    for &o in new {
         build::move_before(o, then_end);
     }
     for &o in &v.original {
@@ -83,7 +85,7 @@ fn side_by_side(v: &Versioned, created: &[Op]) -> Result<Op, EmitError> {
     // A value of the new code used after it would not dominate its use
     // any more: everything goes back as it was.
     if build::has_outside_uses(op) {
-        for &o in &ops[from..=to] {
+        for &o in new {
             build::move_before(o, op);
         }
         for &o in &v.original {
