@@ -164,6 +164,11 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
     would need statement guards is replaced by the untiled one, and a SCoP
     whose plan has neither tiles nor parallel loops is left as it is (the
     reordering alone rarely pays and can undo LLVM's own loop versioning).
+    A SCoP whose work depends on its parameters and whose plan forks
+    parallel loops inside sequential loops keeps its input beside the new
+    code, in an `scf.if` that runs the input when the statement instances,
+    counted from the parameters at run time, are too few for the plan to
+    pay (remark: `input kept for small sizes`; CPU target only).
 
     One remark per SCoP says what was done (statements, tiled bands and
     sizes, parallel loops, wavefronts) or why the SCoP was left unchanged
