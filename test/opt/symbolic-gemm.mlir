@@ -35,8 +35,8 @@
 // SUMS-COUNT-1: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 //
-// REMARK: remark: poly-opt: 2 statements, {{.*}}; register tile 16x8; band of 3 loops tiled 32x256x32 / 128x512x128; input kept for small sizes: {{[^;]*}}; block-invariant operands computed once per block row (1 loop); legality verified
-// AVX2: remark: poly-opt: 2 statements, {{.*}}; register tile 4x8; band of 3 loops tiled 32x128x32 / 32x256x128; input kept for small sizes: {{[^;]*}}; block-invariant operands computed once per block row (1 loop); legality verified
+// REMARK: remark: poly-opt: 2 statements, {{.*}}; register tile 16x8; band of 3 loops tiled 32x256x32 / 128x512x128; block-invariant operands computed once per block row (1 loop); legality verified
+// AVX2: remark: poly-opt: 2 statements, {{.*}}; register tile 4x8; band of 3 loops tiled 32x128x32 / 32x256x128; block-invariant operands computed once per block row (1 loop); legality verified
 //
 // The fill of the buffer runs where the loop over the blocks runs.
 // CHECK: #[[RUNS:set[0-9]*]] = affine_set<(d0)[s0] : (d0 * -64 + s0 floordiv 8 - 1 >= 0)>
