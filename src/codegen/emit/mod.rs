@@ -226,8 +226,9 @@ pub struct Emitted {
     pub kernels: Vec<Op>,
     /// The SCoP's operations the new code replaces, taken out of their
     /// block, alive, in the order they may be erased in (users first):
-    /// [`Emitted::retire_replaced`] erases them (or keeps them under a size test), or the caller puts them
-    /// back (the emitted-code check that catches a bug).
+    /// [`Emitted::retire_replaced`] erases them (or keeps them under a
+    /// size test), or the caller puts them back (the emitted-code check
+    /// that catches a bug).
     pub replaced: Vec<Op>,
     /// The input kept beside the new code under the tree's size test
     /// ([`Tree::size_test`]), by [`Emitted::retire_replaced`].
@@ -329,6 +330,21 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
         });
     }
     e.params = params;
+    // A size test reads every parameter in front of the new code (none
+    // when one cannot be computed there: no test).
+    let keeps_input = T::KEEPS_INPUT && tree.size_test.is_some() && scop.expansions.is_empty();
+    let test_params: Option<Vec<Val>> = keeps_input
+        .then(|| {
+            let values = &scop.ir.param_values;
+            (0..values.len())
+                .map(|p| match e.used[p] {
+                    true => Ok(e.params[p]),
+                    false => e.hoist(values[p], Point::Before(first), &mut hoisted),
+                })
+                .collect::<Result<Vec<Val>, EmitError>>()
+                .ok()
+        })
+        .flatten();
     let mut created = Vec::new();
     T::start(&mut e, first)?;
     // The operation in front of the new code (none: it starts its block).
@@ -368,10 +384,10 @@ fn emit_for<T: Target>(scop: &Scop, tree: &Tree, target: T) -> Result<Emitted, E
         build::detach(op);
     }
     // On a CPU, under a size test, the input stays beside the new code.
-    let versioned = match (&tree.size_test, end) {
-        (Some(test), Some(end)) if T::KEEPS_INPUT && scop.expansions.is_empty() => Some(Versioned {
+    let versioned = match (&tree.size_test, end, test_params) {
+        (Some(test), Some(end), Some(params)) => Some(Versioned {
             test: test.clone(),
-            params: e.params.clone(),
+            params,
             before_new,
             end,
             original: scop

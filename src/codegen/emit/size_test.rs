@@ -64,10 +64,21 @@ fn side_by_side(v: &Versioned) -> Result<Op, EmitError> {
     let ops = block.ops();
     let from = match v.before_new {
         None => 0,
-        Some(b) => 1 + ops.iter().position(|o| o.key() == b.key()).ok_or("new code not in its block")?,
+        Some(b) => {
+            1 + ops
+                .iter()
+                .position(|o| o.key() == b.key())
+                .ok_or("new code not in its block")?
+        }
     };
-    let to = ops.iter().position(|o| o.key() == v.end.key()).ok_or("new code not in its block")?;
-    let new = ops.get(from..to).filter(|n| !n.is_empty()).ok_or("no new code to test")?;
+    let to = ops
+        .iter()
+        .position(|o| o.key() == v.end.key())
+        .ok_or("new code not in its block")?;
+    let new = ops
+        .get(from..to)
+        .filter(|n| !n.is_empty())
+        .ok_or("no new code to test")?;
     let first = new[0];
     let b = Builder::new(first);
     let at = Point::Before(first);
