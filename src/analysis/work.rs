@@ -4,16 +4,35 @@
 //! counts with them (`passes/opt/profitability.rs`, `input_when_small`;
 //! printed by `codegen/emit/size_test.rs`).
 
-use crate::codegen::ast::{Bound, SizeBox};
 use crate::math::fm::project_rational;
 use crate::scop::form::Form;
 use crate::scop::model::Model;
 
+/// A bound over the parameters alone: `row` over `[params | constant]`,
+/// divided by `div` (a lower bound's ceiling, an upper bound's floor).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamBound {
+    /// The expression.
+    pub row: Vec<i64>,
+    /// The positive divisor.
+    pub div: i64,
+}
+
+/// The box around the instances of one statement (one piece of its
+/// domain): per iterator, its lower and upper bounds (inclusive; from the
+/// maximum of the lower bounds' ceilings to the minimum of the upper
+/// bounds' floors).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstanceBox {
+    /// Per iterator: lower bounds, upper bounds.
+    pub dims: Vec<(Vec<ParamBound>, Vec<ParamBound>)>,
+}
+
 /// Per statement and piece of its domain (empty pieces left out), the box
-/// around its instances ([`SizeBox`]). `None` when some iterator has no
+/// around its instances ([`InstanceBox`]). `None` when some iterator has no
 /// bound over the parameters on one side (an unbounded loop) or the
 /// projection overflows.
-pub fn instance_boxes(scop: &Model) -> Option<Vec<SizeBox>> {
+pub fn instance_boxes(scop: &Model) -> Option<Vec<InstanceBox>> {
     let np = scop.params.len();
     let mut out = Vec::new();
     for st in &scop.statements {
@@ -36,7 +55,7 @@ pub fn instance_boxes(scop: &Model) -> Option<Vec<SizeBox>> {
                 let (lower, upper) = param_bounds(&shadow.ineqs, &shadow.eqs, col, np)?;
                 dims.push((lower, upper));
             }
-            out.push(SizeBox { dims });
+            out.push(InstanceBox { dims });
         }
     }
     Some(out)
@@ -51,19 +70,19 @@ fn param_bounds(
     eqs: &[Vec<i64>],
     col: usize,
     np: usize,
-) -> Option<(Vec<Bound>, Vec<Bound>)> {
+) -> Option<(Vec<ParamBound>, Vec<ParamBound>)> {
     let (mut lower, mut upper) = (Vec::new(), Vec::new());
     // `a * x + f >= 0`: with a > 0, x >= -f / a; with a < 0, x <= f / -a.
     let mut take = |r: &[i64], lower_side: bool, upper_side: bool| {
         let a = r[col];
         let f: Vec<i64> = r[..np].iter().copied().chain(r.last().copied()).collect();
         if a > 0 && lower_side {
-            lower.push(Bound {
+            lower.push(ParamBound {
                 row: f.iter().map(|&c| -c).collect(),
                 div: a,
             });
         } else if a < 0 && upper_side {
-            upper.push(Bound { row: f, div: -a });
+            upper.push(ParamBound { row: f, div: -a });
         }
     };
     for r in ineqs.iter().filter(|r| r[col] != 0) {
@@ -81,11 +100,11 @@ fn param_bounds(
 #[cfg(test)]
 mod tests {
     use super::instance_boxes;
-    use crate::codegen::ast::Bound;
+    use super::ParamBound;
     use crate::scop::model::Model;
 
-    fn bound(row: &[i64], div: i64) -> Bound {
-        Bound {
+    fn bound(row: &[i64], div: i64) -> ParamBound {
+        ParamBound {
             row: row.to_vec(),
             div,
         }

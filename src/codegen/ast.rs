@@ -6,6 +6,7 @@
 //! statement instance runs exactly once) and [`Tree::to_text`] prints it
 //! (for stage-level tests). Nothing here decides how code is generated.
 
+use crate::analysis::work::InstanceBox;
 use crate::math::MathError;
 use crate::scop::model::IrRef;
 
@@ -47,20 +48,11 @@ pub struct Tree {
 /// the statements' domains, reach `least`; the input runs otherwise.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SizeTest {
-    /// The boxes, one per statement and piece of its domain.
-    pub boxes: Vec<SizeBox>,
+    /// The boxes, one per statement and piece of its domain
+    /// ([`crate::analysis::work::instance_boxes`]).
+    pub boxes: Vec<InstanceBox>,
     /// The least count for the new code.
     pub least: i64,
-}
-
-/// The box around the instances of one statement (one piece of its
-/// domain): per iterator, its lower and upper bounds (inclusive; from the
-/// maximum of the lower bounds' ceilings to the minimum of the upper
-/// bounds' floors), rows over `[params | constant]`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SizeBox {
-    /// Per iterator: lower bounds, upper bounds.
-    pub dims: Vec<(Vec<Bound>, Vec<Bound>)>,
 }
 
 /// A kernel launch over a chain of block loops, as the launches stage

@@ -7,7 +7,8 @@
 use super::{EmitError, Emitted};
 use std::collections::HashMap;
 
-use crate::codegen::ast::{Bound, SizeBox, SizeTest};
+use crate::analysis::work::{InstanceBox, ParamBound};
+use crate::codegen::ast::SizeTest;
 use crate::codegen::map_text::expr_text;
 use crate::ffi::build::{self, AttrHandle, Builder, Point};
 use crate::ffi::ir::{Op, Val};
@@ -124,7 +125,7 @@ fn condition(b: &Builder, test: &SizeTest, params: &[Val], at: Point) -> Result<
     };
     // The least count first: every clamp and the comparison read it.
     let cap = p.constant(least)?;
-    let mut groups: Vec<(&SizeBox, i64)> = Vec::new();
+    let mut groups: Vec<(&InstanceBox, i64)> = Vec::new();
     for bx in &test.boxes {
         match groups.iter_mut().find(|(g, _)| *g == bx) {
             Some((_, m)) => *m += 1,
@@ -188,8 +189,8 @@ fn condition(b: &Builder, test: &SizeTest, params: &[Val], at: Point) -> Result<
 }
 
 /// The width from `lower` to `upper` when no row has a parameter.
-fn constant_width(lower: &[Bound], upper: &[Bound]) -> Option<i64> {
-    let value = |bd: &Bound| -> Option<i64> {
+fn constant_width(lower: &[ParamBound], upper: &[ParamBound]) -> Option<i64> {
+    let value = |bd: &ParamBound| -> Option<i64> {
         let (c, rest) = bd.row.split_last()?;
         rest.iter().all(|&x| x == 0).then_some(*c)
     };
@@ -247,10 +248,15 @@ impl Printer<'_> {
 
     /// `min(max(0, ⌊min(upper)⌋ - ⌈max(lower)⌉ + 1), least)` over the
     /// parameters.
-    fn width(&mut self, lower: &[Bound], upper: &[Bound], least: i64) -> Result<Val, EmitError> {
+    fn width(
+        &mut self,
+        lower: &[ParamBound],
+        upper: &[ParamBound],
+        least: i64,
+    ) -> Result<Val, EmitError> {
         let np = self.params.len();
         let syms: Vec<usize> = (0..np).collect();
-        let text = |bd: &Bound, lower: bool| -> String {
+        let text = |bd: &ParamBound, lower: bool| -> String {
             let e = expr_text(&bd.row, np, 0, &[], &[], &syms);
             match (lower, bd.div) {
                 (_, 1) => e,
