@@ -270,11 +270,11 @@ fn plan_for(
             tree = generate(scop, &plan).map_err(|e| format!("code generation: {e}"))?;
         }
         let chain = super::reassociate::chain(scop, options);
-        profitability::enough_work(scop, chain)?;
+        let parametric = profitability::enough_work(scop, chain)?;
         profitability::one_pass_over_shared_reads(scop, sched, &plan, &tree, plan_options.threads)?;
         profitability::more_than_two_loop_tiles(&plan, chain)?;
         profitability::something_gained(&plan, fallback_note.as_deref(), chain)?;
-        tree.size_test = profitability::input_when_small(scop, &plan, chain);
+        tree.size_test = profitability::input_when_small(scop, &plan, chain, parametric);
         if let Some(test) = &tree.size_test {
             plan.notes.push(profitability::size_test_note(test));
         }
@@ -317,8 +317,9 @@ pub(super) fn plan_original(
     }
     let mut tree = generate(scop, &plan).map_err(|e| format!("{why}; code generation: {e}"))?;
     if options.profitability {
-        tree.size_test =
-            profitability::input_when_small(scop, &plan, super::reassociate::chain(scop, options));
+        let chain = super::reassociate::chain(scop, options);
+        let parametric = matches!(profitability::enough_work(scop, chain), Ok(true));
+        tree.size_test = profitability::input_when_small(scop, &plan, chain, parametric);
         if let Some(test) = &tree.size_test {
             plan.notes.push(profitability::size_test_note(test));
         }

@@ -120,14 +120,17 @@ const CHAIN_MIN_WORK: f64 = 10_000.0;
 /// instances counted on its original loops: the widths of tiled loops
 /// over-estimate). With `chain` (a reduction chain along an innermost loop
 /// that `reassociate=true` lets run in vector lanes), less work pays.
-pub(super) fn enough_work(scop: &Scop, chain: bool) -> Result<(), String> {
+/// `Ok(true)` when the work depends on the parameters (unbounded without
+/// their values: see [`input_when_small`]).
+pub(super) fn enough_work(scop: &Scop, chain: bool) -> Result<bool, String> {
     let original = original_plan(scop);
     let least = least_work(chain);
     match work_per_loop(scop, &original, 0) {
         Ok(Some(w)) if w < least => Err(format!(
             "no profitable transformation: about {w:.0} statement instances in all, too few for tiles or parallel loops to pay"
         )),
-        _ => Ok(()),
+        Ok(None) => Ok(true),
+        _ => Ok(false),
     }
 }
 
@@ -157,14 +160,16 @@ fn least_work(chain: bool) -> f64 {
 /// least. Plans whose parallel loops are all outermost fork once per run
 /// and gain even on such small sizes against an input whose sizes LLVM
 /// does not know (gemm 33 -> 20, 2mm 87 -> 14, gesummv 19 -> 2): no test.
-/// `None` when the work is known without the run, no parallel loop sits
-/// inside a sequential one, or some loop has no bound over the
-/// parameters.
-pub(super) fn input_when_small(scop: &Scop, plan: &Plan, chain: bool) -> Option<SizeTest> {
-    if !forks_inside_sequential_loops(plan) {
-        return None;
-    }
-    if !matches!(work_per_loop(scop, &original_plan(scop), 0), Ok(None)) {
+/// `None` when the work is known without the run (`parametric`: as
+/// [`enough_work`] found it), no parallel loop sits inside a sequential
+/// one, or some loop has no bound over the parameters.
+pub(super) fn input_when_small(
+    scop: &Scop,
+    plan: &Plan,
+    chain: bool,
+    parametric: bool,
+) -> Option<SizeTest> {
+    if !parametric || !forks_inside_sequential_loops(plan) {
         return None;
     }
     let boxes = crate::analysis::work::instance_boxes(scop)?;
