@@ -549,6 +549,9 @@ pub struct LaneRows {
     pub first: (usize, usize),
     /// Per lane, the subscripts.
     pub subs: Vec<Vec<Row>>,
+    /// Each row is prefetched this many iterations of the loop ahead of
+    /// its block's loads (the rows stream from beyond L2: `prefetch`).
+    pub prefetch: Option<i64>,
 }
 
 /// How one access of a statement copy runs in lanes.
@@ -885,7 +888,7 @@ pub fn interpret(
 
 /// The decisions of the tree stages on a loop, as text after its bounds:
 /// empty for none (the tree as scanned), else ` [a, b]` with `scalar`,
-/// `carry` (`carry N cells` with the cells it keeps), `hoist tK`, `pack tJ tK (fill R/L)` and `lanes tD xV` (with ` (scalar)` when its copies cannot run in lanes).
+/// `carry` (`carry N cells` with the cells it keeps), `hoist tK`, `pack tJ tK (fill R/L)` and `lanes tD xV` (with ` (scalar)` when its copies cannot run in lanes, ` prefetch +D` when its rows are prefetched `D` iterations ahead).
 fn marks_text(role: LoopRole, marks: &LoopMarks) -> String {
     let mut m = Vec::new();
     if role == LoopRole::Scalar {
@@ -923,11 +926,19 @@ fn marks_text(role: LoopRole, marks: &LoopMarks) -> String {
         m.push(format!("reads t{d}'s packed"));
     }
     if let Some(l) = &marks.lanes {
+        // The distance of the first prefetched rows (all alike).
+        let ahead = l
+            .shapes
+            .iter()
+            .flatten()
+            .flat_map(|sh| &sh.rows)
+            .find_map(|r| r.prefetch);
         m.push(format!(
-            "lanes t{} x{}{}",
+            "lanes t{} x{}{}{}",
             l.dim,
             l.size,
-            if l.shapes.is_some() { "" } else { " (scalar)" }
+            if l.shapes.is_some() { "" } else { " (scalar)" },
+            ahead.map_or(String::new(), |d| format!(" prefetch +{d}"))
         ));
     }
     if m.is_empty() {

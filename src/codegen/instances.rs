@@ -113,6 +113,7 @@ pub fn vias(scop: &Scop) -> Vec<Via> {
                 memref: None,
                 plain: false,
                 strides: None,
+                bytes: None,
             },
             Some((memref, elem)) => {
                 let inside = memref
@@ -122,6 +123,7 @@ pub fn vias(scop: &Scop) -> Vec<Via> {
                     memref: Some(memref.key()),
                     plain: !elem.is_empty() && !inside,
                     strides: crate::scop::expansion::byte_strides(&memref.type_text()),
+                    bytes: crate::scop::expansion::static_bytes(&memref.type_text()),
                 }
             }
         })
@@ -141,6 +143,9 @@ pub struct Via {
     /// The bytes between neighbours along each of its dimensions, when its
     /// type tells ([`crate::scop::expansion::byte_strides`]).
     pub strides: Option<Vec<i64>>,
+    /// The bytes of the whole memref, when its type tells
+    /// ([`crate::scop::expansion::static_bytes`]).
+    pub bytes: Option<i64>,
 }
 
 /// The accesses (by [`Access::ir`]) to expanded arrays, each with its

@@ -144,6 +144,21 @@ pub const TILES_PER_THREAD: i64 = 4;
 /// [`TILES_PER_THREAD`] tiles per thread, dealt cyclically.
 pub const TRIANGLE_BLOCK_ROWS: i64 = 8;
 
+/// How far ahead of a row block's loads each row is prefetched, in bytes
+/// (8 cache lines), where the rows come from beyond L2 (`prefetch`,
+/// `codegen/tree/lanes.rs`). A block of row blocks in vector lanes reads
+/// a vector of each of its rows per step, then runs a chain of adds
+/// through them; the core's window fills with the chain's work and keeps
+/// too few of the rows' reads in flight for what memory delivers. Hand
+/// kernels of trisolv's blocks below the diagonal (8000 rows, 2 threads,
+/// AMD EPYC Zen 5, LLVM znver5) while memory streams at 100 GB/s: none
+/// 4.2 ms, 512 bytes ahead 3.3 ms, 1 KB 3.1 ms, 2 KB 3.3 ms; at 55 GB/s
+/// (the same VM, its neighbours busy): none 5.2 ms, 512 bytes 5.2 ms, 1 KB
+/// 5.5 ms, 2 KB 5.8 ms; at 4000 rows (128 MB) 512 bytes took 0.8 ms
+/// against 1.0 ms, at 2000 and 1000 rows (in L3) no difference. 512 bytes
+/// is the distance that never lost.
+pub const PREFETCH_AHEAD_BYTES: i64 = 512;
+
 /// The plan's sizes for one target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sizes {

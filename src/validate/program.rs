@@ -697,6 +697,8 @@ impl Translator<'_> {
                 }
             }
             "memref.dealloc" => return Ok(None),
+            // A hint: no effect on what the program computes.
+            "affine.prefetch" => return Ok(None),
             "memref.cast" => Inst::Same {
                 src: self.slot(*operands.first().ok_or("memref.cast without source")?),
                 result: self.result(op, 0)?,

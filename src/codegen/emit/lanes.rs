@@ -238,6 +238,17 @@ impl<T: Target> Emitter<'_, T> {
                     .create_typed(at, name, &ops, &[ty], &[("map", map)])
                     .ok_or("cannot build a load")?;
                 lanes.push(ld.result(0).ok_or("load without result")?);
+                // The row `d` iterations ahead, on its way to the cache.
+                if let (true, Some(d)) = (blocked, rows.prefetch) {
+                    let ahead = self.prefetch_map(s, d, &dims)?;
+                    let flags = [
+                        ("map", ahead),
+                        ("isWrite", self.attr("false")?),
+                        ("localityHint", self.attr("3 : i32")?),
+                        ("isDataCache", self.attr("true")?),
+                    ];
+                    self.b.create(at, "affine.prefetch", &ops, 0, &flags, &[]);
+                }
             }
             columns.push(if blocked {
                 self.transpose(lanes, at)?
@@ -372,6 +383,25 @@ impl<T: Target> Emitter<'_, T> {
     /// round `d` pairs rows `r` and `r + d` (`r & d == 0`), the low one
     /// taking the elements `k` with `k & d == 0` from row `r` and `k - d`
     /// of row `r + d`, the high one the rest. Returns the columns.
+    /// The map of a row's subscripts `subs` with the last one `d`
+    /// iterations of the lane loop ahead (its coefficient of the loop is
+    /// 1: `LaneRows`).
+    fn prefetch_map(
+        &self,
+        subs: &[crate::codegen::ast::Row],
+        d: i64,
+        dims: &[usize],
+    ) -> Result<build::AttrHandle, EmitError> {
+        let mut texts: Vec<String> = subs.iter().map(|r| self.text(r, dims)).collect();
+        let last = texts.last_mut().ok_or("a row without subscripts")?;
+        *last = format!("({last}) + {d}");
+        self.attr(&format!(
+            "affine_map<{} -> ({})>",
+            self.map_header(dims),
+            texts.join(", ")
+        ))
+    }
+
     fn transpose(&self, rows: Vec<Val>, at: Point) -> Result<Vec<Val>, EmitError> {
         let v = rows.len();
         let vt = format!("vector<{v}xf64>");

@@ -953,6 +953,7 @@ mod tests {
                 memref: Some(0),
                 plain: true,
                 strides: None,
+                bytes: None,
             })
             .collect();
         let dims = 8;

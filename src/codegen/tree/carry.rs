@@ -498,6 +498,7 @@ mod tests {
                 memref: Some(a.array.0),
                 plain: true,
                 strides: None,
+                bytes: None,
             })
             .collect();
         let w = 1 + DIMS + 1;

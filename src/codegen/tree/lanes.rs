@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use super::{each_loop, each_loop_around, Around, LoopAt, Note, TreeCx};
 use crate::analysis::lanes::MAX_LANE_VECTORS;
 use crate::codegen::ast::{Carried, Lane, LaneMark, LaneRows, LaneShape, Node, Row, Tree};
-use crate::codegen::instances::{expanded_accesses, straight_line, subscript_rows, Instances};
+use crate::codegen::instances::{expanded_accesses, straight_line, subscript_rows, Instances, Via};
 use crate::scop::model::AccessKind;
 
 /// Marks the loops over copies of lane dimensions.
@@ -201,7 +201,8 @@ fn chunk_shape(
             if cell.iter().any(Option::is_some) || a.kind == AccessKind::Write {
                 return None;
             }
-            let memref = cx.vias.get(a.ir.0)?.memref?;
+            let via = cx.vias.get(a.ir.0)?;
+            let memref = via.memref?;
             let subs = per_copy
                 .iter()
                 .map(|c| subscript_rows(a, &c[q].1, np, np + n, w))
@@ -234,7 +235,15 @@ fn chunk_shape(
                 Some(g) => g,
                 None => {
                     let first = (s, a_i);
-                    rows.push((memref, LaneRows { first, subs }));
+                    let prefetch = prefetch_ahead(cx.prefetch, via);
+                    rows.push((
+                        memref,
+                        LaneRows {
+                            first,
+                            subs,
+                            prefetch,
+                        },
+                    ));
                     rows.len() - 1
                 }
             };
@@ -249,6 +258,25 @@ fn chunk_shape(
         rows: rows.into_iter().map(|(_, r)| r).collect(),
         lanes: per_copy.len() as i64,
     })
+}
+
+/// How many iterations ahead of a block's loads the rows read through
+/// `via` are prefetched under `rule`: the rows of an array larger than
+/// `rule`'s bytes (L2), or of unknown size, stream from memory, and a core
+/// running lanes of rows at once behind their chain of adds keeps too few
+/// of their reads in flight ([`crate::target::cpu::PREFETCH_AHEAD_BYTES`]);
+/// the rows of a smaller one stay in cache. Rows in lanes are doubles
+/// (`analysis::lanes::lane_wise`).
+fn prefetch_ahead(rule: Option<super::Prefetch>, via: &Via) -> Option<i64> {
+    let rule = rule?;
+    let element = via
+        .strides
+        .as_ref()
+        .and_then(|s| s.last().copied())
+        .filter(|&e| e > 0)
+        .unwrap_or(8);
+    let large = via.bytes.is_none_or(|b| b > rule.past_bytes);
+    (large && rule.ahead_bytes >= element).then_some(rule.ahead_bytes / element)
 }
 
 /// The lane dimension whose `c·V` copies (`c` from 1 to
@@ -298,6 +326,32 @@ mod tests {
             lane_size: size,
             ..test_cx()
         }
+    }
+
+    #[test]
+    fn rows_beyond_l2_are_prefetched_512_bytes_ahead() {
+        use super::prefetch_ahead;
+        use crate::codegen::instances::Via;
+        use crate::codegen::tree::Prefetch;
+        let rule = Some(Prefetch {
+            ahead_bytes: 512,
+            past_bytes: 1 << 20,
+        });
+        let via = |bytes: Option<i64>, element: i64| Via {
+            memref: Some(1),
+            plain: true,
+            strides: bytes.map(|_| vec![element * 8000, element]),
+            bytes,
+        };
+        // trisolv's 8000 x 8000 doubles: 64 iterations (512 bytes) ahead.
+        assert_eq!(prefetch_ahead(rule, &via(Some(512_000_000), 8)), Some(64));
+        // Of unknown size: ahead too, as doubles.
+        assert_eq!(prefetch_ahead(rule, &via(None, 8)), Some(64));
+        // 1 MiB or less stays in L2: none; nor with the option off.
+        assert_eq!(prefetch_ahead(rule, &via(Some(1 << 20), 8)), None);
+        assert_eq!(prefetch_ahead(None, &via(Some(512_000_000), 8)), None);
+        // Elements of 4 bytes: 128 of them.
+        assert_eq!(prefetch_ahead(rule, &via(Some(256_000_000), 4)), Some(128));
     }
 
     #[test]
@@ -364,6 +418,7 @@ mod tests {
                 memref: Some(a.array.0),
                 plain: true,
                 strides: None,
+                bytes: None,
             })
             .collect();
         let row = |cols: &[(usize, i64)], c: i64| row_p1(DIMS, cols, c);

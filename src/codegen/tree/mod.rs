@@ -73,8 +73,23 @@ pub struct TreeCx<'a> {
     /// The CPU's L1 data cache's sets (`None`: unknown, or a GPU), for the
     /// buffers of operands whose rows would crowd them.
     pub l1: Option<L1Sets>,
+    /// Rows that vector lanes stream from beyond the CPU's L2 are
+    /// prefetched ahead of their loads (`prefetch`; `None`: off, or a
+    /// GPU).
+    pub prefetch: Option<Prefetch>,
     /// On a GPU: the plan's roles and promotions (empty on a CPU).
     pub gpu: GpuCx<'a>,
+}
+
+/// Which rows the lanes stage prefetches, and how far ahead
+/// ([`TreeCx::prefetch`], [`crate::target::cpu::PREFETCH_AHEAD_BYTES`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Prefetch {
+    /// Bytes ahead of a row's load.
+    pub ahead_bytes: i64,
+    /// Rows of arrays larger than this (the L2 cache of one core), or of
+    /// unknown size.
+    pub past_bytes: i64,
 }
 
 /// What the GPU's stages read besides the tree ([`TreeCx::gpu`]).
@@ -117,6 +132,7 @@ impl<'a> TreeCx<'a> {
             pack: false,
             fill,
             l1: None,
+            prefetch: None,
             gpu: GpuCx::NONE,
         }
     }
@@ -290,6 +306,7 @@ pub(crate) fn test_cx() -> TreeCx<'static> {
             lanes: 8,
         },
         l1: None,
+        prefetch: None,
         gpu: GpuCx::NONE,
     }
 }

@@ -12,7 +12,7 @@ use crate::codegen::refuse;
 use crate::codegen::tree::promote::Found;
 use crate::codegen::tree::{self, GpuCx, Stage};
 use crate::scop::model::Scop;
-use crate::target::cpu::ELEMENT_BYTES;
+use crate::target::cpu::{ELEMENT_BYTES, PREFETCH_AHEAD_BYTES};
 use crate::target::CpuTarget;
 use crate::transform::gpu::GpuRole;
 use crate::transform::Plan;
@@ -106,6 +106,17 @@ impl<'a> Machine<'a> {
                 registers: 0,
                 lanes: 1,
             },
+        }
+    }
+
+    /// The rows the lanes stage prefetches (`prefetch`; `None` on a GPU).
+    pub fn prefetch(&self, on: bool) -> Option<tree::Prefetch> {
+        match self {
+            Machine::Cpu(target) if on => Some(tree::Prefetch {
+                ahead_bytes: PREFETCH_AHEAD_BYTES,
+                past_bytes: i64::try_from(target.l2_bytes).unwrap_or(i64::MAX),
+            }),
+            _ => None,
         }
     }
 

@@ -664,6 +664,7 @@ fn rewrite(
             hoist: options.hoist,
             pack: options.pack,
             l1: machine.l1_sets(),
+            prefetch: machine.prefetch(options.prefetch),
             gpu: machine.gpu_cx(),
             ..TreeCx::of(&plan, (scop, &vias, &lane_wise), machine.fill())
         };
