@@ -957,11 +957,11 @@ impl Gen<'_> {
         }
         // Row blocks and column streams: the blocks' loop, the loop inside
         // them, the unrolled rows.
-        for &(l, size) in &self.plan.block_dims {
-            if l < 2 || l >= self.n {
+        for b in &self.plan.block_dims {
+            if b.unrolled >= self.n || b.blocks >= b.unrolled {
                 continue;
             }
-            items = self.split_blocks(items, &[(l - 2, l, size)])?;
+            items = self.split_blocks(items, &[(b.blocks, b.unrolled, b.size)])?;
         }
         Ok(items)
     }
@@ -1842,11 +1842,7 @@ impl Gen<'_> {
         // slower).
         let blocks = self.plan.register_tiles.iter().any(|t| {
             t.row_blocks() == Some(k) || (t.row_blocks().is_some() && t.vector_blocks() == Some(k))
-        }) || self
-            .plan
-            .block_dims
-            .iter()
-            .any(|&(l, _)| l >= 2 && k == l - 2);
+        }) || self.plan.block_dims.iter().any(|b| k == b.blocks);
         // Per item: its other bounds, minus those implied by the common ones
         // and its own outer constraints.
         let mut own: Vec<(Vec<Row>, Vec<Row>)> = Vec::new();

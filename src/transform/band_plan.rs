@@ -12,7 +12,7 @@
 
 use super::analysis::{band_groups, Band};
 use super::sizes::UNTILED;
-use super::{tile_local, Options, Plan, PlanDim, RegisterTile, Tiling};
+use super::{tile_local, BlockDim, Options, Plan, PlanDim, RegisterTile, Tiling};
 use crate::deps::Dependence;
 use crate::math::MathError;
 use crate::sched::pluto::{DimKind, PlutoSchedule};
@@ -619,7 +619,11 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                 lane_dims.push(plan_dims.len());
             }
             if bp.split_blocks {
-                block_dims.push((plan_dims.len(), bp.jam_factor));
+                block_dims.push(BlockDim {
+                    unrolled: plan_dims.len(),
+                    blocks: plan_dims.len() - 2,
+                    size: bp.jam_factor,
+                });
             }
             plan_dims.push(PlanDim {
                 scalar: false,

@@ -146,7 +146,11 @@ fn dealt(cx: &Cx, plan: &Plan, p: usize) -> Option<Plan> {
     for l in new
         .lane_dims
         .iter_mut()
-        .chain(new.block_dims.iter_mut().map(|(l, _)| l))
+        .chain(
+            new.block_dims
+                .iter_mut()
+                .flat_map(|b| [&mut b.unrolled, &mut b.blocks]),
+        )
         .chain(new.register_tiles.iter_mut().map(|t| &mut t.first))
         .filter(|l| **l > p)
     {

@@ -207,7 +207,7 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
     if per > 1 && !uniform_at(scop, sched, k, &[a]) {
         return None;
     }
-    let unit = plan.block_dims.iter().map(|&(_, b)| b).max().unwrap_or(1);
+    let unit = plan.block_dims.iter().map(|b| b.size).max().unwrap_or(1);
     let deal = deal(
         rows.size,
         unit,
@@ -269,7 +269,11 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
     for l in new
         .lane_dims
         .iter_mut()
-        .chain(new.block_dims.iter_mut().map(|(l, _)| l))
+        .chain(
+            new.block_dims
+                .iter_mut()
+                .flat_map(|b| [&mut b.unrolled, &mut b.blocks]),
+        )
         .filter(|l| **l >= d + 2)
     {
         *l += inserted;

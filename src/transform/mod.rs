@@ -212,6 +212,20 @@ pub enum Tiling {
     None,
 }
 
+/// An unrolled loop of a plan whose blocks code generation splits into
+/// full ones and the rest ([`Plan::block_dims`]): dimension `unrolled`
+/// runs over the `size` iterations of each block of dimension `blocks`
+/// (`unrolled = size·blocks + a`, `0 <= a < size`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockDim {
+    /// The unrolled dimension.
+    pub unrolled: usize,
+    /// The blocks' dimension.
+    pub blocks: usize,
+    /// Iterations per block.
+    pub size: i64,
+}
+
 /// One dimension of the final schedule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanDim {
@@ -282,12 +296,13 @@ pub struct Plan {
     /// one vector (`row_blocks`): their copies' accumulators carried across
     /// the loop inside them are vectors.
     pub lane_dims: Vec<usize>,
-    /// Dimensions of unrolled loops whose blocks code generation splits
-    /// into full ones (constant trip counts: unrolled) and the rest, with
-    /// their blocks' size: those of [`Plan::lane_dims`] and of the column
-    /// streams' jams (`row_blocks`), and of point-loop sinking's
-    /// (`sink_point`), each with its blocks' loop two dimensions outside.
-    pub block_dims: Vec<(usize, i64)>,
+    /// Unrolled loops whose blocks code generation splits into full ones
+    /// (constant trip counts: unrolled) and the rest: those of
+    /// [`Plan::lane_dims`] and of the column streams' jams (`row_blocks`),
+    /// and of point-loop sinking's (`sink_point`), each with its blocks'
+    /// loop two dimensions outside, and of the rows jammed below their
+    /// statements' loops (`row_jam`).
+    pub block_dims: Vec<BlockDim>,
     /// The lanes of [`Plan::lane_dims`]' vectors (their unrolled loops'
     /// trip counts are a multiple of it: one vector per `lane_size` rows).
     pub lane_size: i64,

@@ -217,7 +217,11 @@ fn jam_rows(plan: &mut Plan, b: i64, at: usize) -> Result<(), crate::math::MathE
     inner.unroll = true;
     inner.what = format!("unrolled {what}");
     plan.dims.insert(at + 1, inner);
-    plan.block_dims.push((at + 1, b));
+    plan.block_dims.push(super::BlockDim {
+        unrolled: at + 1,
+        blocks: at - 1,
+        size: b,
+    });
     plan.lane_size = b;
     plan.notes
         .push(format!("{what} unrolled and jammed by {b} inside it"));

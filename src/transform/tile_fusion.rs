@@ -275,7 +275,11 @@ fn fused(
     for l in new
         .lane_dims
         .iter_mut()
-        .chain(new.block_dims.iter_mut().map(|(l, _)| l))
+        .chain(
+            new.block_dims
+                .iter_mut()
+                .flat_map(|b| [&mut b.unrolled, &mut b.blocks]),
+        )
         .filter(|l| **l >= d + 2)
     {
         *l += 1;
