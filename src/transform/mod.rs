@@ -61,6 +61,7 @@ mod parallel_tiles;
 mod point_order;
 mod register_tile;
 mod row_blocks;
+mod row_jam;
 mod sink_point;
 mod sizes;
 mod tile_fusion;
@@ -546,6 +547,11 @@ pub fn plan_checked(
     }
     if cyclic::run(&cx, &mut plan) {
         observe("cyclic tiles", &plan)?;
+    }
+    let dims_before = plan.dims.len();
+    row_jam::run(&cx, &mut plan);
+    if plan.dims.len() != dims_before {
+        observe("row jam", &plan)?;
     }
     plan.stages = trace;
     Ok(plan)

@@ -7,7 +7,9 @@
 // in any grouping) and a copy of `y` small enough (half the target's L2),
 // `i` is split into one block per thread, each summing into its own copy
 // of `y`, and the copies are added to `y` in block order after them: one
-// parallel pass. bicg's `s[j] += r[i] * A[i][j]` beside `q[i]`, which it
+// parallel pass. The blocks' rows are a multiple of the vector lanes (504
+// and 496 rows with 8 lanes), so that rows jammed by the lanes fill whole
+// blocks (test/opt/row-jam.mlir). bicg's `s[j] += r[i] * A[i][j]` beside `q[i]`, which it
 // does not read, and a transposed matrix-vector product alone keep their
 // plans. The values are small integers: every grouping gives the same
 // sums (expected values worked out separately, not by polyrs).
@@ -33,8 +35,8 @@
 // SUMS-NEXT: 23931594
 //
 // One parallel pass: the block loop, and in it the rows of the block.
-// CHECK: remark: poly-opt: 6 statements, {{.*}}(4 parallel){{.*}}the reduction into arg2 (addf, a private copy of 10 KB per block) over its outer loop split into 2 blocks of 500 iterations of its outer loop, with partial results combined in order after them
-// CHECK: remark: poly-opt: 6 statements, {{.*}}(4 parallel){{.*}}the reduction into arg2 (addi, a private copy of 5 KB per block) over its outer loop split into 2 blocks of 500
+// CHECK: remark: poly-opt: 6 statements, {{.*}}(4 parallel){{.*}}the reduction into arg2 (addf, a private copy of 10 KB per block) over its outer loop split into 2 blocks of 504 iterations of its outer loop, with partial results combined in order after them
+// CHECK: remark: poly-opt: 6 statements, {{.*}}(4 parallel){{.*}}the reduction into arg2 (addi, a private copy of 5 KB per block) over its outer loop split into 2 blocks of 504
 // CHECK-NOT: private copy
 // CHECK: remark: poly-opt: {{.*}}statements that read the same cells in transposed orders distributed
 // CHECK-NOT: private copy

@@ -306,6 +306,7 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         reassociate: options.reassociate,
         min_terms: if options.profitability { partials::MIN_TERMS_PER_BLOCK } else { 1 },
         array_bytes: i64::try_from(target.l2_bytes / 2).unwrap_or(i64::MAX),
+        align: plan_options.narrow.row_lanes.max(1),
     });
     let mut prepared_scops = scops(func, &restored, options.split_loads, blocks).into_iter();
     for (scop, prepared) in prepared_scops.by_ref() {

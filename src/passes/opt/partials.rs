@@ -92,6 +92,12 @@ pub(super) struct Blocks {
     /// block: half the target's L2, so that a block's copy stays in its
     /// core's cache beside the data it streams.
     pub(super) array_bytes: i64,
+    /// With an array reduction, the blocks' iterations are a multiple of
+    /// this where every block keeps some (the lanes of row blocks: the
+    /// rows that `row_jam` jams then fall in whole blocks of lanes, which
+    /// code generation unrolls; 950 rows per thread would leave every
+    /// block's rows a loop).
+    pub(super) align: i64,
 }
 
 /// One reduction split into blocks, and what takes it back.
@@ -171,7 +177,7 @@ pub(super) fn split(func: Op, scop: &Scop, blocks: Blocks, made: &[usize]) -> Op
         .filter(|(_, m)| m.key() == l.key())
         .map(|(r, _)| r)
         .collect();
-    split_loop(func, scop, *l, &group, blocks.count)
+    split_loop(func, scop, *l, &group, (blocks.count, blocks.align.max(1)))
 }
 
 /// Whether grouping the terms of `r` otherwise gives the same bits:
@@ -403,10 +409,16 @@ fn redirect(b: &Builder, op: Op, buffer: Val, t: Val) -> Option<()> {
 }
 
 /// Splits the top-level loop `l` of `scop` with the reductions `group`
-/// into `blocks` blocks (see [`split`]).
-fn split_loop(func: Op, scop: &Scop, l: Op, group: &[&Reduction], blocks: i64) -> Option<Partials> {
+/// into `blocks` blocks (see [`split`]), with an array reduction of a
+/// multiple of `align` iterations where the last keeps some.
+fn split_loop(func: Op, scop: &Scop, l: Op, group: &[&Reduction], (blocks, align): (i64, i64)) -> Option<Partials> {
     let (lo, hi) = constant_bounds(&l)?;
     let len = (hi - lo + blocks - 1) / blocks;
+    // With an array reduction (atax's rows into `y`), rounded up to a
+    // multiple of `align` where the last block keeps some iterations.
+    let arrays = group.iter().any(|r| r.loops.len() != scop.statements[r.stmt].iters.len());
+    let aligned = (len + align - 1) / align * align;
+    let len = if arrays && aligned * (blocks - 1) < hi - lo { aligned } else { len };
     let entry = func.regions().first()?.blocks().first().copied()?;
     let first = *entry.ops().first()?;
     let b = Builder::new(l);

@@ -54,7 +54,19 @@ pub(super) fn along_innermost(plan: &Plan, chosen: Vec<Reduction>) -> Vec<Reduct
                 .register_tiles
                 .iter()
                 .any(|t| dims.get(t.first).is_some_and(|f| f.as_constant().is_none()));
-            let innermost = dims.iter().rev().find(|f| f.as_constant().is_none());
+            // The innermost loop: not the copies of rows jammed below
+            // their statements' loops (`row_jam`), unrolled inside them.
+            let jammed_below = |k: usize| {
+                plan.block_dims
+                    .iter()
+                    .any(|b| b.unrolled == k && b.blocks + 2 < k)
+            };
+            let innermost = dims
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(k, f)| f.as_constant().is_none() && !jammed_below(*k))
+                .map(|(_, f)| f);
             let along = innermost.is_some_and(|f| {
                 let moves = (0..f.iters.len()).filter(|&k| f.iter_coef(k) != 0);
                 let mut moves = moves.peekable();
