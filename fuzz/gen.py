@@ -475,7 +475,9 @@ class Gen:
         vector width), triangular and offset bounds, initializations and
         finishing statements, nests that read what an earlier one wrote,
         and now and then what keeps the copies scalar: another operation, a
-        read of another shape, a write outside the cells."""
+        read of another shape, a write outside the cells; and atax's nest of
+        a row's sum then the row's terms into the column sums, in two loops
+        over the columns."""
         r = self.r
         params = {}
         if self.chance(0.3):
@@ -513,6 +515,30 @@ class Gen:
                 return ld(arr, [cc, rr] if transposed else [rr, cc])
 
             reduction = self.reduction_value
+
+            if self.chance(0.15):
+                # atax's shape (session 62): each row's sum along j, then
+                # the row's terms into the column sums along j, in a loop
+                # of its own after it; under reassociate the column sums
+                # get a private copy per thread and the rows are jammed
+                # below the two loops (src/transform/row_jam.rs). Now and
+                # then a third operation or an initialization between.
+                j2 = fresh()
+                vj2 = V(j2)
+                pre = [st(T, [vi], ["f", 0.0])] if self.chance(0.7) else []
+                dot = ["*", elem(mat), ld(X, [vj])]
+                if self.chance(0.1):
+                    dot = ["*", dot, ["f", 0.5]]
+                row2 = [vj2, vi] if transposed else [vi, vj2]
+                upd = ["*", ld(mat, row2), ld(T, [vi])]
+                if self.chance(0.5):
+                    upd = ["*", ld(T, [vi]), ld(mat, row2)]
+                first = {"k": "for", "iv": j, "lbs": [C(0)], "ubs": [size(n)], "step": 1,
+                         "body": [st(T, [vi], reduction((T, [vi]), dot))]}
+                second = {"k": "for", "iv": j2, "lbs": [C(0)], "ubs": [size(n)], "step": 1,
+                          "body": [st(S, [vj2], reduction((S, [vj2]), upd))]}
+                return {"k": "for", "iv": i, "lbs": [C(0)], "ubs": [size(m)], "step": 1,
+                        "body": pre + [first, second]}
 
             kinds = [self.pick(["row", "row", "col", "col", "update"])]
             if self.chance(0.45):
