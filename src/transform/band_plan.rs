@@ -623,6 +623,7 @@ pub(super) fn materialize(cx: &Cx, plans: &[BandPlan]) -> Result<Plan, MathError
                     unrolled: plan_dims.len(),
                     blocks: plan_dims.len() - 2,
                     size: bp.jam_factor,
+                    below_loops: false,
                 });
             }
             plan_dims.push(PlanDim {

@@ -225,6 +225,10 @@ pub struct BlockDim {
     pub blocks: usize,
     /// Iterations per block.
     pub size: i64,
+    /// The copies run inside loops of their statements' own, below the
+    /// blocks' loop (`row_jam`), not right inside it: those loops, not the
+    /// copies, are the statements' innermost.
+    pub below_loops: bool,
 }
 
 /// One dimension of the final schedule.

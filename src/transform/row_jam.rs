@@ -193,6 +193,7 @@ pub(super) fn run(cx: &Cx, plan: &mut Plan) {
         unrolled: end,
         blocks: r,
         size: b,
+        below_loops: true,
     });
     trial.notes.push(format!(
         "rows of {what} jammed by {b} inside the statements' own loops (each block of rows reads \

@@ -221,6 +221,7 @@ fn jam_rows(plan: &mut Plan, b: i64, at: usize) -> Result<(), crate::math::MathE
         unrolled: at + 1,
         blocks: at - 1,
         size: b,
+        below_loops: false,
     });
     plan.lane_size = b;
     plan.notes

@@ -43,6 +43,10 @@ pub(super) fn chosen(scop: &Scop) -> Vec<Reduction> {
 /// and a chain across an outer loop has no vector loop of its own; marked,
 /// LLVM rebuilds those loops around horizontal reductions (PolyBench's
 /// covariance at LARGE, 2 threads, Zen 4: 27.5 ms unmarked, 150 ms marked).
+/// The copies of rows jammed below their statements' loops
+/// ([`crate::transform::BlockDim::below_loops`]) are unrolled there, not a
+/// loop: the loop around them is the innermost (atax's dot products, 8
+/// rows' sums along `j`).
 pub(super) fn along_innermost(plan: &Plan, chosen: Vec<Reduction>) -> Vec<Reduction> {
     chosen
         .into_iter()
@@ -59,7 +63,7 @@ pub(super) fn along_innermost(plan: &Plan, chosen: Vec<Reduction>) -> Vec<Reduct
             let jammed_below = |k: usize| {
                 plan.block_dims
                     .iter()
-                    .any(|b| b.unrolled == k && b.blocks + 2 < k)
+                    .any(|b| b.unrolled == k && b.below_loops)
             };
             let innermost = dims
                 .iter()
