@@ -17,6 +17,11 @@
 //!   vector `m` then holds element `j + m` of every row, the operand of the
 //!   loop's iteration `j + m` in each lane.
 //!
+//! * Rows the lanes stage marks ([`crate::codegen::ast::LaneRows::prefetch`]:
+//!   an array past L2) are prefetched `d` iterations ahead, one
+//!   `affine.prefetch` after each row's load in the transposed blocks: a
+//!   hint, nothing computed changes.
+//!
 //! The loop runs in steps of `V` (the transposed blocks), then the
 //! remaining iterations one at a time (their lanes loaded element by
 //! element). Anything else (another operation, a write outside the cells,
@@ -379,10 +384,6 @@ impl<T: Target> Emitter<'_, T> {
         Ok(b)
     }
 
-    /// Transposes the `V x V` block whose rows are `rows`: `log2 V` rounds;
-    /// round `d` pairs rows `r` and `r + d` (`r & d == 0`), the low one
-    /// taking the elements `k` with `k & d == 0` from row `r` and `k - d`
-    /// of row `r + d`, the high one the rest. Returns the columns.
     /// The map of a row's subscripts `subs` with the last one `d`
     /// iterations of the lane loop ahead (its coefficient of the loop is
     /// 1: `LaneRows`).
@@ -402,6 +403,10 @@ impl<T: Target> Emitter<'_, T> {
         ))
     }
 
+    /// Transposes the `V x V` block whose rows are `rows`: `log2 V` rounds;
+    /// round `d` pairs rows `r` and `r + d` (`r & d == 0`), the low one
+    /// taking the elements `k` with `k & d == 0` from row `r` and `k - d`
+    /// of row `r + d`, the high one the rest. Returns the columns.
     fn transpose(&self, rows: Vec<Val>, at: Point) -> Result<Vec<Val>, EmitError> {
         let v = rows.len();
         let vt = format!("vector<{v}xf64>");
