@@ -33,13 +33,10 @@ use crate::analysis::carried::reverses;
 use crate::scop::form::Form;
 use crate::scop::model::AccessKind;
 
-/// The iterator a schedule row steps (coefficient 1, no locals), or
-/// `None`.
+/// The iterator a schedule row steps forward (point sinking's
+/// [`super::sink_point::stepped_iter`], with coefficient 1), or `None`.
 fn stepped_iter(f: &Form) -> Option<usize> {
-    match f.single_iter() {
-        Some((it, 1)) if f.locals.iter().all(|&l| l == 0) => Some(it),
-        _ => None,
-    }
+    super::sink_point::stepped_iter(f).filter(|&it| f.iter_coef(it) == 1)
 }
 
 /// How statement `s`'s accesses move along the rows' iterator `r` and

@@ -34,7 +34,7 @@ use crate::scop::form::Form;
 
 /// The iterator a schedule row steps (coefficient ±1, no locals, no
 /// parameters needed), or `None`.
-fn stepped_iter(f: &Form) -> Option<usize> {
+pub(super) fn stepped_iter(f: &Form) -> Option<usize> {
     match f.single_iter() {
         Some((it, c)) if c.abs() == 1 && f.locals.iter().all(|&l| l == 0) => Some(it),
         _ => None,
