@@ -159,6 +159,32 @@ pub const TRIANGLE_BLOCK_ROWS: i64 = 8;
 /// is the distance that never lost.
 pub const PREFETCH_AHEAD_BYTES: i64 = 512;
 
+/// A step's synchronization in terms of its own triangle's work: the
+/// model's `F / t` for a triangular solve cut into steps
+/// (`passes/opt/steps.rs`). Each step of `R` rows costs `F` (the fork and
+/// join of its parallel loop, the threads waiting for the slowest, their
+/// rows' streams restarting) and its own triangle in order, `R² / 2`
+/// chained terms of `t` each; over `N` rows the steps cost
+/// `(N / R)·F + N·R·t / 2`, least at `R = sqrt(2·F / t)`: with `F / t` =
+/// 8192, `R` = 128 ([`solve_step`]). Measured (trisolv, 2 threads, AMD
+/// EPYC Zen 5, LLVM znver5, `tile-sizes` giving steps of 32 / 64 / 128 /
+/// 256 rows): 2,000 rows (L3) 0.17 / 0.14 / 0.13 / 0.12 ms; 4,000 rows
+/// 1.09 / 1.05 / 1.01 / 1.05 ms; 8,000 rows while memory streams at 100
+/// GB/s 4.61 / 4.42 / 4.31 / 4.31 ms (at 50 GB/s, 128 was 3 % slower than
+/// 32); a step's triangle alone took 0.56-0.87 ns per term and a fork and
+/// join 1.2 µs (libomp), `F` inferred from the sweep about 3 µs.
+pub const STEP_SYNC_TERMS: i64 = 8192;
+
+/// Rows per step of a triangular solve cut into steps when `tile-sizes`
+/// is not given: `sqrt(2·STEP_SYNC_TERMS)` ([`STEP_SYNC_TERMS`]), rounded
+/// to a power of two, at least `threads · lanes` (a vector's lanes of rows
+/// per thread) and a multiple of it.
+pub fn solve_step(threads: i64, lanes: i64) -> i64 {
+    let unit = threads.max(1) * lanes.max(1);
+    let balanced = floor_pow2((2 * STEP_SYNC_TERMS).isqrt());
+    (balanced.max(unit) + unit - 1) / unit * unit
+}
+
 /// The plan's sizes for one target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sizes {
@@ -386,5 +412,19 @@ mod tests {
         assert!(s.register_block_wide.1 <= MAX_BLOCK);
         assert_eq!(floor_pow2(1000), 512);
         assert_eq!(floor_pow2(0), 1);
+    }
+
+    #[test]
+    fn solve_steps_balance_sync_and_triangle_in_whole_lanes_per_thread() {
+        // sqrt(2 * 8192) = 128 rows: two threads of 8 lanes (AVX-512) or
+        // 4 (AVX2) take it as it is.
+        assert_eq!(solve_step(2, 8), 128);
+        assert_eq!(solve_step(2, 4), 128);
+        assert_eq!(solve_step(16, 8), 128);
+        // Past 128 rows of lanes per step, a vector's lanes per thread.
+        assert_eq!(solve_step(32, 8), 256);
+        // Three threads: whole lanes for each, 144 = 6 x 24.
+        assert_eq!(solve_step(3, 8), 144);
+        assert_eq!(solve_step(0, 0), 128);
     }
 }

@@ -1,10 +1,12 @@
 // Steps of a wavefront: a triangular solve's band (i, j) has no parallel
 // loop, and its tiles would run as a wavefront, each row of L read in
-// pieces of one tile. Cut into steps of 32 rows (`steps`), run in order, with
-// each row's terms split at the step's first column: the terms of the
-// columns before the step (solved in earlier steps) run in parallel, 8
-// rows at a time in vector lanes, whole rows streamed; the step's own
-// triangle runs in order. @stencil's band is a wavefront too, but the rows
+// pieces of one tile. Cut into steps of 128 rows (`steps`: the target's
+// model balances a step's synchronization against its own triangle,
+// `target::cpu::solve_step`; 403 rows: three steps and a partial one),
+// run in order, with each row's terms split at the step's first column:
+// the terms of the columns before the step (solved in earlier steps) run
+// in parallel, 8 rows at a time in vector lanes, whole rows streamed; the
+// step's own triangle runs in order. @stencil's band is a wavefront too, but the rows
 // of one step read each other: its steps would have no parallel loop, and
 // it keeps the wavefront.
 // The results must be identical, digit for digit, before and after (2, 3
@@ -32,13 +34,13 @@
 // SUMS-COUNT-4: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 //
-// REMARK: steps.mlir:64:3: remark: poly-opt: 6 statements, {{.*}}; the outer band's first loop cut into steps of 32, run in order (φ0); S1 split at the step's start along the second loop (its part before the step in parallel, the step's own part in order); S3 not in steps (no dependence joins it to them: at step 0);{{.*}}rows' reductions along φ3 run 8 at a time, one per vector lane{{.*}}tile loop of φ2 parallel for S0, S1_lt, S3 only{{.*}}tile loops of S0, S1_lt fused (the same tiles, the same cells){{.*}}legality verified
+// REMARK: steps.mlir:66:3: remark: poly-opt: 6 statements, {{.*}}; the outer band's first loop cut into steps of 128, run in order (φ0); S1 split at the step's start along the second loop (its part before the step in parallel, the step's own part in order); S3 not in steps (no dependence joins it to them: at step 0);{{.*}}rows' reductions along φ3 run 8 at a time, one per vector lane{{.*}}tile loop of φ2 parallel for S0, S1_lt, S3 only{{.*}}tile loops of S0, S1_lt fused (the same tiles, the same cells){{.*}}legality verified
 // REMARK-NOT: steps of
-// REMARK: steps.mlir:95:3: remark: poly-opt: 1 statement, {{.*}}tiles run as a parallel wavefront; legality verified
-// Four threads, tiles of 8: steps of 32 rows (4 threads, a vector's lanes
-// each), dealt 8 rows to a thread.
+// REMARK: steps.mlir:97:3: remark: poly-opt: 1 statement, {{.*}}tiles run as a parallel wavefront; legality verified
+// Four threads, tiles of 8 given: steps of one tile, at least 32 rows (4
+// threads, a vector's lanes each), dealt 8 rows to a thread.
 // T8: remark: poly-opt: 6 statements, {{.*}}cut into steps of 32{{.*}}band of 2 loops tiled 8x8
-// NOSTEPS: steps.mlir:64:3: remark: poly-opt: 4 statements, {{.*}}tiles run as a parallel wavefront; legality verified
+// NOSTEPS: steps.mlir:66:3: remark: poly-opt: 4 statements, {{.*}}tiles run as a parallel wavefront; legality verified
 //
 // In each step, one parallel loop over the step's rows (`x[i] = b[i]` and
 // the terms of earlier columns fused in it), 8 rows of L loaded as vectors
@@ -170,7 +172,7 @@ func.func @sums(%x: memref<?xf64>, %A: memref<?x?xf64>, %n: index) {
 
 // 203 rows: partial steps, tiles and blocks of lanes.
 func.func @main() {
-  %n = arith.constant 203 : index
+  %n = arith.constant 403 : index
   %A = memref.alloc(%n, %n) : memref<?x?xf64>
   %b = memref.alloc(%n) : memref<?xf64>
   %x = memref.alloc(%n) : memref<?xf64>

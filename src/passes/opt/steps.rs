@@ -24,14 +24,20 @@ pub(super) fn retry(c: &mut Candidate, cx: &Cx) {
     let Some((first, second)) = outer_sequential_pair(s) else {
         return;
     };
-    // A step is one tile of the band (its triangle runs in order, the
-    // work of one tile of the wavefront it replaces), and at least one
-    // vector's lanes of rows per thread; its rows are dealt to the
-    // threads in tiles of whole blocks of lanes.
+    // A step balances its synchronization against its own triangle, run
+    // in order (the target's model, `target::cpu::solve_step`), or, with
+    // `tile-sizes` given, is one tile of the band (the work of one tile of
+    // the wavefront it replaces); at least one vector's lanes of rows per
+    // thread; its rows are dealt to the threads in tiles of whole blocks
+    // of lanes.
     let narrow = &cx.plan_options.narrow;
     let tile = narrow.sizes.first().copied().unwrap_or(0);
     let (threads, lanes) = (narrow.threads.max(1), narrow.row_lanes.max(1));
-    let size = tile.max(threads * lanes);
+    let size = if narrow.auto_sizes {
+        crate::target::cpu::solve_step(threads, lanes)
+    } else {
+        tile.max(threads * lanes)
+    };
     let rows = (size / threads + lanes - 1) / lanes * lanes;
     if tile < 2 {
         return;
