@@ -117,6 +117,11 @@ OPTION_SETS = collections.OrderedDict([
     # loop nest cut into several nests by the default fusion is planned
     # again kept in one (distribute::retry_fused; the rows family).
     ("rows-l2", "l2-cache=1 threads=2"),
+    # A 1 KiB L1 and L2 and 48 KiB of L3 per core: the streams family's
+    # larger matrices (past 96 KiB) exceed the whole L3 and no tile of rows
+    # fits L2, so that interleaved nests read their rows back from the L3
+    # (interleave.rs; 3 of 150 programs, seeds 66001-66150).
+    ("rows-l3", "l1-cache=1 l2-cache=1 l3-cache=48 threads=2"),
     # A 1 KiB L1: column streams take tiles of 128 columns, so that the
     # matvec family's wide matrices (257-600 columns) give each thread
     # several (interleave.rs).

@@ -208,6 +208,8 @@ def Opt : Pass<"poly-opt", "func::FuncOp"> {
            "L1 data cache per core in KiB, in place of the CPU's (0: the CPU's)">,
     Option<"l2Cache", "l2-cache", "unsigned", /*default=*/"0",
            "L2 cache per core in KiB, in place of the CPU's (0: the CPU's)">,
+    Option<"l3Cache", "l3-cache", "unsigned", /*default=*/"0",
+           "L3 cache's share per core in KiB (its size over the cores that share it), in place of the CPU's (0: the CPU's: the host's from the OS, a preset's from its SKUs, none for x86-64)">,
     Option<"gathers", "gathers", "std::string", /*default=*/"\"cpu\"",
            "Whether the CPU's vector gathers and scatters are slow, in place of what is known of it: cpu (slow on znver4: AMD's Zen 4 runs them as long sequences of micro-ops), slow or fast. Where they are slow, a loop that the plan moves innermost for its independent iterations across a recurrence and along which an access is strided runs scalar (its loop carries llvm.loop_annotation with vectorization disabled) instead of being vectorized by LLVM with gathers and scatters">,
     Option<"broadcasts", "broadcasts", "std::string", /*default=*/"\"cpu\"",

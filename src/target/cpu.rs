@@ -125,6 +125,19 @@ pub const FUSED_L2_SHARE: u64 = 4;
 /// (0.49 ms), 1.95 MB 2.2x slower (1.1 ms): the rows no longer in L2.
 pub const INTERLEAVED_L2_SHARE: u64 = 2;
 
+/// Share of the L3's part per core for one thread's cells of one tile of
+/// rows of interleaved nests, as `1 / INTERLEAVED_L3_SHARE`, where not
+/// even the row blocks' rows fit L2 (rows of thousands of columns) and
+/// the array is larger than the whole L3 (`transform/interleave.rs`): the
+/// rows' nest then reads the tile's rows back from the L3, instead of a
+/// second pass over the array from memory. mvt and bicg at 8000 x 8000
+/// (512 MB) on an AMD EPYC (Zen 5, 1 MB L2, 16 MB of L3 per core), 2
+/// threads, alternated with `bench/bandwidth.c` (`bench/paired.py`): mvt
+/// 22.1 -> 13.8 ms, bicg 23.3 -> 14.2 ms while memory streams at 50
+/// GB/s (44 % -> 71-73 % of `bandwidth.c`), 13.4 -> 12.6 and 14.8 -> 12.9
+/// ms at 100 GB/s (the tile's rows read twice, once from the L3).
+pub const INTERLEAVED_L3_SHARE: u64 = 2;
+
 /// Vectors per tile of a plain vector loop moved innermost: a short vector
 /// loop runs its loop overhead and remainder once per point of the outer
 /// loops (trmm with 32 doubles instead of 128 on AVX-512: 2.4x slower);
@@ -213,6 +226,9 @@ pub struct Sizes {
     /// Bytes of one thread's cells of one tile of rows of interleaved
     /// nests.
     pub interleaved_tile_bytes: i64,
+    /// The same from the L3, where no tile fits L2 and the array exceeds
+    /// the L3 ([`INTERLEAVED_L3_SHARE`]; 0 without an L3).
+    pub interleaved_l3_bytes: i64,
     /// Longest tile of a column stream's vector loop.
     pub stream_tile: i64,
 }
@@ -270,6 +286,8 @@ impl Sizes {
             threads,
             fused_tile_bytes: i64::try_from(target.l2_bytes / FUSED_L2_SHARE).unwrap_or(i64::MAX),
             interleaved_tile_bytes: i64::try_from(target.l2_bytes / INTERLEAVED_L2_SHARE)
+                .unwrap_or(i64::MAX),
+            interleaved_l3_bytes: i64::try_from(target.l3_bytes / INTERLEAVED_L3_SHARE)
                 .unwrap_or(i64::MAX),
             stream_tile: (l1 / elem).max(lanes),
         }

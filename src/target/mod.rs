@@ -47,6 +47,9 @@ pub struct CpuTarget {
     pub l1d_ways: u32,
     /// Level-2 cache per core, in bytes.
     pub l2_bytes: u64,
+    /// The level-3 (last-level) cache's share per core, in bytes: its size
+    /// over the cores that share it (0: none, or unknown).
+    pub l3_bytes: u64,
     /// Cores the parallel loops may use (the host's, unless overridden).
     pub cores: u32,
     /// LLVM would vectorize loops along which accesses are strided with
@@ -111,6 +114,11 @@ struct Preset {
     l1d_kib: u64,
     l1d_ways: u32,
     l2_kib: u64,
+    /// The L3's share per core: the SKUs' L3 over their cores (Haswell's
+    /// clients 8 MB for 4 cores; Zen 3 and Zen 4 32 MB per CCD of 8;
+    /// Skylake-SP 1.375 MB, Ice Lake SP 1.5 MB, Sapphire Rapids 1.875 MB
+    /// per core), 0 for the generic `x86-64`.
+    l3_kib: u64,
 }
 
 /// The named CPUs, from their vendors' optimization manuals: generic
@@ -129,6 +137,7 @@ const PRESETS: &[Preset] = &[
         l1d_kib: 32,
         l1d_ways: 8,
         l2_kib: 256,
+        l3_kib: 0,
     },
     Preset {
         name: "haswell",
@@ -139,6 +148,7 @@ const PRESETS: &[Preset] = &[
         l1d_kib: 32,
         l1d_ways: 8,
         l2_kib: 256,
+        l3_kib: 2048,
     },
     Preset {
         name: "znver3",
@@ -149,6 +159,7 @@ const PRESETS: &[Preset] = &[
         l1d_kib: 32,
         l1d_ways: 8,
         l2_kib: 512,
+        l3_kib: 4096,
     },
     Preset {
         name: "skylake-avx512",
@@ -159,6 +170,7 @@ const PRESETS: &[Preset] = &[
         l1d_kib: 32,
         l1d_ways: 8,
         l2_kib: 1024,
+        l3_kib: 1408,
     },
     Preset {
         name: "icelake-server",
@@ -169,6 +181,7 @@ const PRESETS: &[Preset] = &[
         l1d_kib: 48,
         l1d_ways: 12,
         l2_kib: 1280,
+        l3_kib: 1536,
     },
     Preset {
         name: "sapphirerapids",
@@ -179,6 +192,7 @@ const PRESETS: &[Preset] = &[
         l1d_kib: 48,
         l1d_ways: 12,
         l2_kib: 2048,
+        l3_kib: 1920,
     },
     Preset {
         name: "znver4",
@@ -189,6 +203,7 @@ const PRESETS: &[Preset] = &[
         l1d_kib: 32,
         l1d_ways: 8,
         l2_kib: 1024,
+        l3_kib: 4096,
     },
 ];
 
@@ -254,6 +269,8 @@ pub struct Overrides {
     pub l1d_kib: Option<u64>,
     /// L2 cache per core, in KiB.
     pub l2_kib: Option<u64>,
+    /// The L3 cache's share per core, in KiB.
+    pub l3_kib: Option<u64>,
     /// Cores.
     pub cores: Option<u32>,
     /// Whether gathers and scatters are slow.
@@ -319,6 +336,7 @@ impl CpuTarget {
             l1d_bytes: p.l1d_kib * 1024,
             l1d_ways: p.l1d_ways,
             l2_bytes: p.l2_kib * 1024,
+            l3_bytes: p.l3_kib * 1024,
             cores: host_cores(),
             slow_gathers: SLOW_GATHERS.contains(&p.name),
             slow_zmm_broadcasts: SLOW_ZMM_BROADCASTS.contains(&p.name),
@@ -339,6 +357,7 @@ impl CpuTarget {
         let t = CpuTarget::from_features(&name, &features, host_caches());
         CpuTarget {
             l1d_ways: host_l1d_ways().unwrap_or(t.l1d_ways),
+            l3_bytes: host_l3_share().unwrap_or(t.l3_bytes),
             ..t
         }
     }
@@ -377,6 +396,7 @@ impl CpuTarget {
             l1d_bytes: l1d,
             l1d_ways: preset.map_or(FALLBACK_L1D_WAYS, |p| p.l1d_ways),
             l2_bytes: l2,
+            l3_bytes: preset.map_or(0, |p| p.l3_kib * 1024),
             cores: host_cores(),
             slow_gathers: SLOW_GATHERS.contains(&name),
             slow_zmm_broadcasts: SLOW_ZMM_BROADCASTS.contains(&name),
@@ -436,6 +456,7 @@ impl CpuTarget {
         for (given, field, slot) in [
             (o.l1d_kib, "l1-cache", &mut self.l1d_bytes),
             (o.l2_kib, "l2-cache", &mut self.l2_bytes),
+            (o.l3_kib, "l3-cache", &mut self.l3_bytes),
         ] {
             if let Some(k) = given {
                 if !(1..=1 << 20).contains(&k) {
@@ -543,6 +564,42 @@ fn host_caches() -> Option<(u64, u64)> {
     Some((l1?, l2?))
 }
 
+/// The host's L3 cache's share per core, in bytes: its size over the
+/// CPUs that share it, from Linux's
+/// `/sys/devices/system/cpu/cpu0/cache/index*/{level,size,shared_cpu_list}`.
+fn host_l3_share() -> Option<u64> {
+    (0..8).find_map(|i| {
+        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
+        let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).ok();
+        if read("level")?.trim() != "3" {
+            return None;
+        }
+        let bytes = parse_size(read("size")?.trim())?;
+        let sharing = cpu_list_len(read("shared_cpu_list")?.trim())?;
+        (sharing > 0).then(|| bytes / sharing)
+    })
+}
+
+/// The number of CPUs in a Linux CPU list (`0-3,8,10-11` → 7).
+fn cpu_list_len(list: &str) -> Option<u64> {
+    list.split(',').try_fold(0u64, |n, part| {
+        let count = match part.split_once('-') {
+            Some((a, b)) => {
+                b.trim()
+                    .parse::<u64>()
+                    .ok()?
+                    .checked_sub(a.trim().parse().ok()?)?
+                    + 1
+            }
+            None => {
+                part.trim().parse::<u64>().ok()?;
+                1
+            }
+        };
+        n.checked_add(count)
+    })
+}
+
 /// The host's L1 data cache's associativity, from Linux's
 /// `/sys/devices/system/cpu/cpu0/cache/index*/ways_of_associativity`.
 fn host_l1d_ways() -> Option<u32> {
@@ -576,6 +633,23 @@ fn parse_size(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_lists_count_their_cpus() {
+        assert_eq!(cpu_list_len("0-1"), Some(2));
+        assert_eq!(cpu_list_len("0-3,8,10-11"), Some(7));
+        assert_eq!(cpu_list_len("5"), Some(1));
+        assert_eq!(cpu_list_len("3-1"), None);
+        assert_eq!(cpu_list_len("x"), None);
+    }
+
+    #[test]
+    fn presets_give_their_l3_share_per_core() {
+        let zen4 = CpuTarget::preset("znver4").expect("a preset");
+        assert_eq!(zen4.l3_bytes, 4 << 20);
+        let generic = CpuTarget::preset("x86-64").expect("a preset");
+        assert_eq!(generic.l3_bytes, 0);
+    }
 
     /// Rows 4 KiB apart all map to one set of a 32 KiB 8-way cache: 8
     /// fit, 9 do not; 4 KiB + one line apart, each row its own set.

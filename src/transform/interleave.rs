@@ -25,6 +25,14 @@
 //! ([`reverses`], [`carries`]) before the plan is kept, and the checker
 //! verifies the final plan afterwards, as every plan.
 //!
+//! Rows of thousands of columns (mvt, bicg at 8000 x 8000: 16 rows of 64
+//! KB each, 1 MB, past half of a 1 MB L2 before the column stream's share)
+//! fit no tile in L2; where the array is larger than the whole L3 (else
+//! two passes read it from the L3), the rows' nest reads the tile's rows
+//! back from the L3 when one thread's cells fit its share of it
+//! ([`crate::target::cpu::INTERLEAVED_L3_SHARE`]): one pass from memory
+//! instead of two. Pairs whose tiles fit L2 are taken first.
+//!
 //! Only with the default sizes, tile fusion on, two threads or more, a
 //! column stream with as many tiles per thread (run in order inside the
 //! thread's share of each tile of rows), and nests of one statement.
@@ -39,7 +47,7 @@ use crate::analysis::carried::{carries, reverses};
 use crate::deps::Dependence;
 use crate::scop::form::Form;
 use crate::scop::model::Scop;
-use crate::target::cpu::{ELEMENT_BYTES, INTERLEAVED_L2_SHARE};
+use crate::target::cpu::{ELEMENT_BYTES, INTERLEAVED_L2_SHARE, INTERLEAVED_L3_SHARE};
 
 /// A tile loop of one statement: the hyperplane its constraints cut, the
 /// tile size and the constraints (local renamed 0).
@@ -96,21 +104,26 @@ fn interleaved_at(cx: &Cx, plan: &Plan, d: usize) -> Option<Plan> {
         return None;
     }
     let groups = sibling_nests(plan, d);
-    // Each statement in turn, with its nest and the next one of its group.
-    for x in 0..plan.schedule.dims.len() {
-        for group in &groups {
-            let Some(i) = group.iter().position(|(_, m)| m.contains(&x)) else {
-                continue;
-            };
-            let (Some((vx, nx)), Some((_, ny))) = (group.get(i), group.get(i + 1)) else {
-                continue;
-            };
-            let ([x], [y]) = (nx.as_slice(), ny.as_slice()) else {
-                continue;
-            };
-            for (a, b) in [(*x, *y), (*y, *x)] {
-                if let Some(p) = interleave(cx, plan, d, a, b, *vx) {
-                    return Some(p);
+    // Pairs whose tiles fit L2 first, then those whose tiles come back
+    // from the L3.
+    for from_l3 in [false, true] {
+        // Each statement in turn, with its nest and the next one of its
+        // group.
+        for x in 0..plan.schedule.dims.len() {
+            for group in &groups {
+                let Some(i) = group.iter().position(|(_, m)| m.contains(&x)) else {
+                    continue;
+                };
+                let (Some((vx, nx)), Some((_, ny))) = (group.get(i), group.get(i + 1)) else {
+                    continue;
+                };
+                let ([x], [y]) = (nx.as_slice(), ny.as_slice()) else {
+                    continue;
+                };
+                for (a, b) in [(*x, *y), (*y, *x)] {
+                    if let Some(p) = interleave(cx, plan, d, a, b, *vx, from_l3) {
+                        return Some(p);
+                    }
                 }
             }
         }
@@ -141,8 +154,17 @@ fn same_rows(scop: &Scop, a: usize, b: usize, row: &Form, col: &Form, b_row: &Fo
 /// (its `width` columns of the `threads·r` rows, and its `r` rows of
 /// `extent` cells) exceed `budget` bytes, not below `unit` (the plan's row
 /// blocks); `None` when even then they exceed all of L2
-/// (`budget · INTERLEAVED_L2_SHARE`).
-fn deal(tile: i64, unit: i64, threads: i64, width: i64, extent: i64, budget: i64) -> Option<i64> {
+/// (`budget · INTERLEAVED_L2_SHARE`), unless they fit `l3_budget` (0:
+/// none), the thread's share of the L3.
+fn deal(
+    tile: i64,
+    unit: i64,
+    threads: i64,
+    width: i64,
+    extent: i64,
+    budget: i64,
+    l3_budget: i64,
+) -> Option<i64> {
     let bytes = |r: i64| -> i64 {
         let cells = r
             .saturating_mul(threads)
@@ -155,13 +177,23 @@ fn deal(tile: i64, unit: i64, threads: i64, width: i64, extent: i64, budget: i64
         r /= 2;
     }
     let l2 = budget.saturating_mul(i64::try_from(INTERLEAVED_L2_SHARE).ok()?);
-    (bytes(r) <= l2).then_some(r)
+    (bytes(r) <= l2 || bytes(r) <= l3_budget).then_some(r)
 }
 
 /// The plan with column stream `a` and rows' nest `b` interleaved below
 /// scalar dimension `d` (both get value `first` there), or `None` when
-/// they do not have that shape or the result would not be legal.
-fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) -> Option<Plan> {
+/// they do not have that shape, the result would not be legal, or its
+/// tiles do not fit L2 (with `from_l3`: nor the L3's share of a thread,
+/// the array being larger than the whole L3).
+fn interleave(
+    cx: &Cx,
+    plan: &Plan,
+    d: usize,
+    a: usize,
+    b: usize,
+    first: i64,
+    from_l3: bool,
+) -> Option<Plan> {
     let Cx {
         scop,
         sched,
@@ -208,6 +240,25 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
         return None;
     }
     let unit = plan.block_dims.iter().map(|b| b.size).max().unwrap_or(1);
+    // The tiles' rows back from the L3 only when two passes would read
+    // the array from memory: it is larger than the whole L3 (the cells of
+    // the rows' nest's band, as a box).
+    let l3_budget = if from_l3 {
+        let row_extent = extent_of(scop, sched, band_dim(sched, b, &rows.rows)?, &[b])?;
+        let array = row_extent
+            .saturating_mul(extent)
+            .saturating_mul(i64::from(ELEMENT_BYTES));
+        let l3 = opts
+            .interleaved_l3_bytes
+            .saturating_mul(i64::try_from(INTERLEAVED_L3_SHARE).ok()?)
+            .saturating_mul(threads);
+        if opts.interleaved_l3_bytes <= 0 || array <= l3 {
+            return None;
+        }
+        opts.interleaved_l3_bytes
+    } else {
+        0
+    };
     let deal = deal(
         rows.size,
         unit,
@@ -215,6 +266,7 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
         cols.size.checked_mul(per)?,
         extent,
         opts.interleaved_tile_bytes,
+        l3_budget,
     )?;
     let step = deal.checked_mul(threads)?;
     // The column stream's blocks of rows stay whole in the new tiles.
@@ -316,11 +368,21 @@ fn interleave(cx: &Cx, plan: &Plan, d: usize, a: usize, b: usize, first: i64) ->
     } else {
         String::new()
     };
+    let budget = if from_l3 {
+        format!(
+            "L2 budget of one thread's share: {} KiB exceeded, its rows read back from the L3, budget {} KiB",
+            opts.interleaved_tile_bytes / 1024,
+            opts.interleaved_l3_bytes / 1024
+        )
+    } else {
+        format!(
+            "L2 budget of one thread's share: {} KiB",
+            opts.interleaved_tile_bytes / 1024
+        )
+    };
     new.notes.push(format!(
         "S{a}'s column tiles and S{b}'s rows interleaved: one parallel loop over {threads} threads{shares}, \
-         tiles of {step} rows inside, S{b}'s rows dealt {deal} at a time (L2 budget of one thread's \
-         share: {} KiB)",
-        opts.interleaved_tile_bytes / 1024
+         tiles of {step} rows inside, S{b}'s rows dealt {deal} at a time ({budget})"
     ));
     Some(new)
 }
@@ -335,18 +397,28 @@ mod tests {
     fn deals_the_rows_tile_halved_to_the_budget() {
         // bicg at LARGE on AVX-512 (1 MB L2): 32 rows would be 973 KB per
         // thread, 16 are 486 KB.
-        assert_eq!(deal(32, 16, 2, 952, 1900, 512 * KIB), Some(16));
+        assert_eq!(deal(32, 16, 2, 952, 1900, 512 * KIB, 0), Some(16));
         // With a 2 MB L2 the whole tile fits.
-        assert_eq!(deal(32, 16, 2, 952, 1900, 1024 * KIB), Some(32));
+        assert_eq!(deal(32, 16, 2, 952, 1900, 1024 * KIB, 0), Some(32));
     }
 
     #[test]
     fn stops_at_the_row_blocks_and_refuses_what_overflows_l2() {
         // 256 KB L2 (haswell): 8 rows, 243 KB, over the half but within L2.
-        assert_eq!(deal(32, 8, 2, 952, 1900, 128 * KIB), Some(8));
+        assert_eq!(deal(32, 8, 2, 952, 1900, 128 * KIB, 0), Some(8));
         // Blocks of 16 rows: not below them, and 486 KB exceed 256 KB.
-        assert_eq!(deal(32, 16, 2, 952, 1900, 128 * KIB), None);
+        assert_eq!(deal(32, 16, 2, 952, 1900, 128 * KIB, 0), None);
         // Rows so long that even one block exceeds L2.
-        assert_eq!(deal(32, 16, 2, 50_000, 100_000, 512 * KIB), None);
+        assert_eq!(deal(32, 16, 2, 50_000, 100_000, 512 * KIB, 0), None);
+    }
+
+    #[test]
+    fn rows_past_l2_come_back_from_the_l3_share_when_given() {
+        // mvt at 8000 x 8000 on a 1 MB L2: 16 rows (the row blocks) and
+        // the column stream's 4008 columns of 32 rows take 2 MB, past L2.
+        assert_eq!(deal(32, 16, 2, 4008, 8000, 512 * KIB, 0), None);
+        // An 8 MB share of the L3 holds them; a 1 MB share does not.
+        assert_eq!(deal(32, 16, 2, 4008, 8000, 512 * KIB, 8192 * KIB), Some(16));
+        assert_eq!(deal(32, 16, 2, 4008, 8000, 512 * KIB, 1024 * KIB), None);
     }
 }
