@@ -226,9 +226,7 @@ pub struct Sizes {
     /// Bytes of one thread's cells of one tile of rows of interleaved
     /// nests.
     pub interleaved_tile_bytes: i64,
-    /// The same from the L3, where no tile fits L2 and the array exceeds
-    /// the L3 ([`INTERLEAVED_L3_SHARE`]; 0 without an L3).
-    pub interleaved_l3_bytes: i64,
+
     /// Longest tile of a column stream's vector loop.
     pub stream_tile: i64,
 }
@@ -286,8 +284,6 @@ impl Sizes {
             threads,
             fused_tile_bytes: i64::try_from(target.l2_bytes / FUSED_L2_SHARE).unwrap_or(i64::MAX),
             interleaved_tile_bytes: i64::try_from(target.l2_bytes / INTERLEAVED_L2_SHARE)
-                .unwrap_or(i64::MAX),
-            interleaved_l3_bytes: i64::try_from(target.l3_bytes / INTERLEAVED_L3_SHARE)
                 .unwrap_or(i64::MAX),
             stream_tile: (l1 / elem).max(lanes),
         }

@@ -540,22 +540,30 @@ pub fn host_cores() -> u32 {
         .unwrap_or(1)
 }
 
+/// File `file` of the host's cache entry `index` in Linux's sysfs
+/// (`/sys/devices/system/cpu/cpu0/cache/index{index}/{file}`), trimmed.
+fn sysfs_cache(index: usize, file: &str) -> Option<String> {
+    let path = format!("/sys/devices/system/cpu/cpu0/cache/index{index}/{file}");
+    std::fs::read_to_string(path)
+        .ok()
+        .map(|t| t.trim().to_string())
+}
+
 /// The host's L1 data and L2 cache sizes per core, in bytes, from Linux's
 /// `/sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}`.
 fn host_caches() -> Option<(u64, u64)> {
     let mut l1 = None;
     let mut l2 = None;
     for i in 0..8 {
-        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
-        let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).ok();
+        let read = |f: &str| sysfs_cache(i, f);
         let (Some(level), Some(kind), Some(size)) = (read("level"), read("type"), read("size"))
         else {
             continue;
         };
-        let Some(bytes) = parse_size(size.trim()) else {
+        let Some(bytes) = parse_size(&size) else {
             continue;
         };
-        match (level.trim(), kind.trim()) {
+        match (level.as_str(), kind.as_str()) {
             ("1", "Data" | "Unified") => l1 = Some(bytes),
             ("2", "Data" | "Unified") => l2 = Some(bytes),
             _ => {}
@@ -569,13 +577,12 @@ fn host_caches() -> Option<(u64, u64)> {
 /// `/sys/devices/system/cpu/cpu0/cache/index*/{level,size,shared_cpu_list}`.
 fn host_l3_share() -> Option<u64> {
     (0..8).find_map(|i| {
-        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
-        let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).ok();
-        if read("level")?.trim() != "3" {
+        let read = |f: &str| sysfs_cache(i, f);
+        if read("level")? != "3" {
             return None;
         }
-        let bytes = parse_size(read("size")?.trim())?;
-        let sharing = cpu_list_len(read("shared_cpu_list")?.trim())?;
+        let bytes = parse_size(&read("size")?)?;
+        let sharing = cpu_list_len(&read("shared_cpu_list")?)?;
         (sharing > 0).then(|| bytes / sharing)
     })
 }
@@ -604,11 +611,9 @@ fn cpu_list_len(list: &str) -> Option<u64> {
 /// `/sys/devices/system/cpu/cpu0/cache/index*/ways_of_associativity`.
 fn host_l1d_ways() -> Option<u32> {
     (0..8).find_map(|i| {
-        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
-        let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).ok();
-        let data =
-            read("level")?.trim() == "1" && ["Data", "Unified"].contains(&read("type")?.trim());
-        let ways: u32 = read("ways_of_associativity")?.trim().parse().ok()?;
+        let read = |f: &str| sysfs_cache(i, f);
+        let data = read("level")? == "1" && ["Data", "Unified"].contains(&read("type")?.as_str());
+        let ways: u32 = read("ways_of_associativity")?.parse().ok()?;
         (data && ways > 0).then_some(ways)
     })
 }

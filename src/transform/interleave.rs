@@ -248,14 +248,10 @@ fn interleave(
         let array = row_extent
             .saturating_mul(extent)
             .saturating_mul(i64::from(ELEMENT_BYTES));
-        let l3 = opts
-            .interleaved_l3_bytes
-            .saturating_mul(i64::try_from(INTERLEAVED_L3_SHARE).ok()?)
-            .saturating_mul(threads);
-        if opts.interleaved_l3_bytes <= 0 || array <= l3 {
+        if opts.l3_bytes <= 0 || array <= opts.l3_bytes.saturating_mul(threads) {
             return None;
         }
-        opts.interleaved_l3_bytes
+        opts.l3_bytes / i64::try_from(INTERLEAVED_L3_SHARE).ok()?
     } else {
         0
     };
@@ -372,7 +368,7 @@ fn interleave(
         format!(
             "L2 budget of one thread's share: {} KiB exceeded, its rows read back from the L3, budget {} KiB",
             opts.interleaved_tile_bytes / 1024,
-            opts.interleaved_l3_bytes / 1024
+            l3_budget / 1024
         )
     } else {
         format!(

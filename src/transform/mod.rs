@@ -144,10 +144,11 @@ pub struct Options {
     /// nests (`interleave.rs`,
     /// [`crate::target::cpu::Sizes::interleaved_tile_bytes`]).
     pub interleaved_tile_bytes: i64,
-    /// Bytes of one thread's cells of one tile of rows of interleaved nests
-    /// read back from the L3, where no tile fits L2 and the array exceeds
-    /// the L3 (0: never; [`crate::target::cpu::Sizes::interleaved_l3_bytes`]).
-    pub interleaved_l3_bytes: i64,
+    /// The target's L3 share per core, in bytes (0: none): interleaved
+    /// nests read their rows back from it where no tile fits L2 and the
+    /// array exceeds the whole L3 (`interleave.rs`,
+    /// [`crate::target::cpu::INTERLEAVED_L3_SHARE`]).
+    pub l3_bytes: i64,
     /// Deal a triangle's parallel tiles to the threads cyclically
     /// (`cyclic`).
     pub cyclic_tiles: bool,

@@ -129,7 +129,7 @@ fn plan_options(options: &OptOptions, target: &CpuTarget) -> PlanOptions {
         fused_tile_bytes: derived.fused_tile_bytes,
         l2_bytes: i64::try_from(target.l2_bytes).unwrap_or(i64::MAX),
         interleaved_tile_bytes: derived.interleaved_tile_bytes,
-        interleaved_l3_bytes: derived.interleaved_l3_bytes,
+        l3_bytes: i64::try_from(target.l3_bytes).unwrap_or(i64::MAX),
         cyclic_tiles: options.cyclic_tiles,
         unroll_jam: options.unroll_jam.min(16) as i64,
         row_lanes: if options.row_blocks { target.lanes(8) } else { 0 },
