@@ -346,8 +346,8 @@ pub(super) fn band_dim(sched: &PlutoSchedule, s: usize, rows: &[Form]) -> Option
 
 /// The fused plan `plan` (tile loop at `d + 1` over `members`) with
 /// smaller tiles there, so that one tile's cells fit
-/// [`super::Options::fused_tile_bytes`], and the new size; `None` when the tiles
-/// fit already, the extents are parametric, or the smaller tiles would not
+/// [`super::Options::fused_tile_bytes`] (not below a member's blocks of
+/// rows), and the new size; `None` when the tiles fit already, the extents are parametric, or the smaller tiles would not
 /// keep the fusion legal.
 fn shrunk(cx: &Cx, plan: &Plan, d: usize, members: &[usize]) -> Option<(Plan, i64)> {
     let Cx {
@@ -377,8 +377,26 @@ fn shrunk(cx: &Cx, plan: &Plan, d: usize, members: &[usize]) -> Option<(Plan, i6
             .saturating_mul(i64::from(ELEMENT_BYTES))
     };
     let line = 64 / i64::from(ELEMENT_BYTES);
+    // Not below the blocks of an unroll-and-jam that a member runs in
+    // (row blocks): a tile smaller than its block would leave no full
+    // block, and the rows to the partial blocks' code (gemv's 16-row
+    // blocks in tiles of 8: every row a partial block, its sum read down
+    // the columns).
+    let block = plan
+        .block_dims
+        .iter()
+        .filter(|b| {
+            members.iter().any(|&s| {
+                plan.schedule.dims[s]
+                    .get(b.unrolled)
+                    .is_some_and(|f| f.as_constant().is_none())
+            })
+        })
+        .map(|b| b.size)
+        .max()
+        .unwrap_or(1);
     let mut size = t;
-    while bytes(size) > opts.fused_tile_bytes && size / 2 >= line {
+    while bytes(size) > opts.fused_tile_bytes && size / 2 >= line && (size / 2) % block == 0 {
         size /= 2;
     }
     if size == t {

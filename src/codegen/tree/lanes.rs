@@ -17,9 +17,9 @@
 //!   and transposed ([`Lane::Rows`]).
 //!
 //! Anything else (a statement that does not run lane-wise, a write outside
-//! the cells, an access of another shape, an expanded array, a subscript
-//! over loops not bound around the loop) leaves the copies scalar
-//! (`lanes tD xV (scalar)` in the printed tree).
+//! the cells, an access of another shape, an expanded array's cell that is
+//! not an accumulator, a subscript over loops not bound around the loop)
+//! leaves the copies scalar (`lanes tD xV (scalar)` in the printed tree).
 
 use std::collections::HashMap;
 
@@ -170,9 +170,6 @@ fn chunk_shape(
         }
         let mut per = Vec::new();
         for (a_i, a) in st.accesses.iter().enumerate() {
-            if expanded.contains_key(&a.ir.0) {
-                return None;
-            }
             let cell: Vec<Option<usize>> = (first..first + per_copy.len())
                 .map(|k| instances[k * m + q].get(a_i).copied().flatten())
                 .collect();
@@ -198,7 +195,13 @@ fn chunk_shape(
                 per.push(Lane::Acc(g));
                 continue;
             }
-            if cell.iter().any(Option::is_some) || a.kind == AccessKind::Write {
+            // An accumulator's cells are carried (in the loop's values):
+            // an expanded array's too (`carry.rs` finds its buffer). Other
+            // accesses of one are not read lane by lane here.
+            if cell.iter().any(Option::is_some)
+                || a.kind == AccessKind::Write
+                || expanded.contains_key(&a.ir.0)
+            {
                 return None;
             }
             let via = cx.vias.get(a.ir.0)?;
