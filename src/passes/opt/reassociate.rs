@@ -58,24 +58,32 @@ pub(super) fn along_innermost(plan: &Plan, chosen: Vec<Reduction>) -> Vec<Reduct
                 .register_tiles
                 .iter()
                 .any(|t| dims.get(t.first).is_some_and(|f| f.as_constant().is_none()));
+            let along_reduction = |f: &crate::scop::form::Form| {
+                let moves = (0..f.iters.len()).filter(|&k| f.iter_coef(k) != 0);
+                let mut moves = moves.peekable();
+                moves.peek().is_some() && moves.all(|k| r.loops.contains(&k))
+            };
             // The innermost loop: not the copies of rows jammed below
-            // their statements' loops (`row_jam`), unrolled inside them.
-            let jammed_below = |k: usize| {
-                plan.block_dims
-                    .iter()
-                    .any(|b| b.unrolled == k && b.below_loops)
+            // their statements' loops (`row_jam`), unrolled inside them,
+            // nor scalar copies of other rows than the chain's (`row_blocks`'
+            // rows' chains jammed inside the chains' loop: each copy a
+            // chain of its own). Copies in lanes are a loop of lanes, the
+            // chains across it; copies along the chain's own loop (a column
+            // stream's rows) are the chain.
+            let skipped = |k: usize, f: &crate::scop::form::Form| {
+                plan.block_dims.iter().any(|b| {
+                    b.unrolled == k
+                        && (b.below_loops
+                            || (!plan.lane_dims.contains(&k) && !along_reduction(f)))
+                })
             };
             let innermost = dims
                 .iter()
                 .enumerate()
                 .rev()
-                .find(|(k, f)| f.as_constant().is_none() && !jammed_below(*k))
+                .find(|(k, f)| f.as_constant().is_none() && !skipped(*k, f))
                 .map(|(_, f)| f);
-            let along = innermost.is_some_and(|f| {
-                let moves = (0..f.iters.len()).filter(|&k| f.iter_coef(k) != 0);
-                let mut moves = moves.peekable();
-                moves.peek().is_some() && moves.all(|k| r.loops.contains(&k))
-            });
+            let along = innermost.is_some_and(along_reduction);
             !tiled && along
         })
         .collect()
