@@ -145,7 +145,7 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
                 bp.split_blocks = true;
                 bp.notes.push(format!(
                     "rows' chains along φ{} (run in vector lanes along it) taken {lanes} rows at a time",
-                    band.first + 2
+                    band.first + 1
                 ));
             }
             continue;

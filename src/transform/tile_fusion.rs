@@ -347,8 +347,9 @@ pub(super) fn band_dim(sched: &PlutoSchedule, s: usize, rows: &[Form]) -> Option
 /// The fused plan `plan` (tile loop at `d + 1` over `members`) with
 /// smaller tiles there, so that one tile's cells fit
 /// [`super::Options::fused_tile_bytes`] (not below a member's blocks of
-/// rows), and the new size; `None` when the tiles fit already, the extents are parametric, or the smaller tiles would not
-/// keep the fusion legal.
+/// rows), and the new size; `None` when the tiles fit already, the
+/// extents are parametric, or the smaller tiles would not keep the fusion
+/// legal.
 fn shrunk(cx: &Cx, plan: &Plan, d: usize, members: &[usize]) -> Option<(Plan, i64)> {
     let Cx {
         scop,

@@ -28,14 +28,14 @@
 // SUMS-COUNT-3: {{^-?[0-9]+$}}
 // SUMS-NOT: {{.}}
 //
-// DEFAULT: row-chains.mlir:51:3: remark: poly-opt: {{.*}}rows' chains along φ3 (run in vector lanes along it) taken 8 rows at a time; 1 point loop unrolled and jammed by 8
+// DEFAULT: row-chains.mlir:51:3: remark: poly-opt: {{.*}}rows' chains along φ2 (run in vector lanes along it) taken 8 rows at a time; 1 point loop unrolled and jammed by 8
 // Sums keep their order by default: rows in lanes (row blocks), no chains.
 // DEFAULT-NOT: rows' chains
-// REASSOC: row-chains.mlir:51:3: remark: poly-opt: {{.*}}rows' chains along φ3 (run in vector lanes along it) taken 8 rows at a time
-// REASSOC: row-chains.mlir:65:3: remark: poly-opt: {{.*}}rows' chains along φ3 (run in vector lanes along it) taken 8 rows at a time{{.*}}reduction S1 (addf along i1) reassociated
+// REASSOC: row-chains.mlir:51:3: remark: poly-opt: {{.*}}rows' chains along φ2 (run in vector lanes along it) taken 8 rows at a time
+// REASSOC: row-chains.mlir:65:3: remark: poly-opt: {{.*}}rows' chains along φ2 (run in vector lanes along it) taken 8 rows at a time{{.*}}reduction S1 (addf along i1) reassociated
 // REASSOC-NOT: rows' chains
 // 256-bit vectors: 4 doubles' lanes, 4 rows at a time.
-// HSW: row-chains.mlir:51:3: remark: poly-opt: {{.*}}rows' chains along φ3 (run in vector lanes along it) taken 4 rows at a time
+// HSW: row-chains.mlir:51:3: remark: poly-opt: {{.*}}rows' chains along φ2 (run in vector lanes along it) taken 4 rows at a time
 //
 // IR-LABEL: func.func @rowsum(
 // IR: affine.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {

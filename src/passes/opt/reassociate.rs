@@ -20,6 +20,7 @@ use crate::analysis::reductions::{self, Reduction};
 use crate::codegen::contract::with_flag;
 use crate::ffi::build::{set_attr, Builder};
 use crate::ffi::ir::Op;
+use crate::scop::form::Form;
 use crate::scop::model::Scop;
 use crate::transform::Plan;
 
@@ -58,7 +59,7 @@ pub(super) fn along_innermost(plan: &Plan, chosen: Vec<Reduction>) -> Vec<Reduct
                 .register_tiles
                 .iter()
                 .any(|t| dims.get(t.first).is_some_and(|f| f.as_constant().is_none()));
-            let along_reduction = |f: &crate::scop::form::Form| {
+            let along_reduction = |f: &Form| {
                 let moves = (0..f.iters.len()).filter(|&k| f.iter_coef(k) != 0);
                 let mut moves = moves.peekable();
                 moves.peek().is_some() && moves.all(|k| r.loops.contains(&k))
@@ -70,7 +71,7 @@ pub(super) fn along_innermost(plan: &Plan, chosen: Vec<Reduction>) -> Vec<Reduct
             // chain of its own). Copies in lanes are a loop of lanes, the
             // chains across it; copies along the chain's own loop (a column
             // stream's rows) are the chain.
-            let skipped = |k: usize, f: &crate::scop::form::Form| {
+            let skipped = |k: usize, f: &Form| {
                 plan.block_dims.iter().any(|b| {
                     b.unrolled == k
                         && (b.below_loops
