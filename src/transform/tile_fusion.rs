@@ -373,16 +373,8 @@ fn shrunk(cx: &Cx, plan: &Plan, d: usize, members: &[usize]) -> Option<(Plan, i6
     for other in (band.first..band.first + band.len).filter(|&o| o != k) {
         cells_per_value = cells_per_value.checked_mul(extent_of(scop, sched, other, members)?)?;
     }
-    let bytes = |t: i64| {
-        t.saturating_mul(cells_per_value)
-            .saturating_mul(i64::from(ELEMENT_BYTES))
-    };
-    let line = 64 / i64::from(ELEMENT_BYTES);
     // Not below the blocks of an unroll-and-jam that a member runs in
-    // (row blocks): a tile smaller than its block would leave no full
-    // block, and the rows to the partial blocks' code (gemv's 16-row
-    // blocks in tiles of 8: every row a partial block, its sum read down
-    // the columns).
+    // (row blocks).
     let block = plan
         .block_dims
         .iter()
@@ -396,10 +388,7 @@ fn shrunk(cx: &Cx, plan: &Plan, d: usize, members: &[usize]) -> Option<(Plan, i6
         .map(|b| b.size)
         .max()
         .unwrap_or(1);
-    let mut size = t;
-    while bytes(size) > opts.fused_tile_bytes && size / 2 >= line && (size / 2) % block == 0 {
-        size /= 2;
-    }
+    let size = halved_to_fit(t, cells_per_value, opts.fused_tile_bytes, block);
     if size == t {
         return None;
     }
@@ -428,9 +417,43 @@ fn shrunk(cx: &Cx, plan: &Plan, d: usize, members: &[usize]) -> Option<(Plan, i6
         .then_some((new, size))
 }
 
+/// Tile size `t` halved while one tile's cells (`cells_per_value` per
+/// value of the tiled hyperplane, [`ELEMENT_BYTES`] each) exceed `budget`
+/// bytes, not below a cache line's elements nor below (or off) whole
+/// blocks of `block` rows: a tile smaller than its block leaves no block
+/// whole, and every row to the partial blocks' code (gemv's 16-row blocks
+/// in tiles of 8: each row's sum read down the columns).
+fn halved_to_fit(t: i64, cells_per_value: i64, budget: i64, block: i64) -> i64 {
+    let bytes = |t: i64| {
+        t.saturating_mul(cells_per_value)
+            .saturating_mul(i64::from(ELEMENT_BYTES))
+    };
+    let line = 64 / i64::from(ELEMENT_BYTES);
+    let mut size = t;
+    while bytes(size) > budget && size / 2 >= line && (size / 2) % block.max(1) == 0 {
+        size /= 2;
+    }
+    size
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fused_tiles_halve_to_the_budget_but_not_below_a_block() {
+        const KIB: i64 = 1024;
+        // gemv 4000 columns of doubles, 256 KiB: 8 rows (250 KB) fit.
+        assert_eq!(halved_to_fit(32, 4000, 256 * KIB, 1), 8);
+        // With blocks of 16 rows, 16 (500 KB, over the budget) is the least.
+        assert_eq!(halved_to_fit(32, 4000, 256 * KIB, 16), 16);
+        // Blocks of 8: 8 rows again.
+        assert_eq!(halved_to_fit(32, 4000, 256 * KIB, 8), 8);
+        // Not below a cache line's 8 doubles, whatever the budget.
+        assert_eq!(halved_to_fit(32, 100_000, 256 * KIB, 1), 8);
+        // Tiles that fit stay.
+        assert_eq!(halved_to_fit(32, 100, 256 * KIB, 16), 32);
+    }
 
     /// `φ - T·l >= 0` and `T·l + T - 1 - φ >= 0` for `φ = i1 + p0`, as
     /// `tile_definition` returns them (the local renamed 0).
