@@ -226,7 +226,6 @@ pub struct Sizes {
     /// Bytes of one thread's cells of one tile of rows of interleaved
     /// nests.
     pub interleaved_tile_bytes: i64,
-
     /// Longest tile of a column stream's vector loop.
     pub stream_tile: i64,
 }
