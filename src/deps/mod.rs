@@ -273,6 +273,62 @@ pub fn compute(scop: &Model, opts: DepOptions) -> Result<Vec<Dependence>, DepsEr
     Ok(out)
 }
 
+/// The read-after-read dependences that tie two statements of one
+/// innermost input loop reading one array at the same subscripts (bicg's
+/// `A[i][j]`, read by `s[j] += r[i] * A[i][j]` and `q[i] += A[i][j] *
+/// p[j]`): for each such pair, from the earlier statement's instance to
+/// the later one's at the same iteration. Not needed for legality; a
+/// scheduler that respects them gives both statements the same
+/// hyperplanes, so that the second read finds the cell the first has just
+/// brought in ([`crate::sched::pluto::Options::align_shared_reads`]).
+pub fn shared_reads(scop: &Model) -> Result<Vec<Dependence>, DepsError> {
+    let mut out = Vec::new();
+    let sts = &scop.statements;
+    for si in 0..sts.len() {
+        for ti in 0..sts.len() {
+            let (s, t) = (&sts[si], &sts[ti]);
+            if si == ti || s.loops != t.loops || s.loops.is_empty() {
+                continue;
+            }
+            let c = shared_iters(s, t);
+            let l = shared_levels(s, c);
+            if s.beta.get(l) >= t.beta.get(l) {
+                continue;
+            }
+            let pair = s.accesses.iter().enumerate().find_map(|(ai, a)| {
+                let bi = t.accesses.iter().position(|b| {
+                    a.kind == AccessKind::Read
+                        && b.kind == AccessKind::Read
+                        && a.array == b.array
+                        && a.index == b.index
+                })?;
+                Some((ai, bi, a.array))
+            });
+            let Some((ai, bi, array)) = pair else {
+                continue;
+            };
+            let pieces = relation(scop, (StmtId(si), ai), (StmtId(ti), bi), c, c)?;
+            if pieces.is_empty() {
+                continue;
+            }
+            let distance = (0..c)
+                .map(|k| distance_range(&pieces, scop, s, k))
+                .collect::<Result<_, _>>()?;
+            out.push(Dependence {
+                kind: DepKind::Rar,
+                source: StmtId(si),
+                sink: StmtId(ti),
+                accesses: vec![(ai, bi)],
+                array,
+                depth: None,
+                relation: pieces,
+                distance,
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// True when some instance of read access `b` of statement `t` may read a
 /// value from before the SCoP: no write of the SCoP to the same cell comes
 /// before it in the original schedule (for some values of the parameters).
@@ -508,7 +564,7 @@ fn lifted(p: &BasicRel, np: usize, ni: usize, k: usize) -> Result<BasicRel, Deps
 
 #[cfg(test)]
 mod tests {
-    use super::{compute, DepKind, DepOptions, Dependence};
+    use super::{compute, shared_reads, DepKind, DepOptions, Dependence};
     use crate::scop::model::{Model, StmtId};
 
     fn deps(text: &str, rar: bool) -> (Model, Vec<Dependence>) {
@@ -576,6 +632,33 @@ mod tests {
             .map(|x| x.3)
             .collect();
         assert!(rar.contains(&"A".to_string()) && rar.contains(&"B".to_string()));
+    }
+
+    /// bicg's two sums over one matrix in one loop nest, and a third
+    /// statement of another nest that reads the same cells.
+    const BICG: &str = "
+        domain: { S0[i, j] : 0 <= i < 8 and 0 <= j < 6; S1[i, j] : 0 <= i < 8 and 0 <= j < 6; S2[i, j] : 0 <= i < 8 and 0 <= j < 6 }
+        schedule: { S0[i, j] -> [0, i, 0, j, 0]; S1[i, j] -> [0, i, 0, j, 1]; S2[i, j] -> [1, i, 0, j, 0] }
+        writes: { S0[i, j] -> s[j]; S1[i, j] -> q[i]; S2[i, j] -> z[i, j] }
+        reads: { S0[i, j] -> s[j]; S0[i, j] -> A[i, j]; S1[i, j] -> q[i]; S1[i, j] -> A[i, j]; S2[i, j] -> A[i, j] }
+    ";
+
+    #[test]
+    fn shared_reads_tie_two_statements_of_one_loop_at_the_same_iteration() {
+        let m = Model::parse(BICG).expect("a model");
+        let d = shared_reads(&m).expect("dependences");
+        // One, from the earlier statement to the later one of the same
+        // loops (not to S2, in loops of its own), at distance 0.
+        assert_eq!(
+            summary(&m, &d),
+            vec![(DepKind::Rar, 0, 1, "A".into(), None)]
+        );
+        let zero: Vec<(Option<i64>, Option<i64>)> =
+            d[0].distance.iter().map(|r| (r.min, r.max)).collect();
+        assert_eq!(zero, vec![(Some(0), Some(0)), (Some(0), Some(0))]);
+        // Only read-after-read: the legality dependences are another matter.
+        let (_, all) = deps(BICG, false);
+        assert!(all.iter().all(|x| x.kind != DepKind::Rar));
     }
 
     #[test]

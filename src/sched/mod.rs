@@ -438,6 +438,7 @@ mod tests {
     use super::pluto::{schedule, DimKind, Options};
     use super::{verify, verify_parallel, Schedule};
     use crate::deps::{compute, DepOptions};
+    use crate::scop::form::Form;
     use crate::scop::model::Model;
     use crate::scop::text::examples::{GEMM, RECURRENCE, SEIDEL};
 
@@ -481,6 +482,44 @@ mod tests {
         assert!(!verify_parallel(&g, &gd, &ikj, 1)
             .expect("checked")
             .is_empty());
+    }
+
+    #[test]
+    fn aligned_shared_reads_keep_bicgs_two_sums_in_the_same_loops() {
+        // bicg split into two blocks of rows (`t`), the column sums into
+        // the block's copy `P[t][j]` beside the rows' sums `q[i]`: both
+        // read `A[i][j]`.
+        let text = "
+            domain: { S0[t, i, j] : 0 <= t < 2 and 4t <= i < 4t + 4 and 0 <= j < 6; S1[t, i, j] : 0 <= t < 2 and 4t <= i < 4t + 4 and 0 <= j < 6 }
+            schedule: { S0[t, i, j] -> [0, t, 0, i, 0, j, 0]; S1[t, i, j] -> [0, t, 0, i, 0, j, 1] }
+            writes: { S0[t, i, j] -> P[t, j]; S1[t, i, j] -> q[i] }
+            reads: { S0[t, i, j] -> P[t, j]; S0[t, i, j] -> A[i, j]; S1[t, i, j] -> q[i]; S1[t, i, j] -> A[i, j] }
+        ";
+        let (m, d) = model(text);
+        let loop_rows = |p: &crate::sched::pluto::PlutoSchedule, s: usize| -> Vec<Form> {
+            p.dims
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| matches!(k, DimKind::Loop { .. }))
+                .map(|(k, _)| p.schedule.dims[s][k].clone())
+                .collect()
+        };
+        // Left to itself, the scheduler gives each its parallel loop
+        // outermost after the blocks: S0's j beside S1's i.
+        let free = schedule(&m, &d, &Options::default()).expect("scheduled");
+        assert!(verify(&m, &d, &free.schedule).expect("checked").is_empty());
+        assert_ne!(loop_rows(&free, 0), loop_rows(&free, 1));
+        // Aligned: the same hyperplanes, and still legal.
+        let o = Options {
+            align_shared_reads: true,
+            ..Options::default()
+        };
+        let aligned = schedule(&m, &d, &o).expect("scheduled");
+        assert!(verify(&m, &d, &aligned.schedule)
+            .expect("checked")
+            .is_empty());
+        assert_eq!(loop_rows(&aligned, 0), loop_rows(&aligned, 1));
+        assert_eq!(loop_rows(&aligned, 0).len(), 3);
     }
 
     #[test]

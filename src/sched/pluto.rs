@@ -159,6 +159,17 @@ pub struct Options {
     /// default, the smallest tile size where the tiles are given (a loop
     /// that fits in one tile), 0 for none.
     pub short_reduction: i64,
+    /// Give two statements of one innermost input loop that read one
+    /// array at the same subscripts the same hyperplanes (the
+    /// read-after-read dependences of [`crate::deps::shared_reads`] join
+    /// the ILP's dependences: a zero distance along every hyperplane keeps
+    /// them aligned, or a cut takes them apart). Off by default; `poly-opt`
+    /// turns it on for a loop split into blocks with an array reduction
+    /// ([`crate::passes::opt`]'s partial results: bicg's column sums in
+    /// private copies beside its rows' sums, which the unaligned schedule
+    /// runs in transposed orders, one statement's rows along the other's
+    /// columns).
+    pub align_shared_reads: bool,
 }
 
 impl Default for Options {
@@ -168,6 +179,7 @@ impl Default for Options {
             max_coef: COEF_BOUND,
             coincidence_cut: false,
             short_reduction: SMALL_LOOP,
+            align_shared_reads: false,
         }
     }
 }
@@ -1292,6 +1304,10 @@ fn schedule_split(
         if !deps.iter().any(same) {
             deps.push(d.clone());
         }
+    }
+    if options.align_shared_reads {
+        let aligned = crate::deps::shared_reads(scop).map_err(|e| PlutoError::Math(e.0))?;
+        deps.extend(aligned);
     }
     let deps = &deps[..];
     let mut t_farkas = std::time::Duration::ZERO;

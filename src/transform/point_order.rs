@@ -6,8 +6,8 @@
 //! permutable band's point loops is legal; this only chooses.
 
 use super::analysis::{
-    access_deltas, breaks_streams, broadcast_only, contiguous_along, deepest, extent_of,
-    reductions_in_band, reductions_only, stride_score, Band,
+    access_deltas, block_dimension, breaks_streams, broadcast_only, contiguous_along, deepest,
+    extent_of, reductions_in_band, reductions_only, stride_score, Band,
 };
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::{parallel_vector_tile, UNTILED};
@@ -257,7 +257,16 @@ fn choose(
             // and whose streams it keeps contiguous (moving `i`
             // innermost there: 2.0 ms against 0.45 ms at LARGE).
             if !group_coincident(last) && !inner_parallel(last) && !broadcast && !reductions {
-                if let Some(d) = (0..last).rev().find(|&d| group_coincident(d)) {
+                // Not a loop over blocks of another (the blocks of a
+                // reduction split per thread, `block_dimension`): it
+                // has one iteration per row of the loop it blocks, and
+                // innermost it would leave a loop of one iteration
+                // around each term (bicg's column sums into a block's
+                // private copy beside its rows' sums).
+                let independent = |d: usize| {
+                    group_coincident(d) && !block_dimension(scop, sched, band, d, members)
+                };
+                if let Some(d) = (0..last).rev().find(|&d| independent(d)) {
                     order.retain(|&x| x != d);
                     order.push(d);
                     // Its accesses strided along it (adi's `p[i][j]`

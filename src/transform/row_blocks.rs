@@ -15,20 +15,28 @@
 //! within one iteration of `j` (loaded and stored once per block instead of
 //! once per row: `codegen::emit::forward`) while `V` rows stream from
 //! memory at once.
+//!
+//! A reduction split into blocks per thread with private copies
+//! (`passes/opt/partials.rs`: bicg's column sums into the block's copy
+//! beside its rows' sums, in a band of three loops, the blocks, the rows
+//! and the columns) gets its rows jammed the same way inside each block,
+//! as scalar copies, along whole rows ([`blocks_rows`]).
 
 use super::analysis::{
     access_deltas, block_dimension, contiguous_along, extent_of, fixed_along, reductions_only,
     uniform_along, Band,
 };
 use super::band_plan::{BandPlan, Cx};
-use super::sizes::balanced_tile;
+use super::sizes::{balanced_tile, UNTILED};
 
 use crate::analysis::lanes::{lane_wise, MAX_LANE_VECTORS};
 use crate::analysis::reductions;
 use crate::scop::model::AccessKind;
 
 /// The row-blocks stage, after the register tiles and the gather stage,
-/// in bands of two tiled loops without unroll-and-jam or register tiles.
+/// in bands of two tiled loops without unroll-and-jam or register tiles
+/// (and in bands of three over the blocks of a split reduction, the rows
+/// and a stream: [`blocks_rows`]).
 /// Row blocks: under a first hyperplane whose iterations are independent
 /// (coincident: the lanes run the rows at once), the groups (nests of
 /// their own) that keep the band's order with a sequential innermost loop
@@ -66,6 +74,32 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         .map(|r| r.stmt)
         .collect();
     for (band, bp) in cx.bands.iter().zip(plans) {
+        if bp.tiled
+            && band.len == 3
+            && bp.jam == 0
+            && !bp.wavefront
+            && bp.reg.iter().all(Option::is_none)
+        {
+            if let Some(members) = blocks_rows(cx, bp, band, &reorderable, lanes) {
+                let mut jammed = vec![false; scop.statements.len()];
+                let stream = extent_of(scop, sched, band.first + 2, &members).unwrap_or(UNTILED);
+                for &s in &members {
+                    jammed[s] = true;
+                    bp.sizes[s][2] = bp.sizes[s][2].max(stream);
+                }
+                bp.jam_stmts = Some(jammed);
+                bp.jam = 1;
+                bp.jam_factor = lanes;
+                bp.lanes = false;
+                bp.split_blocks = true;
+                bp.notes.push(format!(
+                    "rows of each block along φ{} taken {lanes} at a time, each step of φ{} (not cut into tiles) reading their {lanes} cells once for every statement",
+                    band.first + 1,
+                    band.first + 2
+                ));
+            }
+            continue;
+        }
         if !bp.tiled
             || band.len != 2
             || bp.jam > 0
@@ -243,6 +277,59 @@ fn chain_rows<'a>(
         })
         .collect();
     (!chosen.is_empty()).then_some(chosen)
+}
+
+/// The statements of a group in a band of three loops whose first loop
+/// runs over blocks of its second (`block_dimension`: the blocks of a
+/// loop split per thread with private copies of an array,
+/// `passes/opt/partials.rs`; bicg's column sums `P[t][j] += r[i] *
+/// A[i][j]` beside its rows' sums `q[i] += A[i][j] * p[j]`, both over the
+/// rows `i` of block `t`), in the band's order, whose innermost loop is a
+/// stream (every access contiguous or invariant along it) that each
+/// member runs in vector lanes (its iterations independent, or a chain of
+/// a reduction that may run in any order: a sum under `reassociate`):
+/// their rows' loop is unrolled and jammed by `lanes` as scalar copies in
+/// order, and the stream is not cut into tiles. Each step of the stream
+/// then reads a cell of `lanes` rows for every statement while they are in
+/// registers, the cells along it (`P[t][j]`, `p[j]`) once per block of
+/// rows instead of once per row, and the rows' chains advance together.
+/// bicg at 8400 x 8000 with `reassociate=true` (2 threads, Zen 5,
+/// `bench/paired.py`, memory at ~80 GB/s): one row at a time in tiles of
+/// 32 x 32, 13.2 ms (51 % of `bandwidth.c`); 8 rows at a time along whole
+/// rows, see docs/optimizer.md.
+fn blocks_rows(
+    cx: &Cx,
+    bp: &BandPlan,
+    band: &Band,
+    reorderable: &[usize],
+    lanes: i64,
+) -> Option<Vec<usize>> {
+    let Cx { scop, sched, .. } = *cx;
+    let runs_in_lanes = |s: usize| {
+        let coincident = sched
+            .stmt_coincident
+            .get(band.first + 2)
+            .and_then(|f| f.get(s))
+            .copied()
+            .unwrap_or(band.coincident[2]);
+        coincident || (reorderable.contains(&s) && reductions_only(scop, sched, band, 2, &[s]))
+    };
+    bp.groups.iter().map(|(_, m)| m).find_map(|members| {
+        let fits = block_dimension(scop, sched, band, 0, members)
+            && members.iter().all(|&s| {
+                bp.orders[s] == [0, 1, 2]
+                    && !bp.inner_wave[s]
+                    && bp.sizes[s][1] % lanes == 0
+                    && runs_in_lanes(s)
+            })
+            && contiguous_along(scop, sched, band, 2, members)
+            && !block_dimension(scop, sched, band, 1, members)
+            // Some member sums across the rows into cells along the
+            // stream (the block's private copy), which the jam reads and
+            // writes once per block of rows.
+            && members.iter().any(|&s| reductions_only(scop, sched, band, 1, &[s]));
+        fits.then(|| members.clone())
+    })
 }
 
 /// Rows of a triangular solve (trisolv's `x[i] -= L[i][j] * x[j]` along

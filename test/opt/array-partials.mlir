@@ -9,9 +9,12 @@
 // of `y`, and the copies are added to `y` in block order after them: one
 // parallel pass. The blocks' rows are a multiple of the vector lanes (504
 // and 496 rows with 8 lanes), so that rows jammed by the lanes fill whole
-// blocks (test/opt/row-jam.mlir). bicg's `s[j] += r[i] * A[i][j]` beside `q[i]`, which it
-// does not read, and a transposed matrix-vector product alone keep their
-// plans. The values are small integers: every grouping gives the same
+// blocks (test/opt/row-jam.mlir). So does bicg's `s[j] += r[i] * A[i][j]`
+// beside `q[i] += A[i][j] * p[j]`, which writes cells along `i` and reads
+// the same cells of `A` (otherwise the two run in transposed parallel
+// loops): both statements keep the same hyperplanes, and each block's rows
+// are taken 8 at a time along whole rows. A transposed matrix-vector
+// product alone keeps its plan. The values are small integers: every grouping gives the same
 // sums (expected values worked out separately, not by polyrs).
 //
 // RUN: %polyrs-opt %s --poly-opt='%{avx512} reassociate=true' 2>&1 | FileCheck %s
@@ -38,7 +41,7 @@
 // CHECK: remark: poly-opt: 6 statements, {{.*}}(4 parallel){{.*}}the reduction into arg2 (addf, a private copy of 10 KB per block) over its outer loop split into 2 blocks of 504 iterations of its outer loop, with partial results combined in order after them
 // CHECK: remark: poly-opt: 6 statements, {{.*}}(4 parallel){{.*}}the reduction into arg2 (addi, a private copy of 5 KB per block) over its outer loop split into 2 blocks of 504
 // CHECK-NOT: private copy
-// CHECK: remark: poly-opt: {{.*}}statements that read the same cells in transposed orders distributed
+// CHECK: remark: poly-opt: 6 statements, {{.*}}the reduction into arg3 (addf, a private copy of 10 KB per block) over its outer loop split into 2 blocks of 504 iterations{{.*}}; rows of each block along φ2 taken 8 at a time, each step of φ3 (not cut into tiles) reading their 8 cells once for every statement;{{.*}} band of 3 loops tiled {{.*}}x1200;
 // CHECK-NOT: private copy
 // CHECK-LABEL: func.func @atax(
 // CHECK: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x1200xf64>
@@ -51,6 +54,17 @@
 // CHECK: affine.load %[[P]][1, %{{.*}}] : memref<2x1200xf64>
 // CHECK: memref.dealloc %[[P]] : memref<2x1200xf64>
 // CHECK-NEXT: return
+// bicg: in each block, 8 rows along whole rows, both sums at each j (the
+// 8 rows' sums carried across j), the copy's cell loaded and stored once.
+// CHECK-LABEL: func.func @bicg(
+// CHECK: %[[Q:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x1200xf64>
+// CHECK: affine.for %[[J:.*]] = 0 to 1200 iter_args({{.*}}) -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) {
+// CHECK-NEXT: affine.load %[[Q]][%{{.*}}, %[[J]]] : memref<2x1200xf64>
+// CHECK-COUNT-8: affine.load %arg0[%{{.*}}, %[[J]]] : memref<1000x1200xf64>
+// CHECK-NOT: affine.load %[[Q]]
+// CHECK: affine.store %{{.*}}, %[[Q]][%{{.*}}, %[[J]]] : memref<2x1200xf64>
+// CHECK-NOT: affine.store
+// CHECK: affine.yield
 //
 // DEFAULT: remark: poly-opt: {{.*}}statements distributed for parallel loops
 // DEFAULT: remark: poly-opt: 6 statements, {{.*}}(4 parallel){{.*}}the reduction into arg2 (addi, a private copy of 5 KB per block)
@@ -121,9 +135,8 @@ func.func @iatax(%A: memref<1000x1200xi32>, %x: memref<1200xi32>, %y: memref<120
   return
 }
 
-// bicg's two sums in one loop: s[j] along i beside q[i] along j, which
-// s does not read. Not split: the two run in one pass over interleaved
-// tiles already.
+// bicg's two sums in one loop: s[j] along i beside q[i] along j, both
+// reading A[i][j]: split (reassociate=true), the blocks' rows 8 at a time.
 func.func @bicg(%A: memref<1000x1200xf64>, %r: memref<1000xf64>, %p: memref<1200xf64>, %s: memref<1200xf64>, %q: memref<1000xf64>) {
   %z = arith.constant 0.0 : f64
   affine.for %j = 0 to 1200 {

@@ -43,8 +43,10 @@
 // SUMS-NEXT: 23080257600
 // SUMS-NOT: {{.}}
 //
-// REMARK: remark: poly-opt: {{.*}}private copy{{.*}}; rows of point loop 0 of the band jammed by 8 inside the statements' own loops (each block of rows reads the cells along them once); {{.*}}legality verified
-// REMARK: remark: poly-opt: {{.*}}(addi, a private copy{{.*}}; rows of point loop 0 of the band jammed by 8 inside the statements' own loops
+// (The band's point loops in its order: the block loop, then the rows;
+// the block loop, one iteration per row, is not moved inside the rows.)
+// REMARK: remark: poly-opt: {{.*}}private copy{{.*}}; rows of point loop 1 of the band jammed by 8 inside the statements' own loops (each block of rows reads the cells along them once); {{.*}}legality verified
+// REMARK: remark: poly-opt: {{.*}}(addi, a private copy{{.*}}; rows of point loop 1 of the band jammed by 8 inside the statements' own loops
 //
 // The full blocks: the 8 rows' sums carried across j, x[j] loaded once;
 // then the copy's cell at j loaded once, the 8 rows' terms, stored once.
@@ -68,10 +70,10 @@
 // AVX2: jammed by 4 inside the statements' own loops
 // OFF-NOT: jammed
 //
-// PLAN: t{{[0-9]+}}: unroll-jam blocks of point loop 0 of the band
+// PLAN: t{{[0-9]+}}: unroll-jam blocks of point loop 1 of the band
 // PLAN: t[[SEQ:[0-9]+]]: sequence
 // PLAN-NEXT: t{{[0-9]+}}: φ{{[0-9]+}}
-// PLAN-NEXT: t{{[0-9]+}}: unrolled point loop 0 of the band [unrolled]
+// PLAN-NEXT: t{{[0-9]+}}: unrolled point loop 1 of the band [unrolled]
 
 func.func @atax(%A: memref<1003x1200xf64>, %x: memref<1200xf64>, %y: memref<1200xf64>, %tmp: memref<1003xf64>) {
   %z = arith.constant 0.0 : f64

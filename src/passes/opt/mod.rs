@@ -208,6 +208,19 @@ impl Prepared {
         self.partials.iter().map(|p| p.note().to_string()).collect()
     }
 
+    /// The scheduler's options for the SCoP: with a loop split into
+    /// blocks with private copies of an array, statements that read the
+    /// same cells in one loop keep the same hyperplanes (each block's rows
+    /// then stream once, read by both: bicg's column sums into the copies
+    /// and its rows' sums), see
+    /// [`crate::sched::pluto::Options::align_shared_reads`].
+    fn sched_options(&self, given: &SchedOptions) -> SchedOptions {
+        SchedOptions {
+            align_shared_reads: given.align_shared_reads || self.partials.iter().any(partials::Partials::arrays),
+            ..*given
+        }
+    }
+
     /// Takes the IR back, the last change first.
     fn undo(self) {
         self.partials.into_iter().rev().for_each(partials::Partials::undo);
@@ -320,6 +333,11 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             .flat_map(|n| n.notes().iter().cloned())
             .collect();
         notes.extend(prepared.notes());
+        let sched_options = prepared.sched_options(cx.sched_options);
+        let cx = Cx {
+            sched_options: &sched_options,
+            ..cx
+        };
         let done = optimize(func, scop, (&target, gpu_target.as_ref()), budget, &cx, &notes, &mut out);
         if out.replaced > before {
             rewritten.extend(keys);

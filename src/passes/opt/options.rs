@@ -37,6 +37,7 @@ pub(super) fn translate(options: &OptOptions) -> Result<Translated, PassError> {
         fuse: options.fuse.parse().unwrap_or_default(),
         max_coef: options.max_coef.clamp(1, 64) as i64,
         coincidence_cut: false,
+        align_shared_reads: false,
         // Given tiles: a reduction that fits in the smallest is short.
         short_reduction: options
             .tile_sizes

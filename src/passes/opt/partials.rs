@@ -36,12 +36,17 @@
 //! `tmp[i]`, the row's dot product, which `y[j] += A[i][j] * tmp[i]`
 //! scales): without the copies, the dot products would run in parallel
 //! along `i` and the reduction along `j`, in two passes over the data;
-//! with them, one parallel pass. A reduction alone in its nest keeps its
-//! parallel loop `j` (a transposed matrix-vector product), and so does one
-//! beside statements it does not read (bicg's `s[j] += r[i] * A[i][j]`
-//! beside `q[i] += A[i][j] * p[j]`: the two sums run in one pass over
-//! interleaved tiles already, and the split nest's plan, tried, was 2x
-//! slower):
+//! with them, one parallel pass. So does a statement of the reduction's
+//! own loops that writes cells along `i` and reads the cells the
+//! reduction reads (bicg's `q[i] += A[i][j] * p[j]` beside `s[j] += r[i] *
+//! A[i][j]`): without the copies the two run in transposed parallel loops
+//! (their tiles interleaved between the threads, each tile's rows read
+//! back from the caches); with them, both read each row once, in the
+//! same loops (the scheduler keeps their hyperplanes aligned,
+//! [`crate::sched::pluto::Options::align_shared_reads`], and the row-blocks
+//! stage takes the blocks' rows several at a time along whole rows). A
+//! reduction alone in its nest keeps its parallel loop `j` (a transposed
+//! matrix-vector product):
 //!
 //! ```text
 //! P[t][c] = id                        for t in 0..T, every cell c of y
@@ -111,6 +116,9 @@ pub(super) struct Partials {
     made: Vec<Op>,
     /// The remark's phrase.
     note: String,
+    /// Some reduction of the split has an array of partial results (a
+    /// private copy per block).
+    arrays: bool,
 }
 
 impl Partials {
@@ -136,6 +144,12 @@ impl Partials {
     /// The remark's phrase: which reduction, in how many blocks.
     pub(super) fn note(&self) -> &str {
         &self.note
+    }
+
+    /// Some reduction of the split has a private copy of its array per
+    /// block.
+    pub(super) fn arrays(&self) -> bool {
+        self.arrays
     }
 
     /// Takes the IR back: the input's loop in place, the rest gone.
@@ -321,14 +335,21 @@ fn splittable(scop: &Scop, r: &Reduction, blocks: Blocks) -> Option<Op> {
         // `y[j] += A[i][j] * tmp[i]` scales): the loop carries both, and
         // without the copies they would run in two passes.
         let reads = |x| st.accesses.iter().any(|a| a.kind == AccessKind::Read && a.array == x);
+        // Or one that writes cells along the loop and reads cells the
+        // reduction reads, at the same subscripts in the same loops
+        // (bicg's `q[i] += A[i][j] * p[j]` beside `s[j] += r[i] *
+        // A[i][j]`): without the copies the two run in transposed
+        // parallel loops, a pass each or tiles interleaved between the
+        // threads.
         let along = scop.statements.iter().enumerate().any(|(t, o)| {
+            let shares = o.loops == st.loops && st.shared_read(o).is_some();
             t != r.stmt
                 && o.loops.len() == o.iters.len()
                 && o.loops.first() == Some(&outermost)
                 && o.accesses.iter().any(|a| {
                     a.kind == AccessKind::Write
                         && a.array != array
-                        && reads(a.array)
+                        && (reads(a.array) || shares)
                         && a.index.iter().any(|f| f.iter_coef(0) != 0)
                 })
         });
@@ -631,6 +652,7 @@ fn split_loop(func: Op, scop: &Scop, l: Op, group: &[&Reduction], (blocks, align
             original: l,
             made,
             note,
+            arrays: !whole,
         })
     })();
     if built.is_none() {
