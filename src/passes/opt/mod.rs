@@ -6,8 +6,10 @@
 //! rewrite with a remark, leaving the SCoP exactly as it was:
 //!
 //! 1. model ([`crate::scop::model`]) and dependences ([`crate::deps`]),
-//!    after `partials` (reductions over whole loop nests split into blocks
-//!    with partial results, which then run in parallel);
+//!    after `transposed` (two nests over one matrix in transposed orders
+//!    fused where `partials` then splits the fused one) and `partials`
+//!    (reductions over whole loop nests split into blocks with partial
+//!    results, which then run in parallel);
 //! 2. `plan`: the Pluto-style schedule ([`crate::sched::pluto`]), tiles,
 //!    intra-tile order, register tiles, parallel loops and wavefronts
 //!    ([`crate::transform`]), the loop tree ([`crate::codegen`]), and the
@@ -42,6 +44,7 @@ mod profitability;
 mod reassociate;
 mod split;
 mod steps;
+mod transposed;
 mod verify_emit;
 mod views;
 
@@ -113,9 +116,11 @@ impl Candidate {
 /// The nests in `restored` (demoted ones given back, [`demote`]) got
 /// their remark already, saying what breaks them once demoted.
 /// Each SCoP comes with the loaded values kept in cells of their own for
-/// it ([`demote::split_load`]) and, with `blocks`, its reductions over
-/// whole loop nests split into blocks ([`partials`]): what to take back if
-/// it is not rewritten.
+/// it ([`demote::split_load`]) and, with `blocks`, two nests over one
+/// matrix in transposed orders fused into one where its column sums are
+/// then split ([`transposed`]), and its reductions over whole loop nests
+/// split into blocks ([`partials`]): what to take back if it is not
+/// rewritten.
 fn scops(func: Op, restored: &HashSet<usize>, split_loads: bool, blocks: Option<partials::Blocks>) -> Vec<(Scop, Prepared)> {
     let found = detect(func, 1);
     for r in &found.rejections {
@@ -162,7 +167,37 @@ fn scops(func: Op, restored: &HashSet<usize>, split_loads: bool, blocks: Option<
         };
         if let Some(mut m) = modeled {
             let mut partials = Vec::new();
+            let mut fused = Vec::new();
             if let Some(blocks) = blocks {
+                // Two nests over one matrix in transposed orders, fused
+                // into one where the fused nest's column sums are then
+                // split into blocks (mvt as bicg); the input's nests back
+                // otherwise.
+                if let Some(f) = transposed::fuse(&m) {
+                    let first = f.first().key();
+                    let split = modeled_around(func, first).and_then(|g| partials::split(func, &g, blocks, &[]));
+                    match split {
+                        Some(p) if p.original_key() == first => {
+                            match modeled_around(func, p.root().key()) {
+                                Some(grown) => {
+                                    m = grown;
+                                    partials.push(p);
+                                    fused.push(f);
+                                }
+                                None => {
+                                    p.undo();
+                                    f.undo();
+                                }
+                            }
+                        }
+                        other => {
+                            if let Some(p) = other {
+                                p.undo();
+                            }
+                            f.undo();
+                        }
+                    }
+                }
                 while partials.len() < MAX_PARTIALS {
                     let made: Vec<usize> = partials.iter().flat_map(partials::Partials::loops).collect();
                     let Some(p) = partials::split(func, &m, blocks, &made) else {
@@ -170,13 +205,7 @@ fn scops(func: Op, restored: &HashSet<usize>, split_loads: bool, blocks: Option<
                     };
                     // The SCoP of the block loop, modeled again; the
                     // input's loop back where that fails.
-                    let root = p.root().key();
-                    let again = detect(func, 1)
-                        .scops
-                        .into_iter()
-                        .find(|x| x.ops.iter().any(|o| o.key() == root))
-                        .and_then(|grown| build(func, &grown).ok());
-                    match again {
+                    match modeled_around(func, p.root().key()) {
                         Some(grown) => {
                             m = grown;
                             partials.push(p);
@@ -188,10 +217,27 @@ fn scops(func: Op, restored: &HashSet<usize>, split_loads: bool, blocks: Option<
                     }
                 }
             }
-            out.push((m, Prepared { splits, partials }));
+            out.push((
+                m,
+                Prepared {
+                    splits,
+                    fused,
+                    partials,
+                },
+            ));
         }
     }
     out
+}
+
+/// The model of the SCoP of `func` that holds the top-level operation
+/// with key `key`, detected again (after a change of its IR).
+fn modeled_around(func: Op, key: usize) -> Option<Scop> {
+    detect(func, 1)
+        .scops
+        .into_iter()
+        .find(|x| x.ops.iter().any(|o| o.key() == key))
+        .and_then(|grown| build(func, &grown).ok())
 }
 
 /// What a SCoP's IR was given before its model, to take back when it is
@@ -199,13 +245,19 @@ fn scops(func: Op, restored: &HashSet<usize>, split_loads: bool, blocks: Option<
 /// reductions split into blocks ([`partials`]).
 struct Prepared {
     splits: Vec<demote::Split>,
+    /// Nests fused before the partial results' splits (at most one).
+    fused: Vec<transposed::Fused>,
     partials: Vec<partials::Partials>,
 }
 
 impl Prepared {
     /// The remark's phrases of what was prepared.
     fn notes(&self) -> Vec<String> {
-        self.partials.iter().map(|p| p.note().to_string()).collect()
+        self.fused
+            .iter()
+            .map(|f| f.note().to_string())
+            .chain(self.partials.iter().map(|p| p.note().to_string()))
+            .collect()
     }
 
     /// The scheduler's options for the SCoP: with a loop split into
@@ -224,12 +276,14 @@ impl Prepared {
     /// Takes the IR back, the last change first.
     fn undo(self) {
         self.partials.into_iter().rev().for_each(partials::Partials::undo);
+        self.fused.into_iter().rev().for_each(transposed::Fused::undo);
         self.splits.into_iter().rev().for_each(demote::Split::undo);
     }
 
     /// Keeps the changes (the SCoP was rewritten).
     fn keep(self) {
         self.partials.into_iter().for_each(partials::Partials::keep);
+        self.fused.into_iter().for_each(transposed::Fused::keep);
     }
 }
 
@@ -326,7 +380,12 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
         let keys: Vec<usize> = scop.ir.ops.iter().map(|o| o.key()).collect();
         let before = out.replaced;
         // A demoted nest's root may be a loop split into blocks since.
-        let split: Vec<usize> = prepared.partials.iter().map(partials::Partials::original_key).collect();
+        let split: Vec<usize> = prepared
+            .partials
+            .iter()
+            .map(partials::Partials::original_key)
+            .chain(prepared.fused.iter().map(transposed::Fused::second_key))
+            .collect();
         let mut notes: Vec<String> = demoted
             .iter()
             .filter(|n| keys.contains(&n.root().key()) || split.contains(&n.root().key()))
@@ -344,6 +403,8 @@ pub fn run(func: Op, options: &OptOptions) -> Result<(), PassError> {
             // The loops split into blocks were top-level loops too (a
             // demoted nest's root among them).
             rewritten.extend(prepared.partials.iter().map(partials::Partials::original_key));
+            // And so was a nest fused into another (a demoted one too).
+            rewritten.extend(prepared.fused.iter().map(transposed::Fused::second_key));
             prepared.keep();
         } else {
             prepared.undo();
