@@ -81,17 +81,11 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
             && bp.reg.iter().all(Option::is_none)
         {
             if let Some(members) = blocks_rows(cx, bp, band, &reorderable, lanes) {
-                let mut jammed = vec![false; scop.statements.len()];
                 let stream = extent_of(scop, sched, band.first + 2, &members).unwrap_or(UNTILED);
                 for &s in &members {
-                    jammed[s] = true;
                     bp.sizes[s][2] = bp.sizes[s][2].max(stream);
                 }
-                bp.jam_stmts = Some(jammed);
-                bp.jam = 1;
-                bp.jam_factor = lanes;
-                bp.lanes = false;
-                bp.split_blocks = true;
+                jam_as_copies(bp, scop.statements.len(), members, lanes);
                 bp.notes.push(format!(
                     "rows of each block along φ{} taken {lanes} at a time, each step of φ{} (not cut into tiles) reading their {lanes} cells once for every statement",
                     band.first + 1,
@@ -168,15 +162,8 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         let solves = fitting.iter().any(|members| !independent(members));
         if fitting.is_empty() && streams.is_empty() {
             if let Some(rows) = chain_rows(cx, bp, band, &rows, &reorderable, lanes) {
-                let mut jammed = vec![false; scop.statements.len()];
-                for &s in rows.iter().copied().flatten() {
-                    jammed[s] = true;
-                }
-                bp.jam_stmts = Some(jammed);
-                bp.jam = 1;
-                bp.jam_factor = lanes;
-                bp.lanes = false;
-                bp.split_blocks = true;
+                let members: Vec<usize> = rows.iter().copied().flatten().copied().collect();
+                jam_as_copies(bp, scop.statements.len(), members, lanes);
                 bp.notes.push(format!(
                     "rows' chains along φ{} (run in vector lanes along it) taken {lanes} rows at a time",
                     band.first + 1
@@ -234,6 +221,23 @@ pub(super) fn run(cx: &Cx, plans: &mut [BandPlan]) {
         }
         bp.notes.push(note);
     }
+}
+
+/// Unrolls and jams the rows (the band's point loop just outside the
+/// innermost) of the statements `members` of a band with `statements`
+/// statements by `lanes`, as scalar copies that run in order (not a
+/// vector's lanes), the full blocks split from the partial ones to be
+/// unrolled.
+fn jam_as_copies(bp: &mut BandPlan, statements: usize, members: Vec<usize>, lanes: i64) {
+    let mut jammed = vec![false; statements];
+    for s in members {
+        jammed[s] = true;
+    }
+    bp.jam_stmts = Some(jammed);
+    bp.jam = 1;
+    bp.jam_factor = lanes;
+    bp.lanes = false;
+    bp.split_blocks = true;
 }
 
 /// Groups of `rows` of one statement, a reduction that may run in any
