@@ -863,6 +863,18 @@ pub(super) fn would_gather(
         && contiguous_along(scop, sched, band, last, &deepest)
 }
 
+/// Whether point dimension `d` of `band` is coincident for statement `s`:
+/// no dependence among the statements it shares the dimension with is
+/// carried by it (the scheduler's per-statement mark, else the band's).
+pub(super) fn coincident_for(sched: &PlutoSchedule, band: &Band, d: usize, s: usize) -> bool {
+    sched
+        .stmt_coincident
+        .get(band.first + d)
+        .and_then(|f| f.get(s))
+        .copied()
+        .unwrap_or(band.coincident[d])
+}
+
 /// Whether point dimension `d` of `band` is, for every member, a loop over
 /// blocks of another of its loops: one iterator that the statement's other
 /// iterators determine ([`crate::analysis::reductions::fixed_by`]: `t`

@@ -6,8 +6,8 @@
 //! permutable band's point loops is legal; this only chooses.
 
 use super::analysis::{
-    access_deltas, block_dimension, breaks_streams, broadcast_only, contiguous_along, deepest,
-    extent_of, reductions_in_band, reductions_only, stride_score, Band,
+    access_deltas, block_dimension, breaks_streams, broadcast_only, coincident_for,
+    contiguous_along, deepest, extent_of, reductions_in_band, reductions_only, stride_score, Band,
 };
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::{parallel_vector_tile, UNTILED};
@@ -93,16 +93,8 @@ fn choose(
     if opts.prevector {
         // Coincident for this group: no dependence among its
         // statements is carried by the dimension.
-        let group_coincident = |d: usize| {
-            members.iter().all(|&s| {
-                sched
-                    .stmt_coincident
-                    .get(band.first + d)
-                    .and_then(|f| f.get(s))
-                    .copied()
-                    .unwrap_or(band.coincident[d])
-            })
-        };
+        let group_coincident =
+            |d: usize| members.iter().all(|&s| coincident_for(sched, band, d, s));
         // Or parallel once innermost: with every other point loop
         // of the (permutable) band outside it, no dependence among
         // the members with the most loops (the bulk of the work) is

@@ -23,8 +23,8 @@
 //! as scalar copies, along whole rows ([`blocks_rows`]).
 
 use super::analysis::{
-    access_deltas, block_dimension, contiguous_along, extent_of, fixed_along, reductions_only,
-    uniform_along, Band,
+    access_deltas, block_dimension, coincident_for, contiguous_along, extent_of, fixed_along,
+    reductions_only, uniform_along, Band,
 };
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::{balanced_tile, UNTILED};
@@ -310,13 +310,8 @@ fn blocks_rows(
 ) -> Option<Vec<usize>> {
     let Cx { scop, sched, .. } = *cx;
     let runs_in_lanes = |s: usize| {
-        let coincident = sched
-            .stmt_coincident
-            .get(band.first + 2)
-            .and_then(|f| f.get(s))
-            .copied()
-            .unwrap_or(band.coincident[2]);
-        coincident || (reorderable.contains(&s) && reductions_only(scop, sched, band, 2, &[s]))
+        coincident_for(sched, band, 2, s)
+            || (reorderable.contains(&s) && reductions_only(scop, sched, band, 2, &[s]))
     };
     bp.groups.iter().map(|(_, m)| m).find_map(|members| {
         let fits = block_dimension(scop, sched, band, 0, members)

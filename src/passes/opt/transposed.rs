@@ -85,14 +85,14 @@ impl Fused {
 pub(super) fn fuse(scop: &Scop) -> Option<Fused> {
     let found = reductions::find(scop);
     let n = scop.statements.len();
-    let (r, c, first, second) = (0..n)
+    let (r, c, first, array) = (0..n)
         .flat_map(|r| (0..n).map(move |c| (r, c)))
         .filter(|(r, c)| r != c)
         .find_map(|(r, c)| {
-            let (first, second) = pair(scop, r, c, &found)?;
-            Some((r, c, first, second))
+            let (first, second, array) = pair(scop, r, c, &found)?;
+            Some((r, c, (first, second), array))
         })?;
-    fuse_nests(scop, r, c, first, second)
+    fuse_nests(scop, (r, c), first, array)
 }
 
 /// The outer loops of statement `r`'s nest and of statement `c`'s, when
@@ -101,8 +101,9 @@ pub(super) fn fuse(scop: &Scop) -> Option<Fused> {
 /// and no carried values, holding that statement alone, `c`'s bounds
 /// `r`'s swapped; `c` a reduction into a cell fixed along its inner loop;
 /// neither statement touching the array the other writes; and, `c`'s
-/// iterators swapped, the two reading one array at the same subscripts.
-fn pair(scop: &Scop, r: usize, c: usize, found: &[reductions::Reduction]) -> Option<(Op, Op)> {
+/// iterators swapped, the two reading one array at the same subscripts
+/// (that array, the third).
+fn pair(scop: &Scop, r: usize, c: usize, found: &[reductions::Reduction]) -> Option<(Op, Op, usize)> {
     let (sr, sc) = (&scop.statements[r], &scop.statements[c]);
     let nest = |s: &Statement| -> Option<(Op, Op)> {
         if s.iters.len() != 2 || s.loops.len() != 2 {
@@ -167,20 +168,21 @@ fn pair(scop: &Scop, r: usize, c: usize, found: &[reductions::Reduction]) -> Opt
         iters: vec![f.iter_coef(0), f.iter_coef(1)],
         ..f.clone()
     };
-    let shared = sr.accesses.iter().filter(|a| a.kind == AccessKind::Read).any(|a| {
+    let shared = sr.accesses.iter().filter(|a| a.kind == AccessKind::Read).find(|a| {
         sc.accesses.iter().any(|b| {
             b.kind == AccessKind::Read
                 && a.array == b.array
                 && a.index.len() == b.index.len()
                 && a.index.iter().zip(&b.index).all(|(x, y)| plain(x) == swapped(y))
         })
-    });
-    shared.then_some((ro, co))
+    })?;
+    Some((ro, co, shared.array.0))
 }
 
 /// Moves statement `c`'s nest `second`, interchanged, into the inner loop
-/// of statement `r`'s nest `first`, after its statement.
-fn fuse_nests(scop: &Scop, r: usize, c: usize, first: Op, second: Op) -> Option<Fused> {
+/// of statement `r`'s nest `first`, after its statement; both read
+/// `array` (for the remark).
+fn fuse_nests(scop: &Scop, (r, c): (usize, usize), (first, second): (Op, Op), array: usize) -> Option<Fused> {
     let (sr, sc) = (&scop.statements[r], &scop.statements[c]);
     let [outer_iv, inner_iv] = scop.ivs_of(sr)[..] else {
         return None;
@@ -216,7 +218,7 @@ fn fuse_nests(scop: &Scop, r: usize, c: usize, first: Op, second: Op) -> Option<
         "the nest of the sums into {} interchanged and fused with the nest of {} (both read {} in one order)",
         name(sc),
         name(sr),
-        shared_array(scop, r, c).unwrap_or("?"),
+        scop.arrays[array].name,
     );
     Some(Fused {
         first,
@@ -224,14 +226,4 @@ fn fuse_nests(scop: &Scop, r: usize, c: usize, first: Op, second: Op) -> Option<
         moved,
         note,
     })
-}
-
-/// The name of an array both statements read.
-fn shared_array(scop: &Scop, r: usize, c: usize) -> Option<&str> {
-    let (sr, sc) = (&scop.statements[r], &scop.statements[c]);
-    let a = sr
-        .accesses
-        .iter()
-        .find(|a| a.kind == AccessKind::Read && sc.accesses.iter().any(|b| b.kind == AccessKind::Read && b.array == a.array))?;
-    Some(scop.arrays[a.array.0].name.as_str())
 }
