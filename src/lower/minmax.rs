@@ -190,10 +190,10 @@ pub unsafe fn range_minmax(module: LLVMModuleRef) -> usize {
 }
 
 /// A reduction of vectors by maxima (minima) in a loop: `phi`'s only user
-/// is `calls[0]`, each call's only user the next (one operand from the
+/// is `calls[0]`, each call reads the one before it (one operand from the
 /// chain, the other from outside it), and the last call is the value
-/// `phi` takes back, used besides only by what reads the reduction's
-/// value (after the loop, or in it).
+/// `phi` takes back. Values of the chain may have other readers (after
+/// the loop, or in it): [`rewrite_chain`] gives them the exact value.
 struct Chain {
     phi: LLVMValueRef,
     calls: Vec<LLVMValueRef>,
@@ -283,9 +283,10 @@ unsafe fn chain_from(
     // SAFETY: the caller's.
     unsafe {
         let (bits, lanes) = float_shape(LLVMTypeOf(phi))?;
+        let known = |name: Option<&str>| name.is_some_and(|n| intrinsic_id(n) != 0);
         if lanes == 0
-            || range_intrinsic(bits, lanes).is_none()
-            || fixup_intrinsic(bits, lanes).is_none()
+            || !known(range_intrinsic(bits, lanes).map(|(n, _, _)| n))
+            || !known(fixup_intrinsic(bits, lanes).map(|(n, _)| n))
         {
             return None;
         }
