@@ -19,8 +19,9 @@ pub const NO_RANGE_MINMAX: Flag = Flag {
     name: "no-range-minmax",
     takes_value: false,
     help: "keep LLVM's own lowering of arith.maximumf/minimumf (llvm.maximum/minimum) \
-           instead of the exact three-instruction vrange form (default: vrange where the CPU \
-           has AVX-512 DQ and VL)",
+           instead of the exact vrange form: three instructions a call, 2n+1 for a vector \
+           reduction's chain of n calls, its NaNs joined by vfixupimm (default: vrange where \
+           the CPU has AVX-512 DQ and VL)",
 };
 
 /// Parsed command line: options in order and the positional arguments.
