@@ -105,6 +105,23 @@ fn intrinsic_id(name: &str) -> u32 {
     unsafe { LLVMLookupIntrinsicID(name.as_ptr().cast(), name.len()) }
 }
 
+/// The declaration in `module` of the intrinsic `name` (one LLVM knows,
+/// not overloaded) and its function type.
+///
+/// # Safety
+/// `module` is a live module.
+unsafe fn declaration(module: LLVMModuleRef, name: &str) -> (LLVMValueRef, LLVMTypeRef) {
+    // SAFETY: the caller's.
+    unsafe {
+        let id = intrinsic_id(name);
+        let ctx = LLVMGetModuleContext(module);
+        (
+            LLVMGetIntrinsicDeclaration(module, id, std::ptr::null_mut(), 0),
+            LLVMIntrinsicGetType(ctx, id, std::ptr::null_mut(), 0),
+        )
+    }
+}
+
 /// The element width in bits and lane count (0 for a scalar) of a
 /// floating-point value of type `ty`; `None` for other types.
 ///
@@ -402,9 +419,7 @@ unsafe fn build_fixup(
         let (bits, lanes) = float_shape(ty).expect("a float vector");
         let (name, rounding) = fixup_intrinsic(bits, lanes).expect("a vfixupimm form");
         let ctx = LLVMGetModuleContext(module);
-        let id = intrinsic_id(name);
-        let decl = LLVMGetIntrinsicDeclaration(module, id, std::ptr::null_mut(), 0);
-        let fn_ty = LLVMIntrinsicGetType(ctx, id, std::ptr::null_mut(), 0);
+        let (decl, fn_ty) = declaration(module, name);
         let int_ty = LLVMIntTypeInContext(ctx, bits);
         let table = LLVMConstVector(
             vec![LLVMConstInt(int_ty, 0x21, 0); lanes as usize].as_mut_ptr(),
@@ -579,10 +594,8 @@ unsafe fn build_range(
         let ty = LLVMTypeOf(a);
         let (bits, lanes) = float_shape(ty).expect("a float type");
         let (name, rounding, scalar) = range_intrinsic(bits, lanes).expect("a vrange form");
-        let id = intrinsic_id(name);
         let ctx = LLVMGetModuleContext(module);
-        let decl = LLVMGetIntrinsicDeclaration(module, id, std::ptr::null_mut(), 0);
-        let fn_ty = LLVMIntrinsicGetType(ctx, id, std::ptr::null_mut(), 0);
+        let (decl, fn_ty) = declaration(module, name);
         let empty = c"";
         let i32_ty = LLVMInt32TypeInContext(ctx);
         let imm = LLVMConstInt(i32_ty, kind.imm(), 0);
@@ -799,49 +812,45 @@ mod tests {
     }
 
     #[test]
-    fn a_value_read_inside_the_chain_is_made_exact_where_it_is_read() {
-        let (n, text) = rewritten(&reduction_loop(
-            "<16 x float>",
-            "v16f32",
-            "maximum",
-            2,
-            "",
-            true,
-        ));
-        assert_eq!(n, 2, "{text}");
-        assert!(!text.contains("fcmp uno"), "{text}");
-        // The early exit's value: the first operand's NaN joined with the
-        // phi's, into its vrange (2); the loop's: the two operands joined,
-        // then the phi's, into the last vrange (3).
-        assert_eq!(
-            count_calls(&text, "llvm.x86.avx512.mask.fixupimm.ps.512"),
-            5,
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn a_value_read_inside_the_loop_too_is_made_exact_there() {
-        let store = "  store <16 x float> %m0, ptr %p\n";
-        let (n, text) = rewritten(&reduction_loop(
-            "<16 x float>",
-            "v16f32",
-            "maximum",
-            2,
-            store,
-            false,
-        ));
-        assert_eq!(n, 2, "{text}");
-        assert!(!text.contains("fcmp uno"), "{text}");
-        assert_eq!(
-            count_calls(&text, "llvm.x86.avx512.mask.fixupimm.ps.512"),
-            5,
-            "{text}"
-        );
-        assert!(
-            !text.contains("store <16 x float> %0,"),
-            "the store reads the vrange: {text}"
-        );
+    fn a_value_of_the_chain_read_elsewhere_is_made_exact_where_it_is_read() {
+        // The first call's value returned by an early exit after it (the
+        // last `ret`); stored in the loop.
+        for (extra, mid, reader) in [
+            ("", true, "ret <16 x float> %"),
+            (
+                "  store <16 x float> %m0, ptr %p\n",
+                false,
+                "store <16 x float> %",
+            ),
+        ] {
+            let (n, text) = rewritten(&reduction_loop(
+                "<16 x float>",
+                "v16f32",
+                "maximum",
+                2,
+                extra,
+                mid,
+            ));
+            assert_eq!(n, 2, "{text}");
+            assert!(!text.contains("fcmp uno"), "{text}");
+            // The reader's value: the first operand's NaN joined with the
+            // phi's, into its vrange (2); the loop's: the two operands
+            // joined, then the phi's, into the last vrange (3).
+            let fixup = "llvm.x86.avx512.mask.fixupimm.ps.512";
+            assert_eq!(count_calls(&text, fixup), 5, "{text}");
+            // What the reader reads is a fixed-up value, not a vrange.
+            let read = text
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix(reader))
+                .map(|rest| format!("%{}", rest.split([',', ' ']).next().unwrap_or("")))
+                .next_back()
+                .expect("the reader");
+            let def = text
+                .lines()
+                .find(|l| l.trim().starts_with(&format!("{read} =")))
+                .unwrap_or_else(|| panic!("{read} defined: {text}"));
+            assert!(def.contains(fixup), "{def}: {text}");
+        }
     }
 
     #[test]
