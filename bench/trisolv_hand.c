@@ -1,4 +1,4 @@
-// trisolv written by hand in C with OpenMP, four schedules of the same
+// trisolv written by hand in C with OpenMP, five schedules of the same
 // solve, to know which one reaches the memory's rate (docs/optimizer.md,
 // "Session 58"):
 //  - column blocks: for each block of B columns, in order, the diagonal
@@ -13,6 +13,13 @@
 //    rows, the terms of the columns before the block in parallel over the
 //    rows (8 at a time, one chain each; or as dot products; or one row at a
 //    time), then the block's own triangle on one thread.
+//  - lookahead (session 67): the row steps, with step s's triangle (and
+//    its terms of block s-1's columns) as one task beside the tasks of
+//    step s+1's rows' terms of the columns before block s, dealt
+//    dynamically: the triangle overlaps the next step's streaming, but
+//    the thread on it leaves the other to stream alone (one thread draws
+//    less than half of two threads' bandwidth here), and at 8,000 rows
+//    it ran no faster than the row steps.
 // Every row's terms are added in the original order except in the "dot
 // products" variants, so the others are bit-identical to the sequential
 // solve (checked below).
@@ -166,6 +173,40 @@ static void steps(int R, int how) {
   }
 }
 
+
+// the row steps with a lookahead: in step s, one task adds block s's terms
+// of block s-1's columns and runs block s's triangle, while the other tasks
+// (8 rows each, dealt as threads come free: dynamic) add block s+1's terms
+// of the columns before block s, whose x[j] are final; one barrier a step.
+// Every row's terms still in the original order: bit-identical.
+static void lookahead(int R) {
+  int blocks = (N + R - 1) / R;
+  #pragma omp parallel num_threads(2)
+  {
+    #pragma omp for schedule(static)
+    for (int i = 0; i < (R < N ? R : N); i++) x[i] = b[i];
+    for (int s = 0; s < blocks; s++) {
+      int lo = s * R, hi = lo + R < N ? lo + R : N;
+      int nlo = hi, nhi = nlo + R < N ? nlo + R : N, chunks = (nhi - nlo + 7) / 8;
+      #pragma omp for schedule(dynamic, 1)
+      for (int k = 0; k <= chunks; k++) {
+        if (k == 0) {
+          if (s >= 1) panel(lo, hi, lo - R, lo);
+          for (int i = lo; i < hi; i++) {
+            double v = x[i];
+            for (int j = lo; j < i; j++) v -= L[(long)i * N + j] * x[j];
+            x[i] = v / L[(long)i * N + i];
+          }
+        } else {
+          int r0 = nlo + 8 * (k - 1), r1 = r0 + 8 < nhi ? r0 + 8 : nhi;
+          for (int i = r0; i < r1; i++) x[i] = b[i];
+          panel(r0, r1, 0, lo);
+        }
+      }
+    }
+  }
+}
+
 static int cmp(const void *a, const void *b) {
   double d = *(const double *)a - *(const double *)b;
   return (d > 0) - (d < 0);
@@ -180,17 +221,19 @@ int main(void) {
   }
   sequential(ref);
   int sizes[] = {64, 128, 256, 512};
-  for (int v = -1; v < 18; v++) {
+  for (int v = -1; v < 22; v++) {
     double t[60];
     for (int r = 0; r < 60; r++) {
       double t0 = omp_get_wtime();
       if (v < 0) sequential(x); else if (v < 8) blocked(sizes[v % 4], v >= 4); else if (v < 12) pipeline(sizes[v % 4] / 2); else if (v < 16) steps(sizes[v % 4] / 2, 0);
-      else steps(64, v - 15);
+      else if (v < 18) steps(64, v - 15);
+      else lookahead(sizes[v % 4]);
       t[r] = omp_get_wtime() - t0;
     }
     qsort(t, 60, sizeof t[0], cmp);
     int same = memcmp(x, ref, sizeof x) == 0;
     if (v < 0) printf("sequential rows:     %.3f ms (min %.3f)\n", t[30] * 1e3, t[0] * 1e3);
+    else if (v >= 18) printf("lookahead R=%-4d      %.3f ms (min %.3f) %s\n", sizes[v % 4], t[30] * 1e3, t[0] * 1e3, same ? "bit-identical" : "DIFFERENT");
     else if (v >= 16) printf("row steps R=64 %s %.3f ms (min %.3f) %s\n", v == 16 ? "dot products" : "row chains  ", t[30] * 1e3, t[0] * 1e3, same ? "bit-identical" : "reassociated");
     else if (v >= 12) printf("row steps R=%-4d      %.3f ms (min %.3f) %s\n", sizes[v % 4] / 2, t[30] * 1e3, t[0] * 1e3, same ? "bit-identical" : "DIFFERENT");
     else if (v >= 8) printf("pipeline R=%-4d       %.3f ms (min %.3f) %s\n", sizes[v % 4] / 2, t[30] * 1e3, t[0] * 1e3, same ? "bit-identical" : "DIFFERENT");

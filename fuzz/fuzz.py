@@ -431,7 +431,7 @@ def compare_cells(bounds, ref_bits, got_bits):
     if len(ref_bits) != len(bounds) or len(got_bits) != len(bounds):
         return "gen", "the programs print %d and %d cells, the oracle has %d" % (
             len(ref_bits), len(got_bits), len(bounds))
-    unbounded, worst = 0, (0.0, None)
+    unbounded, worst, apart = 0, (0.0, None), 0.0
     for k, ((want, bound), rb, gb) in enumerate(zip(bounds, ref_bits, got_bits)):
         r, g = bits_value(rb), bits_value(gb)
         if r != want and not (r != r and want != want):
@@ -440,6 +440,7 @@ def compare_cells(bounds, ref_bits, got_bits):
             continue
         if not bound < float("inf"):
             unbounded += 1
+            apart = max(apart, abs(g - r) / max(abs(r), abs(g)))
             continue
         err = abs(g - r)
         if not err <= bound:
@@ -447,7 +448,8 @@ def compare_cells(bounds, ref_bits, got_bits):
                 k, g, r, bound)
         worst = max(worst, (err / bound if bound > 0 else 0.0, k))
     if unbounded:
-        return "inexact", "%d cells differ where the arithmetic has no finite error bound" % unbounded
+        return "inexact", "%d cells differ where the arithmetic has no finite error bound (relative difference up to %.3g)" % (
+            unbounded, apart)
     return "close", "results within the tolerance (largest difference %.3g of its bound, cell %s)" % worst
 
 

@@ -11,6 +11,17 @@
 //! array, the same subscripts) and whose other operand does not use that
 //! load; the load feeds only the combining operation, the combining
 //! operation only the store, and no other statement clones either.
+//!
+//! The statement itself may read other cells of the array where no
+//! instance reads its own cell that way (trisolv's `x[i] -= L[i][j] *
+//! x[j]`, `j < i`: a set of the domain with equal subscripts, empty,
+//! [`Model::meet_in_one_instance`]); the terms then read values the chain
+//! does not write, whatever its order. And the pieces of one statement a
+//! stage split (the steps of a solve: `S1_lt`, `S1_eq`, `S1_gt`) are each
+//! a reduction when every piece is a chain: together they are the input's
+//! statement. Such reductions are not [`Reduction::exclusive`]: only a
+//! chain's own order inside one loop may change for them (LLVM's, under
+//! `fastmath<reassoc>`), not the grouping across loops or threads.
 
 use crate::scop::model::{AccessKind, BodyOp, Model, Operand};
 
@@ -76,6 +87,15 @@ pub struct Reduction {
     /// demoted, `passes/opt/demote.rs`). Such a floating-point reduction
     /// is regrouped as under `reassociate=true`, without the option.
     pub order_free: bool,
+    /// The statement is the only one with the chain's terms: none of its
+    /// instances reads another cell of the reduced array, no other piece
+    /// of the same input statement exists (a stage's split), and it has no
+    /// iterator a stage added. Stages that regroup the terms across loops
+    /// or threads (`passes/opt/partials.rs`' private copies, the fusion of
+    /// `passes/opt/transposed.rs`) take only such reductions; a chain
+    /// reassociated inside one loop by LLVM (`reassociate`, the row
+    /// blocks) may be any.
+    pub exclusive: bool,
 }
 
 impl Reduction {
@@ -96,14 +116,61 @@ pub fn find(model: &Model) -> Vec<Reduction> {
         .collect()
 }
 
-/// Statement `s` of `model` as a reduction, if it is one.
+/// Statement `s` of `model` as a reduction, if it is one: a chain of its
+/// own ([`chain_of`]) that no other statement clones or touches inside
+/// the loops it runs over, but the other pieces of the same statement
+/// where a stage split it (the steps of a triangular solve: `S1_lt`,
+/// `S1_eq`, `S1_gt`), each a chain itself. The pieces together are then
+/// the input's statement, a chain with no other access to its cells: any
+/// order of all its terms is a reassociation of it, so is any order inside
+/// one piece.
 fn reduction_of(model: &Model, s: usize) -> Option<Reduction> {
+    let r = chain_of(model, s)?;
     let st = &model.statements[s];
-    // Statements given dimensions of their own by a stage (embedding)
-    // have iterators without loops in the input: not read here.
-    if st.loops.len() != st.iters.len() {
-        return None;
-    }
+    let body = &st.body;
+    let root = |a: crate::scop::model::ArrayId| model.arrays[a.0].ir;
+    let write = st.accesses.get(body.last()?.access?)?;
+    let (load, comb) = (&body[r.load], &body[r.combine_op]);
+    // No other statement clones the load or the combining operation, nor
+    // touches the array inside those loops (but the statement's pieces).
+    let reduced: Vec<usize> = r.loops.iter().map(|&k| st.loops[k]).collect();
+    let ids: Vec<_> = body.iter().map(|o| o.id).collect();
+    let clean = model.statements.iter().enumerate().all(|(t, other)| {
+        let clones = other
+            .body
+            .iter()
+            .any(|o| o.id == load.id || o.id == comb.id);
+        let inside = other.loops.iter().any(|l| reduced.contains(l))
+            && other
+                .accesses
+                .iter()
+                .any(|a| root(a.array) == root(write.array));
+        let piece = || {
+            other.body.iter().map(|o| o.id).eq(ids.iter().copied())
+                && chain_of(model, t)
+                    .is_some_and(|p| (p.load, p.combine_op) == (r.load, r.combine_op))
+        };
+        t == s || !(clones || inside) || piece()
+    });
+    let alone = model
+        .statements
+        .iter()
+        .enumerate()
+        .all(|(t, other)| t == s || !other.body.iter().any(|o| o.id == comb.id));
+    clean.then_some(Reduction {
+        exclusive: r.exclusive && alone && st.loops.len() == st.iters.len(),
+        ..r
+    })
+}
+
+/// Statement `s` of `model` as a chain `x = x ⊕ e` by itself: one
+/// combining operation of a load of the written cell and a value that
+/// does not use it, no other access of the statement to that cell, and
+/// loops the cell does not depend on. Iterators a stage added (without a
+/// loop of the input: embedding's, the steps') must each take one value
+/// per cell.
+fn chain_of(model: &Model, s: usize) -> Option<Reduction> {
+    let st = &model.statements[s];
     let body = &st.body;
     let store = body.last()?;
     let write = st.accesses.get(store.access?)?;
@@ -137,20 +204,25 @@ fn reduction_of(model: &Model, s: usize) -> Option<Reduction> {
     if uses(body, load) != 1 || uses(body, c) != 1 || depends_on(body, c, load, side) {
         return None;
     }
-    // No other access of the statement to the cell's array (a neighbour
-    // of the cell read in the same statement would see partial values).
+    // No other access of the statement to the cell (a neighbour of the
+    // cell read in the same statement would see partial values): other
+    // accesses to its array must name another cell in every instance
+    // (trisolv's `x[j]`, `j < i`, beside `x[i]`).
     let root = |a: crate::scop::model::ArrayId| model.arrays[a.0].ir;
-    let others = st
-        .accesses
-        .iter()
-        .enumerate()
-        .filter(|&(k, a)| {
+    let neighbours: Vec<usize> = (0..st.accesses.len())
+        .filter(|&k| {
             Some(k) != store.access
                 && Some(k) != body[load].access
-                && root(a.array) == root(write.array)
+                && root(st.accesses[k].array) == root(write.array)
         })
-        .count();
-    if others > 0 {
+        .collect();
+    let apart = |k: usize| {
+        store
+            .access
+            .and_then(|w| model.meet_in_one_instance(s, w, k))
+            == Some(false)
+    };
+    if !neighbours.iter().all(|&k| apart(k)) {
         return None;
     }
     // The loops the reduction runs over: the cell does not depend on them.
@@ -163,31 +235,17 @@ fn reduction_of(model: &Model, s: usize) -> Option<Reduction> {
     let loops: Vec<usize> = (0..st.iters.len())
         .filter(|&k| !cell.contains(&k) && !fixed_by(st, k, &cell))
         .collect();
-    if loops.is_empty() {
+    if loops.is_empty() || loops.iter().any(|&k| k >= st.loops.len()) {
         return None;
     }
-    // No other statement clones the load or the combining operation, nor
-    // touches the array inside those loops.
-    let reduced: Vec<usize> = loops.iter().map(|&k| st.loops[k]).collect();
-    let clean = model.statements.iter().enumerate().all(|(t, other)| {
-        let clones = other
-            .body
-            .iter()
-            .any(|o| o.id == body[load].id || o.id == comb.id);
-        let inside = other.loops.iter().any(|l| reduced.contains(l))
-            && other
-                .accesses
-                .iter()
-                .any(|a| root(a.array) == root(write.array));
-        t == s || !(clones || inside)
-    });
-    clean.then_some(Reduction {
+    Some(Reduction {
         stmt: s,
         combine_op: c,
         load,
         combine,
         loops,
         order_free: comb.reassoc,
+        exclusive: neighbours.is_empty(),
     })
 }
 

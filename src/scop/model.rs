@@ -1221,6 +1221,38 @@ impl Model {
         (lo <= hi).then_some((lo, hi))
     }
 
+    /// Whether accesses `a` and `b` of statement `s` ever name the same
+    /// cell in one instance (the domain and every subscript's difference
+    /// zero, a set tested for an integer point); `None` where that is not
+    /// known (subscripts with different local variables or arity, or the
+    /// math gave up).
+    pub fn meet_in_one_instance(&self, s: usize, a: usize, b: usize) -> Option<bool> {
+        let st = self.statements.get(s)?;
+        let (x, y) = (st.accesses.get(a)?, st.accesses.get(b)?);
+        if x.index.len() != y.index.len() {
+            return None;
+        }
+        let (np, ni, nl) = (self.np(), st.iters.len(), st.locals.count);
+        let space = Space::set(&self.param_refs(), self.tuple(st));
+        for p in &st.domain {
+            let (mut eqs, ineqs) = piece_rows(st, p, np, ni, nl);
+            for (f, g) in x.index.iter().zip(&y.index) {
+                let (f, g) = (f.row(np, ni, nl), g.row(np, ni, nl));
+                if f.len() != g.len() {
+                    return None;
+                }
+                let d: Option<Vec<i64>> =
+                    f.iter().zip(&g).map(|(u, v)| u.checked_sub(*v)).collect();
+                eqs.push(d?);
+            }
+            let set = BasicRel::from_constraints(space.clone(), nl, eqs, ineqs).ok()?;
+            if !set.is_empty().ok()? {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
     fn np(&self) -> usize {
         self.params.len()
     }

@@ -24,7 +24,7 @@
 
 use super::analysis::{
     access_deltas, block_dimension, coincident_for, contiguous_along, extent_of, fixed_along,
-    reductions_only, uniform_along, Band,
+    reductions_in_band, reductions_only, uniform_along, Band,
 };
 use super::band_plan::{BandPlan, Cx};
 use super::sizes::{balanced_tile, UNTILED};
@@ -261,7 +261,7 @@ fn chain_rows<'a>(
     lanes: i64,
 ) -> Option<Vec<&'a Vec<usize>>> {
     let Cx { scop, sched, .. } = *cx;
-    if !band.coincident[0] || bp.wavefront {
+    if bp.wavefront {
         return None;
     }
     let chosen: Vec<&Vec<usize>> = rows
@@ -269,6 +269,7 @@ fn chain_rows<'a>(
         .copied()
         .filter(|members| {
             members.len() == 1
+                && members.iter().all(|&s| coincident_for(sched, band, 0, s))
                 && members.iter().all(|&s| {
                     reorderable.contains(&s)
                         && bp.orders[s] == [0, 1]
@@ -276,7 +277,7 @@ fn chain_rows<'a>(
                         && !bp.inner_wave[s]
                         && bp.sizes[s][0] % lanes == 0
                 })
-                && reductions_only(scop, sched, band, 1, members)
+                && reductions_in_band(scop, sched, cx.deps, band, 1, members)
                 && contiguous_along(scop, sched, band, 1, members)
         })
         .collect();

@@ -179,6 +179,7 @@ pub(super) fn split(func: Op, scop: &Scop, blocks: Blocks, made: &[usize]) -> Op
     }
     let found: Vec<(Reduction, Op)> = reductions::find(scop)
         .into_iter()
+        .filter(|r| r.exclusive)
         .filter(|r| blocks.reassociate || r.order_free || exact_in_any_grouping(scop, r))
         .filter_map(|r| {
             let l = splittable(scop, &r, blocks)?;

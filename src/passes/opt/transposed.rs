@@ -83,7 +83,7 @@ impl Fused {
 /// Fuses the first pair of nests of `scop` of the shape above into the
 /// first of them, if any (see the module text).
 pub(super) fn fuse(scop: &Scop) -> Option<Fused> {
-    let found = reductions::find(scop);
+    let found: Vec<_> = reductions::find(scop).into_iter().filter(|r| r.exclusive).collect();
     let n = scop.statements.len();
     let (r, c, first, array) = (0..n)
         .flat_map(|r| (0..n).map(move |c| (r, c)))
