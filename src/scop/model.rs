@@ -1391,3 +1391,46 @@ pub(crate) fn insert_zeros(row: &[i64], at: usize, n: usize) -> Vec<i64> {
     r.extend_from_slice(&row[at..]);
     r
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Model;
+
+    /// A triangular solve's row update `x[i] -= L[i][j] * x[j]` over
+    /// `lo <= j < i + extra`, with the read of `x` at `x[j + shift]`:
+    /// accesses 0 (the write `x[i]`), 1 (`x[i]`), 2 (`L[i][j]`), 3 (the
+    /// other read of `x`).
+    fn solve(extra: i64, shift: i64) -> Model {
+        let bound = if extra == 0 {
+            "j < i".to_string()
+        } else {
+            format!("j < i + {extra}")
+        };
+        let read = if shift == 0 {
+            "x[j]".to_string()
+        } else {
+            format!("x[j + {shift}]")
+        };
+        Model::parse(&format!(
+            "domain: [N] -> {{ S0[i, j] : 0 <= i < N and 0 <= j and {bound} }}
+             schedule: [N] -> {{ S0[i, j] -> [0, i, 0, j, 0] }}
+             writes: [N] -> {{ S0[i, j] -> x[i] }}
+             reads: [N] -> {{ S0[i, j] -> x[i]; S0[i, j] -> L[i, j]; S0[i, j] -> {read} }}"
+        ))
+        .expect("parses")
+    }
+
+    #[test]
+    fn a_solve_reads_other_cells_of_its_row_only_below_the_diagonal() {
+        // j < i: x[j] is never x[i] in one instance.
+        assert_eq!(solve(0, 0).meet_in_one_instance(0, 0, 3), Some(false));
+        // j <= i: at j = i it is.
+        assert_eq!(solve(1, 0).meet_in_one_instance(0, 0, 3), Some(true));
+        // j < i but x[j + 1]: at j = i - 1 it is.
+        assert_eq!(solve(0, 1).meet_in_one_instance(0, 0, 3), Some(true));
+        // The same cell through another read, and another array's cell
+        // (L[i][j] against x[i]: arities differ, not known).
+        assert_eq!(solve(0, 0).meet_in_one_instance(0, 0, 1), Some(true));
+        assert_eq!(solve(0, 0).meet_in_one_instance(0, 0, 2), None);
+    }
+}
