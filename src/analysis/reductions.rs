@@ -111,8 +111,13 @@ impl Reduction {
 /// The reductions of `model`: every statement that updates a cell as
 /// `x = x ⊕ e` over at least one loop (see the module's comment).
 pub fn find(model: &Model) -> Vec<Reduction> {
+    // Each statement's chain once: a reduction's pieces ask for each
+    // other's.
+    let chains: Vec<Option<Reduction>> = (0..model.statements.len())
+        .map(|s| chain_of(model, s))
+        .collect();
     (0..model.statements.len())
-        .filter_map(|s| reduction_of(model, s))
+        .filter_map(|s| reduction_of(model, &chains, s))
         .collect()
 }
 
@@ -124,8 +129,8 @@ pub fn find(model: &Model) -> Vec<Reduction> {
 /// the input's statement, a chain with no other access to its cells: any
 /// order of all its terms is a reassociation of it, so is any order inside
 /// one piece.
-fn reduction_of(model: &Model, s: usize) -> Option<Reduction> {
-    let r = chain_of(model, s)?;
+fn reduction_of(model: &Model, chains: &[Option<Reduction>], s: usize) -> Option<Reduction> {
+    let r = chains[s].clone()?;
     let st = &model.statements[s];
     let body = &st.body;
     let root = |a: crate::scop::model::ArrayId| model.arrays[a.0].ir;
@@ -135,11 +140,16 @@ fn reduction_of(model: &Model, s: usize) -> Option<Reduction> {
     // touches the array inside those loops (but the statement's pieces).
     let reduced: Vec<usize> = r.loops.iter().map(|&k| st.loops[k]).collect();
     let ids: Vec<_> = body.iter().map(|o| o.id).collect();
+    let mut alone = true;
     let clean = model.statements.iter().enumerate().all(|(t, other)| {
+        if t == s {
+            return true;
+        }
         let clones = other
             .body
             .iter()
             .any(|o| o.id == load.id || o.id == comb.id);
+        alone &= !clones;
         let inside = other.loops.iter().any(|l| reduced.contains(l))
             && other
                 .accesses
@@ -147,16 +157,12 @@ fn reduction_of(model: &Model, s: usize) -> Option<Reduction> {
                 .any(|a| root(a.array) == root(write.array));
         let piece = || {
             other.body.iter().map(|o| o.id).eq(ids.iter().copied())
-                && chain_of(model, t)
+                && chains[t]
+                    .as_ref()
                     .is_some_and(|p| (p.load, p.combine_op) == (r.load, r.combine_op))
         };
-        t == s || !(clones || inside) || piece()
+        !(clones || inside) || piece()
     });
-    let alone = model
-        .statements
-        .iter()
-        .enumerate()
-        .all(|(t, other)| t == s || !other.body.iter().any(|o| o.id == comb.id));
     clean.then_some(Reduction {
         exclusive: r.exclusive && alone && st.loops.len() == st.iters.len(),
         ..r
